@@ -1,0 +1,1 @@
+export { fingerprint, fingerprintBackend } from './fingerprint.js';

@@ -1,0 +1,16 @@
+/**
+ * span-ledger: remember which source lines an explore-style code tool already
+ * sent in a conversation, and point at them instead of sending them again.
+ *
+ * This file only re-exports; the public surface reads in one screen.
+ */
+export * from './fingerprint/index.js';
+export type {
+  CallRecord,
+  Emission,
+  FileEmission,
+  LedgerLimits,
+  ProjectState,
+  SessionView,
+} from './ledger/types.js';
+export * from './ranges/index.js';

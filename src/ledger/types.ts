@@ -1,0 +1,70 @@
+/**
+ * The shapes of the session ledger: what a call reported, what the ledger
+ * keeps, and what crosses into a tool call. All plain data: structured-clone
+ * and JSON safe, no classes, Maps, Symbols or closures.
+ */
+import type { LineRange } from '../ranges/range.js';
+
+/** What one call sent of one file. */
+export interface FileEmission {
+  /** Project-relative path, spelled as the response's file header spells it. */
+  readonly path: string;
+  /** The line spans the reader received, 1-based inclusive. */
+  readonly ranges: readonly LineRange[];
+  /** Source characters sent (UTF-16 units), without headers or fences. */
+  readonly chars: number;
+  /** The content fingerprint the spans were cut from; absent = unprovable, never withheld later. */
+  readonly fingerprint?: string;
+  /** Set when the ledger kept fewer spans than were reported (it forgot the smallest). */
+  readonly rangesTruncated?: boolean;
+}
+
+/** What one tool call sent, as its renderer reports it. */
+export interface Emission {
+  /** The resolved project root the call was answered from. */
+  readonly projectRoot: string;
+  /** The query as the tool understood it (for diagnostics only). */
+  readonly query: string;
+  readonly files: readonly FileEmission[];
+  /** Source characters in the whole response (sum over files). */
+  readonly sourceChars: number;
+  /** Characters of the whole response the agent received. */
+  readonly responseChars: number;
+}
+
+/** A recorded call. */
+export interface CallRecord extends Emission {
+  /** 1-based position of this call per (session bucket, project); keeps counting past eviction. */
+  readonly index: number;
+}
+
+/** What the ledger knows of one project in one session. */
+export interface ProjectState {
+  readonly projectRoot: string;
+  /** Calls answered for this project in this session, including evicted ones. Never reset by a bound. */
+  readonly callCount: number;
+  /** Response characters over all those calls. Never reset by a bound. */
+  readonly responseChars: number;
+  /** The most recent calls, oldest first. */
+  readonly calls: readonly CallRecord[];
+}
+
+/** What crosses into a tool call: one session's projects, each with its last few calls. */
+export interface SessionView {
+  readonly version: 1;
+  readonly projects: readonly ProjectState[];
+}
+
+/** Bounds on what the ledger keeps. Counters are never bounded, only detail. */
+export interface LedgerLimits {
+  /** (session, project) entries kept across the whole ledger, least recently used evicted whole. */
+  readonly maxProjects: number;
+  /** Call records kept per entry. */
+  readonly maxCallsRetained: number;
+  /** Files kept per call record (those with the most chars). */
+  readonly maxFilesPerCall: number;
+  /** Merged spans kept per file (the largest). */
+  readonly maxRangesPerFile: number;
+  /** Calls per project handed to a tool call in a view. */
+  readonly maxViewCalls: number;
+}

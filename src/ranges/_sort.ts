@@ -1,0 +1,45 @@
+/**
+ * Internal: ascending numeric sort of the first `n` entries of a Float64Array.
+ *
+ * Line numbers below 2^32 go through an LSD radix sort (11-bit digits, only as
+ * many passes as the largest value needs), which beats the engine's comparison
+ * sort on large inputs. Anything else falls back to the native typed-array sort.
+ * Not for general use: values must be non-negative integers.
+ */
+
+const RADIX_BITS = 11;
+const RADIX = 1 << RADIX_BITS;
+const MASK = RADIX - 1;
+/** Below this many values the native sort wins: bucket counting has a fixed cost. */
+const RADIX_MIN = 2048;
+
+/** Returns a sorted array holding the first `n` values of `a` (may be `a` itself). */
+export function sortNumbers(a: Float64Array, n: number, max: number): Float64Array {
+  if (n < RADIX_MIN || max >= 2 ** 32) {
+    a.subarray(0, n).sort();
+    return a;
+  }
+  let src = new Uint32Array(n);
+  for (let i = 0; i < n; i++) src[i] = a[i]!;
+  let dst = new Uint32Array(n);
+  const count = new Uint32Array(RADIX);
+  for (let shift = 0; shift < 32 && max >>> shift !== 0; shift += RADIX_BITS) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(src[i]! >>> shift) & MASK]!++;
+    let sum = 0;
+    for (let d = 0; d < RADIX; d++) {
+      const c = count[d]!;
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const v = src[i]!;
+      dst[count[(v >>> shift) & MASK]!++] = v;
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  for (let i = 0; i < n; i++) a[i] = src[i]!;
+  return a;
+}

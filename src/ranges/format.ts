@@ -1,0 +1,31 @@
+/**
+ * Naming spans for a reader: `L12`, `L12-40`.
+ */
+import { toSpans } from './_spans.js';
+import type { LineRange } from './range.js';
+
+/**
+ * Formats a set as `L12`, `L12-40`, … joined by `, `, after merging it. Past
+ * `max` spans the rest is summarized as `, +N more span` (or `spans`). A `max`
+ * that is not a non-negative safe integer acts as the default, 4.
+ *
+ * @example
+ * ```ts
+ * formatSpans([{ start: 12, end: 12 }, { start: 20, end: 40 }]); // 'L12, L20-40'
+ * formatSpans([1, 3, 5, 7, 9, 11].map((n) => ({ start: n, end: n })), 4);
+ * // 'L1, L3, L5, L7, +2 more spans'
+ * ```
+ */
+export function formatSpans(set: readonly LineRange[], max = 4): string {
+  const spans = toSpans(set);
+  const shown = Math.min(spans.n, Number.isSafeInteger(max) && max >= 0 ? max : 4);
+  const parts: string[] = [];
+  for (let i = 0; i < shown; i++) {
+    const s = spans.s[i]!;
+    const e = spans.e[i]!;
+    parts.push(s === e ? `L${s}` : `L${s}-${e}`);
+  }
+  const rest = spans.n - shown;
+  if (rest > 0) parts.push(`+${rest} more ${rest === 1 ? 'span' : 'spans'}`);
+  return parts.join(', ');
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig([
+  {
+    entry: {
+      index: 'src/index.ts',
+      adapter: 'src/adapter/index.ts',
+      testing: 'src/testing/index.ts',
+    },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: true,
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'neutral',
+    treeshake: true,
+    external: ['fast-check'],
+  },
+  {
+    entry: { cli: 'src/cli/main.ts' },
+    format: ['cjs'],
+    platform: 'node',
+    target: 'node18',
+    sourcemap: true,
+    banner: { js: '#!/usr/bin/env node' },
+  },
+]);
