@@ -23,14 +23,16 @@ export const EMPTY: Spans = /* @__PURE__ */ Object.freeze({
 });
 
 /**
- * Arrays this library produced: frozen, made of frozen valid ranges, normalized.
- * Membership lets `rangesCover` binary-search without a validating pass.
+ * Arrays this library returned, with their length at the time: normalized by
+ * construction, so `rangesCover` may binary-search them. A result whose length
+ * changed since is treated like any other array. Members are typed readonly;
+ * code that writes to them anyway gives up this shortcut's guarantee.
  */
-const produced: WeakSet<object> = /* @__PURE__ */ new WeakSet();
+const produced: WeakMap<object, number> = /* @__PURE__ */ new WeakMap();
 
-/** Whether `ranges` is a frozen, normalized array this library returned. */
+/** Whether `ranges` is a result of this library, unchanged in length. */
 export function isProduced(ranges: unknown): boolean {
-  return typeof ranges === 'object' && ranges !== null && produced.has(ranges);
+  return Array.isArray(ranges) && produced.get(ranges) === (ranges as readonly unknown[]).length;
 }
 
 /** Reads a member's ends into `out`; false when invalid or when reading throws. */
@@ -152,14 +154,11 @@ export function singleSpan(range: unknown): Spans {
   return { s: Float64Array.of(pair[0]), e: Float64Array.of(pair[1]), n: 1 };
 }
 
-/** Unpacks into fresh, frozen ranges in a frozen array the library recognizes later. */
+/** Unpacks into fresh range objects, in an array the library recognizes later. */
 export function fromSpans(spans: Spans): LineRange[] {
   const out: LineRange[] = new Array(spans.n);
-  for (let i = 0; i < spans.n; i++) {
-    out[i] = Object.freeze({ start: spans.s[i]!, end: spans.e[i]! });
-  }
-  Object.freeze(out);
-  produced.add(out);
+  for (let i = 0; i < spans.n; i++) out[i] = { start: spans.s[i]!, end: spans.e[i]! };
+  produced.set(out, spans.n);
   return out;
 }
 

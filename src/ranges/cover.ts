@@ -6,7 +6,7 @@ import { isLineRange, type LineRange } from './range.js';
 
 /**
  * Whether `line` lies in some valid member of `set`. O(log n) on a set this
- * library returned (those are frozen and known normalized); any other array is
+ * library returned (normalized by construction); any other array is
  * scanned once, without allocating, so an unsorted set still answers correctly.
  *
  * @example

@@ -7,7 +7,7 @@ import type { LineRange } from './range.js';
 /**
  * Drops invalid members, sorts by `start` and merges spans that overlap **or
  * touch** (two adjacent spans describe one contiguous block of source). Never
- * mutates its input; the result is a fresh, frozen, normalized array.
+ * mutates its input; the result is a fresh, normalized array.
  *
  * Invalid members (NaN, ±Infinity, fractions, `start > end`, `start < 1`,
  * non-objects) are dropped, never clamped or rounded. A non-array gives `[]`.

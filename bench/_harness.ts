@@ -1,0 +1,100 @@
+/**
+ * A tiny side-by-side benchmark harness: peers run interleaved in one process,
+ * several rounds each, and the median time per operation is compared as a
+ * ratio. Ratios, not absolute times, are what the targets speak of: this
+ * machine is shared and noisy, a ratio between neighbours much less so.
+ */
+
+export interface Peer {
+  readonly name: string;
+  /** One operation. Its return value is kept alive so the work is not optimized away. */
+  readonly run: () => unknown;
+}
+
+export interface PeerResult {
+  readonly name: string;
+  /** Median milliseconds per operation over the rounds. */
+  readonly ms: number;
+}
+
+let sink: unknown;
+
+function timeOnce(peer: Peer, iterations: number): number {
+  const t0 = performance.now();
+  for (let i = 0; i < iterations; i++) sink = peer.run();
+  return (performance.now() - t0) / iterations;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Runs the peers interleaved for `rounds` rounds after a warm-up and returns the medians. */
+export function comparePeers(peers: readonly Peer[], rounds = 15): PeerResult[] {
+  // Calibrate: enough iterations per round for ~20 ms of work.
+  const iterations = peers.map((p) => {
+    timeOnce(p, 1);
+    const one = Math.max(timeOnce(p, 1), 0.001);
+    return Math.max(1, Math.round(20 / one));
+  });
+  for (const [i, p] of peers.entries()) timeOnce(p, iterations[i]!);
+  // A peer that takes seconds per operation gets fewer rounds: its ratio is not close.
+  const slowest = Math.max(...peers.map((p, i) => timeOnce(p, 1) * iterations[i]!));
+  const roundsRun = slowest > 500 ? Math.min(rounds, 3) : rounds;
+  const samples: number[][] = peers.map(() => []);
+  for (let r = 0; r < roundsRun; r++) {
+    for (const [i, p] of peers.entries()) samples[i]!.push(timeOnce(p, iterations[i]!));
+  }
+  if (sink === Symbol.for('never')) console.log(sink);
+  return peers.map((p, i) => ({ name: p.name, ms: median(samples[i]!) }));
+}
+
+/** A target on the ratio `subject / peer`: at most `max` (smaller is better). */
+export interface RatioTarget {
+  readonly subject: string;
+  readonly peer: string;
+  readonly max: number;
+  readonly label: string;
+}
+
+/** Prints a table of the peers and each target's ratio with a verdict; returns whether all met. */
+export function report(
+  title: string,
+  results: readonly PeerResult[],
+  targets: readonly RatioTarget[],
+): boolean {
+  console.log(`\n## ${title}`);
+  for (const r of results) console.log(`  ${r.name.padEnd(52)} ${fmtMs(r.ms).padStart(12)}`);
+  let ok = true;
+  for (const t of targets) {
+    const a = results.find((r) => r.name === t.subject);
+    const b = results.find((r) => r.name === t.peer);
+    if (!a || !b) throw new Error(`unknown peer in target ${t.label}`);
+    const ratio = a.ms / b.ms;
+    const met = ratio <= t.max;
+    ok &&= met;
+    console.log(
+      `  ratio ${t.label}: ${ratio.toFixed(3)}× (target ≤ ${t.max}×) ${met ? 'met' : 'MISSED'}`,
+    );
+  }
+  return ok;
+}
+
+function fmtMs(ms: number): string {
+  if (ms >= 1) return `${ms.toFixed(2)} ms/op`;
+  return `${(ms * 1000).toFixed(2)} µs/op`;
+}
+
+/** A small deterministic PRNG (mulberry32) so every run benchmarks the same data. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * `npm run bench`: every benchmark, one process, peers side by side.
+ * Each suite prints its ratios and returns whether it met its targets.
+ */
+import { rangesBench } from './ranges.js';
+
+const suites: [string, () => boolean | Promise<boolean>][] = [
+  ['range algebra and fingerprint', rangesBench],
+];
+
+let missed = 0;
+for (const [name, run] of suites) {
+  console.log(`\n# ${name}`);
+  if (!(await run())) missed++;
+}
+console.log(`\n${missed === 0 ? 'All targets met.' : `${missed} suite(s) missed a target.`}`);

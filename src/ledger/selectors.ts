@@ -1,0 +1,77 @@
+/**
+ * Selectors over a session view: how a tool call reads what its session has
+ * been served, without reaching into the shape.
+ */
+import { mergeRanges } from '../ranges/merge.js';
+import type { LineRange } from '../ranges/range.js';
+import type { ProjectState, SessionView } from './types.js';
+
+/**
+ * The state of one project in a session view.
+ *
+ * - `null` when `view` is `null`: nobody is tracking this call (a CLI, a bare
+ *   handler), so nothing may be withheld.
+ * - An **empty** state `{ projectRoot, callCount: 0, responseChars: 0, calls: [] }`
+ *   when the view is tracked but has not seen the project yet.
+ *
+ * The two stay distinguishable so diagnostics can say "untracked" rather than
+ * "first call". `projectRoot` is compared exactly: pass the key the ledger
+ * recorded under (see `projectKey`).
+ *
+ * @example
+ * ```ts
+ * projectFromView(null, '/repo');                           // null
+ * projectFromView({ version: 1, projects: [] }, '/repo');
+ * // → { projectRoot: '/repo', callCount: 0, responseChars: 0, calls: [] }
+ * ```
+ */
+export function projectFromView(
+  view: SessionView | null,
+  projectRoot: string,
+): ProjectState | null {
+  if (view === null || typeof view !== 'object') return null;
+  const projects = Array.isArray(view.projects) ? view.projects : [];
+  const found = projects.find(
+    (p) => p !== null && typeof p === 'object' && p.projectRoot === projectRoot,
+  );
+  return found ?? { projectRoot, callCount: 0, responseChars: 0, calls: [] };
+}
+
+/**
+ * The merged spans of `path` that retained calls served from content with
+ * exactly this `fingerprint`. Records without a fingerprint are ignored: a match
+ * that cannot be proven is treated as "not held", and the lines are re-sent.
+ *
+ * @example
+ * ```ts
+ * servedRangesForFile(project, 'src/auth.ts', fingerprint(content));
+ * // → [{ start: 1, end: 40 }, { start: 90, end: 120 }]
+ * servedRangesForFile(null, 'src/auth.ts', fp); // → [] (untracked)
+ * ```
+ */
+export function servedRangesForFile(
+  project: ProjectState | null,
+  path: string,
+  fingerprint: string,
+): LineRange[] {
+  const found: LineRange[] = [];
+  if (
+    project === null ||
+    typeof project !== 'object' ||
+    typeof fingerprint !== 'string' ||
+    fingerprint === ''
+  ) {
+    return mergeRanges(found);
+  }
+  const calls = Array.isArray(project.calls) ? project.calls : [];
+  for (const call of calls) {
+    const files =
+      call !== null && typeof call === 'object' && Array.isArray(call.files) ? call.files : [];
+    for (const file of files) {
+      if (file === null || typeof file !== 'object') continue;
+      if (file.path !== path || file.fingerprint !== fingerprint) continue;
+      if (Array.isArray(file.ranges)) found.push(...file.ranges);
+    }
+  }
+  return mergeRanges(found);
+}
