@@ -5,6 +5,7 @@
  * This file only re-exports; the public surface reads in one screen.
  */
 export * from './fingerprint/index.js';
+export * from './ledger/index.js';
 export type {
   CallRecord,
   Emission,
@@ -14,3 +15,4 @@ export type {
   SessionView,
 } from './ledger/types.js';
 export * from './ranges/index.js';
+export * from './wire/index.js';

@@ -4,6 +4,7 @@
  */
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { projectKey } from './project-key.js';
 import type { ProjectState, SessionView } from './types.js';
 
 /**
@@ -15,8 +16,8 @@ import type { ProjectState, SessionView } from './types.js';
  *   when the view is tracked but has not seen the project yet.
  *
  * The two stay distinguishable so diagnostics can say "untracked" rather than
- * "first call". `projectRoot` is compared exactly: pass the key the ledger
- * recorded under (see `projectKey`).
+ * "first call". Roots are compared by `projectKey`, as the ledger keys its
+ * entries: `/repo/` finds the project recorded as `/repo`.
  *
  * @example
  * ```ts
@@ -31,8 +32,15 @@ export function projectFromView(
 ): ProjectState | null {
   if (view === null || typeof view !== 'object') return null;
   const projects = Array.isArray(view.projects) ? view.projects : [];
+  const key = typeof projectRoot === 'string' ? projectKey(projectRoot) : undefined;
   const found = projects.find(
-    (p) => p !== null && typeof p === 'object' && p.projectRoot === projectRoot,
+    (p) =>
+      p !== null &&
+      typeof p === 'object' &&
+      (p.projectRoot === projectRoot ||
+        (key !== undefined &&
+          typeof p.projectRoot === 'string' &&
+          projectKey(p.projectRoot) === key)),
   );
   return found ?? { projectRoot, callCount: 0, responseChars: 0, calls: [] };
 }

@@ -68,3 +68,51 @@ export interface LedgerLimits {
   /** Calls per project handed to a tool call in a view. */
   readonly maxViewCalls: number;
 }
+
+/**
+ * One (session bucket, project) entry of a {@link Ledger}: the unit the
+ * `maxProjects` bound counts and evicts, whole.
+ */
+export interface LedgerEntry {
+  /** The normalized session id (see `normalizeSessionId`), or `null` for the default bucket. */
+  readonly session: string | null;
+  /** `projectKey(projectRoot)`: what two spellings of one root share. */
+  readonly key: string;
+  /** What this session was served of this project; `projectRoot` as the last call spelled it. */
+  readonly project: ProjectState;
+}
+
+/**
+ * Every session's record of what it was served, as one plain value. Build it
+ * with `createLedger`, change it only through `ledgerReducer`, read it through
+ * `sessionView`. Structured-clone and JSON safe; never persisted.
+ */
+export interface Ledger {
+  readonly version: 1;
+  /** The bounds this ledger keeps to. */
+  readonly limits: LedgerLimits;
+  /** Least recently used first, most recently used last. */
+  readonly entries: readonly LedgerEntry[];
+}
+
+/** A call was answered and its renderer reported what it sent. */
+export interface RecordedEvent {
+  readonly type: 'recorded';
+  readonly emission: Emission;
+  /** The client session; absent, blank or not a string = the default bucket. */
+  readonly sessionId?: string | undefined;
+}
+
+/** A client session ended: its entries go, nobody else's. */
+export interface ForgottenEvent {
+  readonly type: 'forgotten';
+  readonly sessionId: string;
+}
+
+/** Everything goes (a host restart of its bookkeeping, a test reset). */
+export interface ClearedEvent {
+  readonly type: 'cleared';
+}
+
+/** What `ledgerReducer` understands. Anything else leaves the ledger as it is. */
+export type LedgerEvent = RecordedEvent | ForgottenEvent | ClearedEvent;

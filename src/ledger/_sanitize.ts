@@ -1,0 +1,212 @@
+/**
+ * Internal: turning whatever a renderer, a worker or a client handed over into
+ * the ledger's plain shapes. Reads defensively (a getter that throws, a proxy,
+ * a revoked proxy all read as "absent"), copies into fresh plain objects, and
+ * bounds every collection by the limits. Under-reports, never invents: what
+ * cannot be read is dropped, nothing is widened or guessed.
+ */
+import { coalesceRanges } from '../ranges/coalesce.js';
+import type { LineRange } from '../ranges/range.js';
+import type { CallRecord, Emission, FileEmission, LedgerLimits, ProjectState } from './types.js';
+
+/** Longer roots are not keys anyone spells: such an emission is ignored. */
+export const MAX_ROOT_CHARS = 4096;
+/** Longer paths are not a file a renderer sent: such a file is dropped (under-report). */
+export const MAX_PATH_CHARS = 4096;
+/** The query is for diagnostics only; longer ones keep their first chars. */
+export const MAX_QUERY_CHARS = 1024;
+/** Fingerprints are ~30 chars; a longer one is not ours and proves nothing. */
+export const MAX_FINGERPRINT_CHARS = 256;
+
+const NONE: readonly unknown[] = [];
+
+/** `obj[key]`, or `undefined` when `obj` is not an object or reading throws. */
+export function prop(obj: unknown, key: string): unknown {
+  if (typeof obj !== 'object' || obj === null) return undefined;
+  try {
+    return (obj as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `x` when it is an array with a readable length, else an empty list; and that length. */
+export function listOf(x: unknown): { list: readonly unknown[]; length: number } {
+  try {
+    if (!Array.isArray(x)) return { list: NONE, length: 0 };
+    const length = x.length;
+    return Number.isSafeInteger(length) && length > 0
+      ? { list: x, length }
+      : { list: NONE, length: 0 };
+  } catch {
+    return { list: NONE, length: 0 };
+  }
+}
+
+/** `list[i]`, or `undefined` when reading throws. */
+export function at(list: readonly unknown[], i: number): unknown {
+  try {
+    return list[i];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A character count: finite and non-negative, else 0. */
+export function count(x: unknown): number {
+  return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
+}
+
+/** `a + b` for counts, held finite (JSON turns an infinity into `null`). */
+export function addCounts(a: number, b: number): number {
+  const sum = a + b;
+  return Number.isFinite(sum) ? sum : Number.MAX_VALUE;
+}
+
+/** A non-empty string of at most `max` chars, else `undefined`. */
+function shortString(x: unknown, max: number): string | undefined {
+  return typeof x === 'string' && x !== '' && x.length <= max ? x : undefined;
+}
+
+/** One path's entries of an emission, being merged. */
+interface Acc {
+  readonly path: string;
+  readonly first: number;
+  chars: number;
+  fingerprint: string | undefined;
+  /** Every entry so far carried the same non-empty fingerprint. */
+  agree: boolean;
+  truncated: boolean;
+  ranges: unknown[];
+}
+
+/** Concatenates the members of several reported range lists, reading each guardedly. */
+function gather(lists: readonly unknown[]): unknown {
+  if (lists.length === 1) return lists[0];
+  const out: unknown[] = [];
+  for (const raw of lists) {
+    const { list, length } = listOf(raw);
+    for (let i = 0; i < length; i++) out.push(at(list, i));
+  }
+  return out;
+}
+
+function coalesce(raw: unknown, max: number): { ranges: LineRange[]; truncated: boolean } {
+  try {
+    return coalesceRanges(raw as readonly LineRange[], max);
+  } catch {
+    return { ranges: [], truncated: false };
+  }
+}
+
+/**
+ * The files of an emission as the ledger keeps them: unreadable, non-string or
+ * empty paths dropped; entries with one path merged (chars added, spans joined,
+ * fingerprint kept only when every entry carried the same one); the
+ * `maxFilesPerCall` with the most chars kept, in the order they were reported;
+ * each file's spans coalesced to `maxRangesPerFile`.
+ */
+export function sanitizeFiles(raw: unknown, limits: LedgerLimits): FileEmission[] {
+  const { list, length } = listOf(raw);
+  const byPath = new Map<string, Acc>();
+  const order: Acc[] = [];
+  for (let i = 0; i < length; i++) {
+    const file = at(list, i);
+    const path = shortString(prop(file, 'path'), MAX_PATH_CHARS);
+    if (path === undefined) continue;
+    const chars = count(prop(file, 'chars'));
+    const fingerprint = shortString(prop(file, 'fingerprint'), MAX_FINGERPRINT_CHARS);
+    const truncated = prop(file, 'rangesTruncated') === true;
+    const ranges = prop(file, 'ranges');
+    const acc = byPath.get(path);
+    if (acc === undefined) {
+      const fresh: Acc = {
+        path,
+        first: order.length,
+        chars,
+        fingerprint,
+        agree: fingerprint !== undefined,
+        truncated,
+        ranges: [ranges],
+      };
+      byPath.set(path, fresh);
+      order.push(fresh);
+    } else {
+      acc.chars = addCounts(acc.chars, chars);
+      acc.agree &&= fingerprint !== undefined && fingerprint === acc.fingerprint;
+      acc.truncated ||= truncated;
+      acc.ranges.push(ranges);
+    }
+  }
+  let kept = order;
+  if (order.length > limits.maxFilesPerCall) {
+    // Most chars first; on a tie the file reported first. Then back to report order.
+    kept = [...order]
+      .sort((a, b) => b.chars - a.chars || a.first - b.first)
+      .slice(0, limits.maxFilesPerCall)
+      .sort((a, b) => a.first - b.first);
+  }
+  return kept.map((acc) => {
+    const { ranges, truncated } = coalesce(gather(acc.ranges), limits.maxRangesPerFile);
+    const file: { -readonly [K in keyof FileEmission]: FileEmission[K] } = {
+      path: acc.path,
+      ranges,
+      chars: acc.chars,
+    };
+    if (acc.agree && acc.fingerprint !== undefined) file.fingerprint = acc.fingerprint;
+    if (truncated || acc.truncated) file.rangesTruncated = true;
+    return file;
+  });
+}
+
+/**
+ * A plain, bounded copy of an emission, or `null` when it has no usable
+ * `projectRoot` (a non-empty string of sane length). Counts that are not
+ * finite and non-negative read as 0; a query that is not a string reads as ''.
+ */
+export function sanitizeEmission(raw: unknown, limits: LedgerLimits): Emission | null {
+  const projectRoot = shortString(prop(raw, 'projectRoot'), MAX_ROOT_CHARS);
+  if (projectRoot === undefined) return null;
+  const query = prop(raw, 'query');
+  return {
+    projectRoot,
+    query: typeof query === 'string' ? query.slice(0, MAX_QUERY_CHARS) : '',
+    files: sanitizeFiles(prop(raw, 'files'), limits),
+    sourceChars: count(prop(raw, 'sourceChars')),
+    responseChars: count(prop(raw, 'responseChars')),
+  };
+}
+
+/** A call record read from outside (a view in a worker): an emission plus a positive index. */
+export function sanitizeRecord(raw: unknown, limits: LedgerLimits): CallRecord | null {
+  const index = prop(raw, 'index');
+  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 1) return null;
+  const emission = sanitizeEmission(raw, limits);
+  return emission === null ? null : { ...emission, index };
+}
+
+/**
+ * A project state read from outside: a usable `projectRoot`, counters as
+ * counts, and its last `maxViewCalls` readable records (oldest first).
+ */
+export function sanitizeProject(raw: unknown, limits: LedgerLimits): ProjectState | null {
+  const projectRoot = shortString(prop(raw, 'projectRoot'), MAX_ROOT_CHARS);
+  if (projectRoot === undefined) return null;
+  const callCount = prop(raw, 'callCount');
+  const { list, length } = listOf(prop(raw, 'calls'));
+  const calls: CallRecord[] = [];
+  for (let i = length - 1; i >= 0 && calls.length < limits.maxViewCalls; i--) {
+    const record = sanitizeRecord(at(list, i), limits);
+    if (record !== null) calls.push(record);
+  }
+  calls.reverse();
+  return {
+    projectRoot,
+    callCount:
+      typeof callCount === 'number' && Number.isSafeInteger(callCount) && callCount > 0
+        ? callCount
+        : 0,
+    responseChars: count(prop(raw, 'responseChars')),
+    calls,
+  };
+}

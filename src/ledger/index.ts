@@ -1,0 +1,24 @@
+/**
+ * The session ledger: what each conversation was served, as plain data, and
+ * the selectors that read it.
+ */
+export { createLedger, ledgerReducer, sessionView } from './ledger.js';
+export { DEFAULT_LIMITS } from './limits.js';
+export { projectKey } from './project-key.js';
+export { projectFromView, servedRangesForFile } from './selectors.js';
+export { normalizeSessionId } from './session-id.js';
+export { createSessionStore, type SessionStore } from './store.js';
+export type {
+  CallRecord,
+  ClearedEvent,
+  Emission,
+  FileEmission,
+  ForgottenEvent,
+  Ledger,
+  LedgerEntry,
+  LedgerEvent,
+  LedgerLimits,
+  ProjectState,
+  RecordedEvent,
+  SessionView,
+} from './types.js';

@@ -1,0 +1,49 @@
+/**
+ * Session ids as ledger keys: which bucket a client's calls land in. Not an
+ * authentication scheme: the id is whatever the host says identifies the
+ * conversation, and it is a key only — it never appears in a response or a log.
+ */
+import { nativeCreateHash } from '../fingerprint/_native.js';
+import { sha256Hex } from './_sha256.js';
+
+const createHash = /* @__PURE__ */ nativeCreateHash();
+let encoder: TextEncoder | undefined;
+
+/** Ids up to this many chars (after trimming) are keys as they are. */
+const MAX_PLAIN_ID = 128;
+
+/** SHA-256 hex of the UTF-8 bytes of `text`, native on Node, portable elsewhere. */
+export function sha256OfUtf8(text: string, backend: 'native' | 'portable' = 'native'): string {
+  if (backend === 'native' && createHash) {
+    return createHash('sha256').update(text, 'utf8').digest('hex');
+  }
+  encoder ??= new TextEncoder();
+  return sha256Hex(encoder.encode(text));
+}
+
+/**
+ * The bucket key for a raw session id.
+ *
+ * - Not a string, or blank after trimming → `undefined`: the default bucket.
+ * - Up to 128 chars after trimming → the trimmed id itself.
+ * - Longer → the SHA-256 hex of the trimmed id. Hashed, never truncated: two
+ *   long ids that share a prefix stay in two buckets, so one session can never
+ *   be served from another's history.
+ *
+ * Synchronous on every runtime; never throws.
+ *
+ * @example
+ * ```ts
+ * normalizeSessionId('  conn-7 ');  // 'conn-7'
+ * normalizeSessionId('   ');        // undefined
+ * normalizeSessionId(42);           // undefined
+ * normalizeSessionId('x'.repeat(200)).length; // 64 (SHA-256 hex)
+ * ```
+ */
+export function normalizeSessionId(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const id = raw.trim();
+  if (id === '') return undefined;
+  if (id.length <= MAX_PLAIN_ID) return id;
+  return sha256OfUtf8(id);
+}

@@ -1,0 +1,140 @@
+/**
+ * Carrying a call's emission back from the tool (possibly out of a worker) to
+ * the host that records it, and making sure the agent never sees it: the
+ * carrier is stripped whether or not anyone records, so the bytes a client
+ * receives do not depend on tracking.
+ */
+import { prop, sanitizeEmission } from '../ledger/_sanitize.js';
+import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
+import type { Emission, LedgerLimits } from '../ledger/types.js';
+import { EMISSION_KEY } from './keys.js';
+
+/** What {@link takeEmission} returns. */
+export interface TakenEmission<T> {
+  /** The result without the carrier (the same object when it had none). */
+  readonly result: T;
+  /** The sanitized emission, or `null` when none was carried or it was unusable. */
+  readonly emission: Emission | null;
+}
+
+function isPlainRecord(x: unknown): x is Record<string, unknown> {
+  try {
+    return typeof x === 'object' && x !== null && !Array.isArray(x);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A shallow copy of `result` with a plain, bounded copy of `emission` under
+ * {@link EMISSION_KEY}, ready for a structured clone out of a worker. A result
+ * that is not a plain object, or an emission without a usable `projectRoot`,
+ * carries nothing (the call's bookkeeping is skipped, the call is not).
+ * `limits` (default {@link DEFAULT_LIMITS}) bounds the copy. Never throws.
+ *
+ * @example
+ * ```ts
+ * // inside the worker
+ * const emission = recorder.finish();
+ * return attachEmission({ content: [{ type: 'text', text }] }, emission);
+ * ```
+ */
+export function attachEmission<T extends object>(
+  result: T,
+  emission: Emission | null,
+  limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
+): T {
+  if (!isPlainRecord(result)) return result;
+  let copy: Record<string, unknown>;
+  try {
+    copy = { ...result };
+  } catch {
+    return result;
+  }
+  delete copy[EMISSION_KEY];
+  try {
+    const clean = sanitizeEmission(emission, readLimits(limits));
+    if (clean !== null) copy[EMISSION_KEY] = clean;
+  } catch {
+    // Bookkeeping only: the result goes out without it.
+  }
+  return copy as T;
+}
+
+/**
+ * Splits a tool result into what the agent sees and what the host records:
+ * `result` never carries {@link EMISSION_KEY} (stripped unconditionally, even
+ * when the caller does not record), and `emission` is a sanitized, bounded copy
+ * or `null`. A result without the key is returned as the same object. Never
+ * throws.
+ *
+ * @example
+ * ```ts
+ * const { result, emission } = takeEmission(await pool.run(args));
+ * if (emission) session.spans.record(emission);
+ * return result; // identical bytes whether or not anything was recorded
+ * ```
+ */
+export function takeEmission<T>(
+  result: T,
+  limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
+): TakenEmission<T> {
+  if (!isPlainRecord(result)) return { result, emission: null };
+  let has: boolean;
+  try {
+    has = Object.hasOwn(result, EMISSION_KEY);
+  } catch {
+    return { result, emission: null };
+  }
+  if (!has) return { result, emission: null };
+  const raw = prop(result, EMISSION_KEY);
+  let stripped: Record<string, unknown>;
+  try {
+    stripped = { ...result };
+  } catch {
+    return { result, emission: null };
+  }
+  delete stripped[EMISSION_KEY];
+  let emission: Emission | null = null;
+  try {
+    emission = sanitizeEmission(raw, readLimits(limits));
+  } catch {
+    emission = null;
+  }
+  return { result: stripped as T, emission };
+}
+
+/** The part of a store {@link recordSafely} needs. */
+export interface EmissionSink {
+  record(emission: Emission, sessionId?: string): unknown;
+}
+
+/**
+ * The tool path's last step: strips the emission from `result`, records it in
+ * `store` (when there is one) under `sessionId`, and returns the stripped
+ * result. A fault in the bookkeeping is swallowed, so a tool call that already
+ * succeeded can never fail here; a `null` store (a CLI, a bare handler) still
+ * strips. Never throws.
+ *
+ * @example
+ * ```ts
+ * const raw = await pool.run(withSessionView(args, session.spans.view()));
+ * return recordSafely(session.spans, raw); // what the agent receives
+ * ```
+ */
+export function recordSafely<T>(
+  store: EmissionSink | null | undefined,
+  result: T,
+  sessionId?: string,
+  limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
+): T {
+  const taken = takeEmission(result, limits);
+  if (taken.emission !== null && store) {
+    try {
+      store.record(taken.emission, sessionId);
+    } catch {
+      // Bookkeeping only: the answer already exists and goes out as it is.
+    }
+  }
+  return taken.result;
+}

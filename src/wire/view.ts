@@ -1,0 +1,89 @@
+/**
+ * Carrying a session view into a tool call (possibly across a worker
+ * boundary), and reading it back there. The view decides what later calls may
+ * withhold, so it must come only from the server's own ledger: whatever the
+ * client put under the same key is removed, and whatever arrives is validated.
+ */
+import { listOf, prop, sanitizeProject } from '../ledger/_sanitize.js';
+import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
+import { projectKey } from '../ledger/project-key.js';
+import type { LedgerLimits, ProjectState, SessionView } from '../ledger/types.js';
+import { VIEW_KEY } from './keys.js';
+
+/** Tool arguments with the server's view attached. */
+export type WithSessionView<T> = Omit<T, typeof VIEW_KEY> & { readonly [VIEW_KEY]?: SessionView };
+
+/**
+ * A shallow copy of `args` without any client-supplied {@link VIEW_KEY}, with
+ * the server's `view` set under it when `view` is not `null`. Never mutates
+ * `args`; `null` or `undefined` args read as `{}`. Never throws.
+ *
+ * @example
+ * ```ts
+ * const forwarded = withSessionView(request.params.arguments, session.spans.view());
+ * await pool.run(forwarded); // structured-clones into the worker intact
+ * withSessionView({ q: 'auth', _spanLedgerView: forged }, null); // → { q: 'auth' }
+ * ```
+ */
+export function withSessionView<T extends object>(
+  args: T | null | undefined,
+  view: SessionView | null,
+): WithSessionView<T> {
+  let copy: Record<string, unknown>;
+  try {
+    copy = typeof args === 'object' && args !== null ? { ...args } : {};
+  } catch {
+    copy = {};
+  }
+  delete copy[VIEW_KEY];
+  if (view !== null && view !== undefined) copy[VIEW_KEY] = view;
+  return copy as WithSessionView<T>;
+}
+
+/**
+ * The session view carried in `args`, validated and sanitized, or `null` when
+ * there is none or it is not a version-1 view with a `projects` array (nobody
+ * tracks this call: nothing may be withheld). Never throws.
+ *
+ * Malformed parts are dropped, never repaired into something the server did
+ * not send: projects without a usable `projectRoot`, records without a
+ * positive integer `index`, files without a path, invalid spans. What is kept
+ * is bounded by `limits` (default {@link DEFAULT_LIMITS}; pass your store's
+ * when they are larger): at most `maxProjects` projects (the first per key),
+ * each with its last `maxViewCalls` records of at most `maxFilesPerCall` files
+ * and `maxRangesPerFile` spans. A view claiming 100,000 projects reads as a
+ * handful.
+ *
+ * @example
+ * ```ts
+ * const view = readSessionView(args);                 // in the tool, maybe in a worker
+ * const prior = projectFromView(view, projectRoot);  // null when untracked
+ * readSessionView({ _spanLedgerView: { version: 2, projects: [] } }); // null
+ * ```
+ */
+export function readSessionView(
+  args: unknown,
+  limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
+): SessionView | null {
+  try {
+    const raw = prop(args, VIEW_KEY);
+    if (prop(raw, 'version') !== 1) return null;
+    const rawProjects = prop(raw, 'projects');
+    if (!Array.isArray(rawProjects)) return null;
+    const bounds = readLimits(limits);
+    const { list, length } = listOf(rawProjects);
+    const projects: ProjectState[] = [];
+    const seen = new Set<string>();
+    for (let i = 0; i < length && projects.length < bounds.maxProjects; i++) {
+      const project = sanitizeProject(list[i], bounds);
+      if (project === null) continue;
+      const key = projectKey(project.projectRoot);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      projects.push(project);
+    }
+    return { version: 1, projects };
+  } catch {
+    return null;
+  }
+}
