@@ -1,0 +1,181 @@
+/**
+ * The tarball as users get it: `npm pack`, install it offline into a fresh
+ * project, then load every entry point through `require` and `import` and run
+ * the `span-ledger` bin. Catches what in-repo tests cannot see: a file left out
+ * of `files`, an `exports` condition pointing at nothing, a CJS/ESM pair that
+ * disagrees, a bin without its shebang.
+ *
+ * Needs a built `dist/` (npm test builds first). No network: the package has
+ * no runtime dependencies, and the optional peer `fast-check` is linked from
+ * this repository for the `testing` entry.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const CLI_HAS_HELP = readFileSync(join(REPO, 'src', 'cli', 'main.ts'), 'utf8').includes('--help');
+const ENTRIES = ['span-ledger', 'span-ledger/adapter', 'span-ledger/testing'];
+const NPM_ENV = {
+  ...process.env,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
+
+let dir = '';
+let project = '';
+let packed: { files: { path: string }[]; size: number; filename: string };
+
+function node(args: string[]) {
+  return spawnSync(process.execPath, args, { cwd: project, encoding: 'utf8' });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'span-ledger-pack-'));
+  const out = execFileSync(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
+    {
+      cwd: REPO,
+      encoding: 'utf8',
+      env: NPM_ENV,
+    },
+  );
+  [packed] = JSON.parse(out);
+  project = join(dir, 'consumer');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  execFileSync(
+    'npm',
+    ['install', '--offline', '--ignore-scripts', '--no-package-lock', join(dir, packed.filename)],
+    { cwd: project, encoding: 'utf8', env: NPM_ENV },
+  );
+  symlinkSync(
+    join(REPO, 'node_modules', 'fast-check'),
+    join(project, 'node_modules', 'fast-check'),
+    'dir',
+  );
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('holds only dist, README, LICENSE, CHANGELOG and package.json', () => {
+    const outside = packed.files
+      .map((f) => f.path)
+      .filter(
+        (p) =>
+          !p.startsWith('dist/') &&
+          !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(p),
+      );
+    expect(outside).toEqual([]);
+    const paths = packed.files.map((f) => f.path);
+    for (const file of [
+      'dist/index.js',
+      'dist/index.cjs',
+      'dist/index.d.ts',
+      'dist/index.d.cts',
+      'dist/cli.cjs',
+    ]) {
+      expect(paths).toContain(file);
+    }
+  });
+
+  it('installs with nothing but the package itself', () => {
+    const installed = readdirSync(join(project, 'node_modules')).filter((n) => !n.startsWith('.'));
+    expect(installed.sort()).toEqual(['fast-check', 'span-ledger']);
+  });
+
+  it('loads through require and import with the same exports, and computes the same fingerprint', () => {
+    const script = `
+      const { createRequire } = require('node:module');
+      (async () => {
+        const out = {};
+        for (const id of ${JSON.stringify(ENTRIES)}) {
+          const cjs = require(id);
+          const esm = await import(id);
+          out[id] = { cjs: Object.keys(cjs).sort(), esm: Object.keys(esm).filter((k) => k !== 'default').sort() };
+        }
+        const { fingerprint } = require('span-ledger');
+        const esm = await import('span-ledger');
+        out.fingerprints = [fingerprint('abc'), esm.fingerprint('abc')];
+        out.merged = esm.mergeRanges([{ start: 5, end: 9 }, { start: 10, end: 12 }]);
+        process.stdout.write(JSON.stringify(out));
+      })().catch((e) => { console.error(e); process.exit(1); });
+    `;
+    const run = node(['-e', script]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const out = JSON.parse(run.stdout);
+    for (const id of ENTRIES) expect(out[id].esm, id).toEqual(out[id].cjs);
+    expect(out['span-ledger'].esm).toContain('fingerprint');
+    expect(out['span-ledger'].esm).toContain('mergeRanges');
+    // FIPS 180 "abc": a9993e36 4706816a …
+    expect(out.fingerprints).toEqual(['3:a9993e364706816a', '3:a9993e364706816a']);
+    expect(out.merged).toEqual([{ start: 5, end: 12 }]);
+  });
+
+  it('loads from an ES module file, the way an ESM project imports it', () => {
+    writeFileSync(
+      join(project, 'smoke.mjs'),
+      `import { fingerprint } from 'span-ledger';
+       import * as adapter from 'span-ledger/adapter';
+       import * as testing from 'span-ledger/testing';
+       import pkg from 'span-ledger/package.json' with { type: 'json' };
+       console.log(JSON.stringify([fingerprint(''), typeof adapter, typeof testing, pkg.name]));`,
+    );
+    const run = node(['smoke.mjs']);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([
+      '0:da39a3ee5e6b4b0d',
+      'object',
+      'object',
+      'span-ledger',
+    ]);
+  });
+
+  it('installs the span-ledger bin, executable, and it prints its usage', () => {
+    const bin = join(project, 'node_modules', '.bin', 'span-ledger');
+    expect(statSync(bin).mode & 0o111).not.toBe(0);
+    const run = spawnSync(bin, ['--help'], { cwd: project, encoding: 'utf8' });
+    const text = `${run.stdout}${run.stderr}`;
+    expect(text).toMatch(/span-ledger/);
+    expect(text).toMatch(/demo/);
+    expect(text).not.toMatch(/\n\s+at /); // a usage line, not a stack trace
+  });
+
+  // The CLI's --help lands with src/cli; until the source handles the flag the
+  // bin answers it with its usage and exit code 2, and this case is skipped.
+  it.skipIf(!CLI_HAS_HELP)('the bin exits 0 on --help', () => {
+    const run = spawnSync(join(project, 'node_modules', '.bin', 'span-ledger'), ['--help'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+  });
+
+  it("runs the bin's demo from the installed tarball, away from the repository", () => {
+    const run = spawnSync(join(project, 'node_modules', '.bin', 'span-ledger'), ['demo'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout.length).toBeGreaterThan(0);
+  });
+});
