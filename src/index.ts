@@ -4,6 +4,7 @@
  *
  * This file only re-exports; the public surface reads in one screen.
  */
+export * from './dedup/index.js';
 export * from './fingerprint/index.js';
 export * from './ledger/index.js';
 export type {

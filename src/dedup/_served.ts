@@ -1,0 +1,95 @@
+/**
+ * Internal: what a project's retained calls served, indexed by path once per
+ * call plan, so each file's lookup does not rescan the view. It answers what
+ * `servedRangesForFile` answers (records without a fingerprint are ignored),
+ * plus why nothing matched, for the content gate's reason code.
+ */
+
+import type { ProjectState } from '../ledger/types.js';
+import { EMPTY, type Spans, toSpans } from '../ranges/_spans.js';
+import type { LineRange } from '../ranges/range.js';
+
+interface PathEntry {
+  /** Served ranges per fingerprint. */
+  readonly byFingerprint: Map<string, LineRange[]>;
+  /** Some record of this path carried no fingerprint. */
+  unproven: boolean;
+}
+
+/** Served ranges by path, then by fingerprint. */
+export type ServedIndex = ReadonlyMap<string, PathEntry>;
+
+/** Where a project stands for the session gate. */
+export type SessionState = 'untracked' | 'first-call' | 'has-history';
+
+/** `untracked` for `null` (or anything not an object), `first-call` without retained calls. */
+export function sessionStateOf(prior: unknown): SessionState {
+  if (prior === null || typeof prior !== 'object') return 'untracked';
+  try {
+    const calls = (prior as { calls?: unknown }).calls;
+    return Array.isArray(calls) && calls.length > 0 ? 'has-history' : 'first-call';
+  } catch {
+    return 'first-call';
+  }
+}
+
+/**
+ * Indexes the retained calls of `prior`. Malformed records and files are
+ * skipped; a fault while reading gives an empty index (nothing withheld).
+ */
+export function indexServed(prior: ProjectState | null): ServedIndex {
+  const index = new Map<string, PathEntry>();
+  if (sessionStateOf(prior) !== 'has-history') return index;
+  try {
+    for (const call of (prior as ProjectState).calls) {
+      if (call === null || typeof call !== 'object' || !Array.isArray(call.files)) continue;
+      for (const file of call.files) {
+        if (file === null || typeof file !== 'object') continue;
+        const { path, fingerprint, ranges } = file;
+        if (typeof path !== 'string' || path === '') continue;
+        let entry = index.get(path);
+        if (!entry) {
+          entry = { byFingerprint: new Map(), unproven: false };
+          index.set(path, entry);
+        }
+        if (typeof fingerprint !== 'string' || fingerprint === '') {
+          entry.unproven = true;
+          continue;
+        }
+        let list = entry.byFingerprint.get(fingerprint);
+        if (!list) {
+          list = [];
+          entry.byFingerprint.set(fingerprint, list);
+        }
+        if (Array.isArray(ranges)) for (const r of ranges) list.push(r);
+      }
+    }
+  } catch {
+    return new Map();
+  }
+  return index;
+}
+
+/** Why nothing, or something, was found for a file. */
+export type ServedReason =
+  | 'fingerprint-match'
+  | 'never-served'
+  | 'fingerprint-changed'
+  | 'no-fingerprint';
+
+/** The lines of `path` served from exactly `fingerprint`, and the content gate's reason. */
+export function servedFor(
+  index: ServedIndex,
+  path: string,
+  fingerprint: string,
+): { spans: Spans; reason: ServedReason } {
+  const entry = index.get(path);
+  if (!entry) return { spans: EMPTY, reason: 'never-served' };
+  const list = fingerprint === '' ? undefined : entry.byFingerprint.get(fingerprint);
+  if (list) {
+    const spans = toSpans(list);
+    return { spans, reason: spans.n > 0 ? 'fingerprint-match' : 'never-served' };
+  }
+  if (entry.byFingerprint.size > 0) return { spans: EMPTY, reason: 'fingerprint-changed' };
+  return { spans: EMPTY, reason: entry.unproven ? 'no-fingerprint' : 'never-served' };
+}

@@ -1,0 +1,123 @@
+/**
+ * The session block of a diagnostics report: where the call being planned
+ * stands in its session, and what the session was already served. Absent (not
+ * zeroed) when nobody tracks the call, so "untracked" never reads as "first call".
+ *
+ * Not for decisions: the planner never reads these figures.
+ */
+
+import type { ProjectState } from '../ledger/types.js';
+import { fromSpans, toSpans } from '../ranges/_spans.js';
+import { formatSpans } from '../ranges/format.js';
+import type { LineRange } from '../ranges/range.js';
+
+/** What one path was served over the retained calls. */
+export interface PriorFile {
+  readonly path: string;
+  /** Union of the served spans (source and held), normalized. */
+  readonly ranges: LineRange[];
+  /** Source chars sent of this path over those calls. */
+  readonly chars: number;
+}
+
+/** The session block. */
+export interface SessionDiagnostics {
+  /** Position of the call being planned: `priorCalls + 1`. */
+  readonly callIndex: number;
+  /** Calls answered for this project in this session before, evicted ones included. */
+  readonly priorCalls: number;
+  /** Response chars over those calls. */
+  readonly priorChars: number;
+  /** Per path, most recently served first. */
+  readonly priorFiles: PriorFile[];
+}
+
+const count = (x: unknown): number =>
+  typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
+
+/**
+ * The session block for a call about to be planned: `undefined` when `project`
+ * is `null` (untracked), otherwise the call's position and what was served.
+ *
+ * @example
+ * ```ts
+ * describeSession(null); // undefined
+ * describeSession({ projectRoot: '/repo', callCount: 0, responseChars: 0, calls: [] });
+ * // { callIndex: 1, priorCalls: 0, priorChars: 0, priorFiles: [] }
+ * ```
+ */
+export function describeSession(project: ProjectState | null): SessionDiagnostics | undefined {
+  if (project === null || typeof project !== 'object') return undefined;
+  try {
+    const calls = Array.isArray(project.calls) ? project.calls : [];
+    const priorCalls = Math.max(Math.floor(count(project.callCount)), calls.length);
+    const byPath = new Map<string, { ranges: LineRange[]; chars: number; last: number }>();
+    for (const [i, call] of calls.entries()) {
+      if (call === null || typeof call !== 'object' || !Array.isArray(call.files)) continue;
+      for (const file of call.files) {
+        if (file === null || typeof file !== 'object') continue;
+        if (typeof file.path !== 'string' || file.path === '') continue;
+        let entry = byPath.get(file.path);
+        if (!entry) {
+          entry = { ranges: [], chars: 0, last: i };
+          byPath.set(file.path, entry);
+        }
+        entry.last = i;
+        entry.chars += count(file.chars);
+        if (Array.isArray(file.ranges)) entry.ranges.push(...file.ranges);
+      }
+    }
+    const priorFiles = [...byPath.entries()]
+      .sort((a, b) => b[1].last - a[1].last)
+      .map(([path, e]) => ({ path, ranges: fromSpans(toSpans(e.ranges)), chars: e.chars }));
+    return {
+      callIndex: priorCalls + 1,
+      priorCalls,
+      priorChars: count(project.responseChars),
+      priorFiles,
+    };
+  } catch {
+    return { callIndex: 1, priorCalls: 0, priorChars: 0, priorFiles: [] };
+  }
+}
+
+function thousands(n: number): string {
+  const digits = String(Math.round(n));
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+const MAX_FILES_SHOWN = 8;
+
+/**
+ * Renders the session block as short text lines (joined by `\n`); `''` for
+ * `undefined`.
+ *
+ * @example
+ * ```ts
+ * formatSessionBlock({ callIndex: 2, priorCalls: 1, priorChars: 18204,
+ *   priorFiles: [{ path: 'src/a.ts', ranges: [{ start: 1, end: 159 }], chars: 4928 }] });
+ * // 'session: call #2 for this project · 1 earlier call · 18,204 chars sent so far\n'
+ * // + '  sent before: src/a.ts · 4,928 chars · L1-159'
+ * ```
+ */
+export function formatSessionBlock(d: SessionDiagnostics | undefined): string {
+  if (d === null || typeof d !== 'object') return '';
+  const calls = count(d.priorCalls);
+  const head =
+    calls === 0
+      ? `session: call #${count(d.callIndex)} for this project · no earlier calls`
+      : `session: call #${count(d.callIndex)} for this project · ${calls} earlier ${calls === 1 ? 'call' : 'calls'} · ${thousands(count(d.priorChars))} chars sent so far`;
+  const lines = [head];
+  const files = Array.isArray(d.priorFiles) ? d.priorFiles : [];
+  for (const f of files.slice(0, MAX_FILES_SHOWN)) {
+    const spans = formatSpans(Array.isArray(f.ranges) ? f.ranges : []);
+    lines.push(
+      `  sent before: ${f.path} · ${thousands(count(f.chars))} chars${spans ? ` · ${spans}` : ''}`,
+    );
+  }
+  if (files.length > MAX_FILES_SHOWN) {
+    const rest = files.length - MAX_FILES_SHOWN;
+    lines.push(`  +${rest} more ${rest === 1 ? 'file' : 'files'}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,105 @@
+/**
+ * The numbers dedup decides by, and the switch that turns it off.
+ *
+ * Not for deciding anything itself: the gates live in `plan-file.ts`, the
+ * call-level rules in `plan-call.ts`.
+ */
+
+/** The thresholds the gates and the pointer use. See {@link DEDUP_THRESHOLDS}. */
+export interface DedupThresholds {
+  /** Shortest run of held lines that is replaced by a pointer (size gate). */
+  readonly minCoveredLines: number;
+  /** A new remainder shorter than this many chars is folded into the pointer (delta gate). */
+  readonly minDeltaChars: number;
+  /** Spans a pointer names before it says `+N more spans`. */
+  readonly maxSpansInPointer: number;
+  /** Symbols a pointer names before it says `+N more`. */
+  readonly maxSymbolsInPointer: number;
+}
+
+/**
+ * The default thresholds.
+ *
+ * @example
+ * ```ts
+ * planFile({ path, content, intended, prior, thresholds: { ...DEDUP_THRESHOLDS, minCoveredLines: 12 } });
+ * DEDUP_THRESHOLDS.minCoveredLines; // 8
+ * ```
+ */
+export const DEDUP_THRESHOLDS: DedupThresholds = /* @__PURE__ */ Object.freeze({
+  // A pointer sentence costs about 140 chars, roughly 8 lines of code: a shorter
+  // held run costs more as a pointer than as source, and riddles the span with holes.
+  minCoveredLines: 8,
+  // About two lines of code: a fence holding only a trailing blank or a closing
+  // brace reads as a broken response, which costs more than two unseen lines.
+  minDeltaChars: 160,
+  // Four spans fit on one line of a pointer; a longer list stops being read.
+  maxSpansInPointer: 4,
+  // Five names are enough to recognize which part of a file was sent.
+  maxSymbolsInPointer: 5,
+});
+
+function intAtLeast(value: unknown, min: number, fallback: number): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) return fallback;
+  if (value === Number.POSITIVE_INFINITY) return value;
+  if (!Number.isFinite(value)) return fallback;
+  return Math.max(min, Math.floor(value));
+}
+
+/**
+ * Fills in a partial set of thresholds from the defaults. A field that is not a
+ * number keeps its default; `minCoveredLines` below 1 acts as 1.
+ */
+export function resolveThresholds(t?: Partial<DedupThresholds> | null): DedupThresholds {
+  if (t === null || typeof t !== 'object') return DEDUP_THRESHOLDS;
+  let read: Partial<Record<keyof DedupThresholds, unknown>>;
+  try {
+    read = {
+      minCoveredLines: t.minCoveredLines,
+      minDeltaChars: t.minDeltaChars,
+      maxSpansInPointer: t.maxSpansInPointer,
+      maxSymbolsInPointer: t.maxSymbolsInPointer,
+    };
+  } catch {
+    return DEDUP_THRESHOLDS;
+  }
+  const d = DEDUP_THRESHOLDS;
+  return {
+    minCoveredLines: intAtLeast(read.minCoveredLines, 1, d.minCoveredLines),
+    minDeltaChars: intAtLeast(read.minDeltaChars, 0, d.minDeltaChars),
+    maxSpansInPointer: intAtLeast(read.maxSpansInPointer, 0, d.maxSpansInPointer),
+    maxSymbolsInPointer: intAtLeast(read.maxSymbolsInPointer, 0, d.maxSymbolsInPointer),
+  };
+}
+
+const OFF = /* @__PURE__ */ new Set(['0', 'false', 'off', 'no']);
+
+/**
+ * Reads the dedup switch from an environment. Unset (or not a string) → on;
+ * `0`, `false`, `off` or `no`, trimmed and in any case → off; anything else → on.
+ * `env` defaults to `process.env` where there is one (no Node import needed).
+ *
+ * @example
+ * ```ts
+ * dedupEnabledFromEnv({});                             // true
+ * dedupEnabledFromEnv({ SPAN_LEDGER_DEDUP: ' Off ' }); // false
+ * dedupEnabledFromEnv({ MY_DEDUP: '0' }, 'MY_DEDUP');  // false
+ * planCall({ files, prior, enabled: dedupEnabledFromEnv() });
+ * ```
+ */
+export function dedupEnabledFromEnv(
+  env?: Readonly<Record<string, string | undefined>> | null,
+  name = 'SPAN_LEDGER_DEDUP',
+): boolean {
+  try {
+    const source =
+      env ??
+      (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    if (source === null || typeof source !== 'object') return true;
+    const raw: unknown = source[name];
+    if (typeof raw !== 'string') return true;
+    return !OFF.has(raw.trim().toLowerCase());
+  } catch {
+    return true;
+  }
+}
