@@ -1,0 +1,680 @@
+/**
+ * `checkRangeAlgebra`: the range algebra's laws, runnable against any
+ * implementation under any test runner (or none). Each law is a fast-check
+ * property comparing the implementation with the line-set model; the first law
+ * that breaks throws a {@link RangeAlgebraLawError} naming the law and carrying
+ * the shrunk counterexample and the seed to replay it.
+ *
+ * Not a benchmark and not a fuzzer: run counts are sized for a unit-test suite.
+ */
+import * as fc from 'fast-check';
+import type { LineRange } from '../ranges/range.js';
+import {
+  hostileRangeArb,
+  hostileRangeSetArb,
+  invalidRangeArb,
+  lineRangeArb,
+  notASetArb,
+  rangeSetArb,
+  withJunkArb,
+} from './arbitraries.js';
+import {
+  coalesceModel,
+  countLinesModel,
+  coversLineModel,
+  dedupeLines,
+  intersectLines,
+  linesOf,
+  linesOfRange,
+  mergeModel,
+  runsOf,
+  subtractLines,
+} from './model.js';
+
+/**
+ * The range algebra as `span-ledger` exports it. Another implementation passes
+ * an object with the same functions (any subset: the laws of missing functions
+ * are skipped and listed in the report).
+ */
+export interface RangeAlgebra {
+  mergeRanges(ranges: readonly LineRange[]): readonly LineRange[];
+  intersectRange(range: LineRange, set: readonly LineRange[]): readonly LineRange[];
+  subtractRange(range: LineRange, set: readonly LineRange[]): readonly LineRange[];
+  intersectRanges(a: readonly LineRange[], b: readonly LineRange[]): readonly LineRange[];
+  subtractRanges(a: readonly LineRange[], b: readonly LineRange[]): readonly LineRange[];
+  dedupeRange(
+    range: LineRange,
+    served: readonly LineRange[],
+    minCovered?: number,
+  ): { readonly emit: readonly LineRange[]; readonly covered: readonly LineRange[] };
+  coalesceRanges(
+    ranges: readonly LineRange[],
+    max?: number,
+  ): { readonly ranges: readonly LineRange[]; readonly truncated: boolean };
+  rangesCover(set: readonly LineRange[], line: number): boolean;
+  countLines(set: readonly LineRange[]): number;
+}
+
+/** The names of the algebra's functions, in the order their laws run. */
+export const RANGE_ALGEBRA_FUNCTIONS: readonly (keyof RangeAlgebra)[] =
+  /* @__PURE__ */ Object.freeze([
+    'mergeRanges',
+    'intersectRange',
+    'subtractRange',
+    'intersectRanges',
+    'subtractRanges',
+    'dedupeRange',
+    'coalesceRanges',
+    'rangesCover',
+    'countLines',
+  ]);
+
+/** Options for {@link checkRangeAlgebra}. */
+export interface CheckRangeAlgebraOptions {
+  /** Generated cases per law (default 100; the large-set law runs a tenth of it, at least 3). */
+  readonly numRuns?: number;
+  /** A fixed seed, to replay a failure or make a run reproducible. */
+  readonly seed?: number;
+}
+
+/** What {@link checkRangeAlgebra} checked. */
+export interface RangeAlgebraReport {
+  /** The laws that held, in the order they ran. */
+  readonly laws: readonly string[];
+  /** Functions the implementation does not have; their laws were skipped. */
+  readonly skipped: readonly (keyof RangeAlgebra)[];
+  /** Cases generated over all laws. */
+  readonly runs: number;
+}
+
+/**
+ * Thrown by {@link checkRangeAlgebra} on the first broken law.
+ *
+ * @example
+ * ```ts
+ * try { checkRangeAlgebra(mine); } catch (e) {
+ *   if (e instanceof RangeAlgebraLawError) console.log(e.law, e.counterexample, e.seed);
+ * }
+ * ```
+ */
+export class RangeAlgebraLawError extends Error {
+  /** The name of the law that broke. */
+  readonly law: string;
+  /** The shrunk arguments that break it. */
+  readonly counterexample: unknown;
+  /** Seed and path that replay the failure (`{ seed, path }` for fast-check). */
+  readonly seed: number;
+  readonly path: string;
+
+  constructor(law: string, counterexample: unknown, seed: number, path: string, cause: string) {
+    super(
+      `range algebra law broken: ${law}\n` +
+        `counterexample: ${show(counterexample)}\n` +
+        `${cause}\n` +
+        `replay with { seed: ${seed}, path: ${JSON.stringify(path)} }`,
+    );
+    this.name = 'RangeAlgebraLawError';
+    this.law = law;
+    this.counterexample = counterexample;
+    this.seed = seed;
+    this.path = path;
+  }
+}
+
+/** `fc.stringify`, or a marker when the value throws while being printed (a hostile proxy). */
+function show(x: unknown): string {
+  try {
+    return fc.stringify(x);
+  } catch {
+    try {
+      if (Array.isArray(x) && !isProxyLike(x)) return `[${x.map(show).join(',')}]`;
+    } catch {
+      // fall through to the marker
+    }
+    return '<a value that throws when read>';
+  }
+}
+
+/** Whether reading `length` of an array throws (a hostile proxy). */
+function isProxyLike(x: readonly unknown[]): boolean {
+  try {
+    return typeof x.length !== 'number';
+  } catch {
+    return true;
+  }
+}
+
+/** Fails the current case with a readable message. */
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+/** `x` as plain `{ start, end }` pairs, or a failure when it is not an array of ranges. */
+function plain(x: unknown, what: string): LineRange[] {
+  if (!Array.isArray(x)) fail(`${what} returned ${show(x)}, not an array`);
+  return x.map((r: unknown) => {
+    if (typeof r !== 'object' || r === null) fail(`${what} returned a member ${show(r)}`);
+    const { start, end } = r as LineRange;
+    return { start, end };
+  });
+}
+
+/** Fails unless `actual` and `expected` list the same ranges in the same order. */
+function same(actual: readonly LineRange[], expected: readonly LineRange[], what: string): void {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) fail(`${what}: got ${a}, the model says ${e}`);
+}
+
+/** Fails unless the two values are identical (booleans, counts). */
+function equal(actual: unknown, expected: unknown, what: string): void {
+  if (!Object.is(actual, expected)) {
+    fail(`${what}: got ${show(actual)}, the model says ${show(expected)}`);
+  }
+}
+
+/** The lines of a result that must already be plain ranges. */
+function lines(ranges: readonly LineRange[]): Set<number> {
+  return linesOf(ranges);
+}
+
+function shift(ranges: readonly LineRange[], by: number): LineRange[] {
+  return ranges.map((r) => ({ start: r.start + by, end: r.end + by }));
+}
+
+function disjoint(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  for (const line of a) if (b.has(line)) return false;
+  return true;
+}
+
+function setEqual(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  return a.size === b.size && [...a].every((line) => b.has(line));
+}
+
+/** A JSON snapshot of a value that may hold hostile members (those read as a marker). */
+function snapshot(x: unknown): string {
+  try {
+    return JSON.stringify(x, (_k, v: unknown) => (typeof v === 'number' ? String(v) : v)) ?? '';
+  } catch {
+    return '<unserializable>';
+  }
+}
+
+/** `minCovered` values, valid and not. */
+const minCoveredArb: fc.Arbitrary<unknown> = /* @__PURE__ */ fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: -2, max: 24 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      undefined,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      -0,
+      0.5,
+      2.5,
+      '8',
+      null,
+    ),
+  },
+);
+
+/** `max` values for coalescing, valid and not. */
+const maxArb: fc.Arbitrary<unknown> = /* @__PURE__ */ fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: 8 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      undefined,
+      -1,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      1.5,
+      2 ** 53,
+      '3',
+      null,
+    ),
+  },
+);
+
+/** Lines to probe membership with, valid and not. */
+const probeArb: fc.Arbitrary<unknown> = /* @__PURE__ */ fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: -2, max: 205 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      -0,
+      1.5,
+      2 ** 53,
+      '5',
+      null,
+    ),
+  },
+);
+
+/** Offsets that move small ranges into large line numbers (still safe integers). */
+const offsetArb = /* @__PURE__ */ fc.constantFrom(
+  2 ** 31 - 7,
+  2 ** 32 - 50,
+  2 ** 40,
+  2 ** 53 - 1 - 400,
+);
+
+/** What one law's run reports, whatever the types of its generated arguments. */
+interface LawRun {
+  readonly failed: boolean;
+  readonly numRuns: number;
+  readonly seed: number;
+  readonly counterexample: unknown;
+  readonly counterexamplePath: string | null;
+  readonly errorInstance?: unknown;
+  readonly error?: unknown;
+}
+
+interface Law {
+  readonly name: string;
+  readonly needs: readonly (keyof RangeAlgebra)[];
+  /** Fraction of `numRuns` this law runs (default 1). */
+  readonly share?: number;
+  readonly run: (impl: RangeAlgebra, params: { numRuns: number; seed?: number }) => LawRun;
+}
+
+/** A law from a property builder; the builder's argument types stay local to it. */
+function law<Ts extends unknown[]>(
+  name: string,
+  needs: readonly (keyof RangeAlgebra)[],
+  property: (impl: RangeAlgebra) => fc.IProperty<Ts>,
+  share?: number,
+): Law {
+  const run = (impl: RangeAlgebra, params: { numRuns: number; seed?: number }): LawRun =>
+    fc.check(property(impl), params) as unknown as LawRun;
+  return share === undefined ? { name, needs, run } : { name, needs, run, share };
+}
+
+/** Calls a two-argument `(range, set)` function, or a three-argument one, as the law needs. */
+type Call = (...args: unknown[]) => unknown;
+const call = (f: unknown, ...args: unknown[]): unknown => (f as Call)(...args);
+
+/** The laws, in the order they run: agreement with the model first, structure after. */
+const LAWS: readonly Law[] = [
+  law(
+    'mergeRanges agrees with the line-set model (hostile members dropped, never clamped)',
+    ['mergeRanges'],
+    (impl) =>
+      fc.property(hostileRangeSetArb(), (set) => {
+        same(plain(call(impl.mergeRanges, set), 'mergeRanges'), mergeModel(set), 'mergeRanges');
+      }),
+  ),
+  law('mergeRanges is idempotent', ['mergeRanges'], (impl) =>
+    fc.property(rangeSetArb(), (set) => {
+      const once = plain(impl.mergeRanges(set), 'mergeRanges');
+      same(plain(impl.mergeRanges(once), 'mergeRanges'), once, 'mergeRanges(mergeRanges(x))');
+    }),
+  ),
+  law('mergeRanges is order-independent', ['mergeRanges'], (impl) =>
+    fc.property(fc.array(fc.tuple(lineRangeArb(), fc.nat()), { maxLength: 12 }), (keyed) => {
+      const set = keyed.map(([r]) => r);
+      const shuffled = [...keyed].sort((a, b) => a[1] - b[1]).map(([r]) => r);
+      same(
+        plain(impl.mergeRanges(shuffled), 'mergeRanges'),
+        plain(impl.mergeRanges(set), 'mergeRanges'),
+        'mergeRanges of a permutation',
+      );
+    }),
+  ),
+  law('mergeRanges never mutates its input and returns fresh objects', ['mergeRanges'], (impl) =>
+    fc.property(rangeSetArb(), (set) => {
+      const before = snapshot(set);
+      const out = impl.mergeRanges(set);
+      equal(snapshot(set), before, 'the input after mergeRanges');
+      if ((out as unknown) === set) fail('mergeRanges returned its input array');
+      for (const r of out) if (set.includes(r)) fail('mergeRanges returned an input member');
+    }),
+  ),
+  law(
+    'intersectRange and subtractRange agree with the line-set model',
+    ['intersectRange', 'subtractRange'],
+    (impl) =>
+      fc.property(hostileRangeArb(), hostileRangeSetArb(), (range, set) => {
+        const within = linesOfRange(range);
+        const held = linesOf(set);
+        same(
+          plain(call(impl.intersectRange, range, set), 'intersectRange'),
+          runsOf(intersectLines(within, held)),
+          'intersectRange',
+        );
+        same(
+          plain(call(impl.subtractRange, range, set), 'subtractRange'),
+          runsOf(subtractLines(within, held)),
+          'subtractRange',
+        );
+      }),
+  ),
+  law(
+    'intersectRange and subtractRange partition the range',
+    ['intersectRange', 'subtractRange'],
+    (impl) =>
+      fc.property(lineRangeArb(), rangeSetArb(), (range, set) => {
+        const inside = lines(plain(impl.intersectRange(range, set), 'intersectRange'));
+        const outside = lines(plain(impl.subtractRange(range, set), 'subtractRange'));
+        if (!disjoint(inside, outside)) fail('intersectRange and subtractRange share a line');
+        if (!setEqual(new Set([...inside, ...outside]), linesOfRange(range))) {
+          fail('intersectRange ∪ subtractRange is not the range');
+        }
+      }),
+  ),
+  law(
+    'intersectRanges and subtractRanges agree with the model and partition the first set',
+    ['intersectRanges', 'subtractRanges'],
+    (impl) =>
+      fc.property(hostileRangeSetArb(), hostileRangeSetArb(), (a, b) => {
+        const la = linesOf(a);
+        const lb = linesOf(b);
+        const inter = plain(call(impl.intersectRanges, a, b), 'intersectRanges');
+        const diff = plain(call(impl.subtractRanges, a, b), 'subtractRanges');
+        same(inter, runsOf(intersectLines(la, lb)), 'intersectRanges');
+        same(diff, runsOf(subtractLines(la, lb)), 'subtractRanges');
+        same(
+          plain(call(impl.intersectRanges, b, a), 'intersectRanges'),
+          inter,
+          'intersectRanges(b, a)',
+        );
+      }),
+  ),
+  law('dedupeRange agrees with the line-set model', ['dedupeRange'], (impl) =>
+    fc.property(hostileRangeArb(), hostileRangeSetArb(), minCoveredArb, (range, served, min) => {
+      const out = call(impl.dedupeRange, range, served, min) as {
+        emit: unknown;
+        covered: unknown;
+      };
+      const model = dedupeLines(range, served, min);
+      same(plain(out.emit, 'dedupeRange emit'), runsOf(model.emit), 'dedupeRange emit');
+      same(plain(out.covered, 'dedupeRange covered'), runsOf(model.covered), 'dedupeRange covered');
+    }),
+  ),
+  law(
+    'dedupeRange: emit ∪ covered = range, disjoint, covered runs ⊆ served and ≥ minCovered lines',
+    ['dedupeRange'],
+    (impl) =>
+      fc.property(
+        lineRangeArb(),
+        rangeSetArb(),
+        fc.integer({ min: 1, max: 24 }),
+        (range, served, min) => {
+          const out = impl.dedupeRange(range, served, min);
+          const emit = lines(plain(out.emit, 'dedupeRange emit'));
+          const coveredRuns = plain(out.covered, 'dedupeRange covered');
+          const covered = lines(coveredRuns);
+          if (!disjoint(emit, covered)) fail('emit and covered share a line');
+          if (!setEqual(new Set([...emit, ...covered]), linesOfRange(range))) {
+            fail('emit ∪ covered is not the range');
+          }
+          const held = linesOf(served);
+          for (const line of covered)
+            if (!held.has(line)) fail(`covered line ${line} was never served`);
+          for (const run of coveredRuns) {
+            if (run.end - run.start + 1 < min)
+              fail(`covered run ${show(run)} is under ${min} lines`);
+          }
+        },
+      ),
+  ),
+  law('coalesceRanges agrees with the line-set model', ['coalesceRanges'], (impl) =>
+    fc.property(hostileRangeSetArb(), maxArb, (set, max) => {
+      const out = call(impl.coalesceRanges, set, max) as { ranges: unknown; truncated: unknown };
+      const model = coalesceModel(set, max);
+      same(plain(out.ranges, 'coalesceRanges'), model.ranges, 'coalesceRanges ranges');
+      equal(out.truncated, model.truncated, 'coalesceRanges truncated');
+    }),
+  ),
+  law('coalesceRanges never adds a line and keeps the largest spans', ['coalesceRanges'], (impl) =>
+    fc.property(rangeSetArb({ maxLength: 20 }), fc.integer({ min: 0, max: 8 }), (set, max) => {
+      const kept = plain(impl.coalesceRanges(set, max).ranges, 'coalesceRanges');
+      const all = linesOf(set);
+      for (const line of lines(kept))
+        if (!all.has(line)) fail(`coalesceRanges invented line ${line}`);
+      if (kept.length > max) fail(`coalesceRanges kept ${kept.length} spans, more than ${max}`);
+      const size = (r: LineRange): number => r.end - r.start + 1;
+      const smallest = Math.min(...kept.map(size));
+      const keptStarts = new Set(kept.map((r) => r.start));
+      for (const run of runsOf(all)) {
+        if (!keptStarts.has(run.start) && size(run) > smallest) {
+          fail(`coalesceRanges dropped ${show(run)} but kept a smaller span`);
+        }
+      }
+    }),
+  ),
+  law(
+    'rangesCover agrees with the line-set model, on raw sets and on merged results',
+    ['rangesCover'],
+    (impl) =>
+      fc.property(hostileRangeSetArb(), fc.array(probeArb, { maxLength: 8 }), (set, probes) => {
+        const merged =
+          typeof impl.mergeRanges === 'function' ? impl.mergeRanges(set as LineRange[]) : [];
+        for (const line of probes) {
+          equal(
+            call(impl.rangesCover, set, line),
+            coversLineModel(set, line),
+            `rangesCover(set, ${String(line)})`,
+          );
+          equal(
+            call(impl.rangesCover, merged, line),
+            coversLineModel(set, line),
+            `rangesCover(merged, ${String(line)})`,
+          );
+        }
+      }),
+  ),
+  law('countLines agrees with the line-set model', ['countLines'], (impl) =>
+    fc.property(hostileRangeSetArb(), (set) => {
+      equal(call(impl.countLines, set), countLinesModel(set), 'countLines');
+    }),
+  ),
+  law('invalid members never change a result', [], (impl) =>
+    fc.property(withJunkArb(), withJunkArb(), lineRangeArb(), (x, y, range) => {
+      const v = x.valid;
+      const m = x.mixed as LineRange[];
+      const sv = y.valid;
+      const sm = y.mixed as LineRange[];
+      const check = (name: keyof RangeAlgebra, f: (g: Call) => unknown): void => {
+        const g = impl[name] as unknown as Call | undefined;
+        if (typeof g !== 'function') return;
+        const a = snapshot(
+          f((...args) => g(...args.map((arg) => (arg === m ? v : arg === sm ? sv : arg)))),
+        );
+        equal(snapshot(f(g)), a, `${name} with invalid members`);
+      };
+      check('mergeRanges', (g) => g(m));
+      check('intersectRange', (g) => g(range, m));
+      check('subtractRange', (g) => g(range, m));
+      check('intersectRanges', (g) => g(m, sm));
+      check('subtractRanges', (g) => g(m, sm));
+      check('dedupeRange', (g) => g(range, m, 3));
+      check('coalesceRanges', (g) => g(m, 3));
+      check('rangesCover', (g) => [range.start, range.end].map((line) => g(m, line)));
+      check('countLines', (g) => g(m));
+    }),
+  ),
+  law('an invalid range or a non-array set gives empty results, never a throw', [], (impl) =>
+    fc.property(invalidRangeArb(), notASetArb(), rangeSetArb(), (bad, notSet, set) => {
+      const empty = (x: unknown, what: string): void => same(plain(x, what), [], what);
+      const fns = impl as Partial<Record<keyof RangeAlgebra, Call>>;
+      if (fns.mergeRanges) empty(fns.mergeRanges(notSet), 'mergeRanges(non-array)');
+      if (fns.intersectRange) empty(fns.intersectRange(bad, set), 'intersectRange(invalid range)');
+      if (fns.subtractRange) empty(fns.subtractRange(bad, set), 'subtractRange(invalid range)');
+      if (fns.intersectRanges)
+        empty(fns.intersectRanges(notSet, set), 'intersectRanges(non-array, b)');
+      if (fns.subtractRanges)
+        empty(fns.subtractRanges(notSet, set), 'subtractRanges(non-array, b)');
+      if (fns.subtractRanges)
+        same(
+          plain(fns.subtractRanges(set, notSet), 'subtractRanges'),
+          mergeModel(set),
+          'subtractRanges(a, non-array)',
+        );
+      if (fns.dedupeRange) {
+        const out = fns.dedupeRange(bad, set) as { emit: unknown; covered: unknown };
+        empty(out.emit, 'dedupeRange(invalid range).emit');
+        empty(out.covered, 'dedupeRange(invalid range).covered');
+      }
+      if (fns.coalesceRanges) {
+        empty(
+          (fns.coalesceRanges(notSet) as { ranges: unknown }).ranges,
+          'coalesceRanges(non-array)',
+        );
+      }
+      if (fns.rangesCover) equal(fns.rangesCover(notSet, 1), false, 'rangesCover(non-array, 1)');
+      if (fns.countLines) equal(fns.countLines(notSet), 0, 'countLines(non-array)');
+    }),
+  ),
+  law('large line numbers: shifting every range shifts every result', [], (impl) =>
+    fc.property(rangeSetArb(), rangeSetArb(), lineRangeArb(), offsetArb, (a, b, range, k) => {
+      const fns = impl as Partial<Record<keyof RangeAlgebra, Call>>;
+      const sa = shift(a, k);
+      const sb = shift(b, k);
+      const [sr] = shift([range], k) as [LineRange];
+      const la = linesOf(a);
+      const lb = linesOf(b);
+      const lr = linesOfRange(range);
+      const at = (x: unknown, what: string, model: ReadonlySet<number>): void =>
+        same(plain(x, what), shift(runsOf(model), k), what);
+      if (fns.mergeRanges) at(fns.mergeRanges(sa), 'mergeRanges', la);
+      if (fns.intersectRange)
+        at(fns.intersectRange(sr, sb), 'intersectRange', intersectLines(lr, lb));
+      if (fns.subtractRange) at(fns.subtractRange(sr, sb), 'subtractRange', subtractLines(lr, lb));
+      if (fns.intersectRanges)
+        at(fns.intersectRanges(sa, sb), 'intersectRanges', intersectLines(la, lb));
+      if (fns.subtractRanges)
+        at(fns.subtractRanges(sa, sb), 'subtractRanges', subtractLines(la, lb));
+      if (fns.dedupeRange) {
+        const out = fns.dedupeRange(sr, sb, 4) as { emit: unknown; covered: unknown };
+        const model = dedupeLines(range, b, 4);
+        at(out.emit, 'dedupeRange emit', model.emit);
+        at(out.covered, 'dedupeRange covered', model.covered);
+      }
+      if (fns.coalesceRanges) {
+        const out = fns.coalesceRanges(sa, 3) as { ranges: unknown };
+        same(
+          plain(out.ranges, 'coalesceRanges'),
+          shift(coalesceModel(a, 3).ranges, k),
+          'coalesceRanges',
+        );
+      }
+      if (fns.rangesCover) {
+        for (const line of [range.start, range.end + 1]) {
+          equal(
+            fns.rangesCover(sa, line + k),
+            la.has(line),
+            `rangesCover(shifted, ${line} + ${k})`,
+          );
+        }
+      }
+      if (fns.countLines) equal(fns.countLines(sa), la.size, 'countLines');
+    }),
+  ),
+  law(
+    'large unsorted sets (thousands of members) agree with the model',
+    [],
+    (impl) =>
+      fc.property(
+        fc.array(
+          fc
+            .tuple(fc.integer({ min: 1, max: 6000 }), fc.integer({ min: 0, max: 4 }))
+            .map(([s, len]) => ({
+              start: s,
+              end: s + len,
+            })),
+          { minLength: 2048, maxLength: 3000 },
+        ),
+        fc.constantFrom(0, 2 ** 32),
+        (set, k) => {
+          const fns = impl as Partial<Record<keyof RangeAlgebra, Call>>;
+          const shifted = shift(set, k);
+          const model = shift(mergeModel(set), k);
+          if (fns.mergeRanges)
+            same(plain(fns.mergeRanges(shifted), 'mergeRanges'), model, 'mergeRanges');
+          if (fns.countLines) equal(fns.countLines(shifted), countLinesModel(set), 'countLines');
+          if (fns.subtractRanges) {
+            same(
+              plain(fns.subtractRanges(shifted, shifted), 'subtractRanges'),
+              [],
+              'subtractRanges(x, x)',
+            );
+          }
+        },
+      ),
+    0.1,
+  ),
+];
+
+/**
+ * Checks an implementation of the range algebra against the line-set model.
+ * Runs every law whose functions `impl` has, on valid and hostile input, and
+ * throws a {@link RangeAlgebraLawError} (law name, shrunk counterexample, seed)
+ * on the first one that breaks. Works under any test runner: it only throws.
+ *
+ * @throws {TypeError} when `impl` is not an object with at least one algebra function.
+ * @throws {RangeAlgebraLawError} when a law breaks.
+ * @example
+ * ```ts
+ * import { checkRangeAlgebra } from 'span-ledger/testing';
+ * import * as mine from './my-ranges.js';
+ *
+ * test('my range algebra obeys the laws', () => {
+ *   checkRangeAlgebra(mine, { numRuns: 200 });
+ * });
+ * ```
+ */
+export function checkRangeAlgebra(
+  impl: Partial<RangeAlgebra>,
+  options: CheckRangeAlgebraOptions = {},
+): RangeAlgebraReport {
+  if (typeof impl !== 'object' || impl === null) {
+    throw new TypeError('checkRangeAlgebra(impl): impl must be an object of algebra functions');
+  }
+  const has = RANGE_ALGEBRA_FUNCTIONS.filter((name) => typeof impl[name] === 'function');
+  if (has.length === 0) {
+    throw new TypeError(
+      `checkRangeAlgebra(impl): impl has none of ${RANGE_ALGEBRA_FUNCTIONS.join(', ')}`,
+    );
+  }
+  const numRuns = options.numRuns ?? 100;
+  if (!Number.isSafeInteger(numRuns) || numRuns < 1) {
+    throw new TypeError(
+      'checkRangeAlgebra(impl, options): options.numRuns must be a positive integer',
+    );
+  }
+  const full = impl as RangeAlgebra;
+  const laws: string[] = [];
+  let runs = 0;
+  for (const law of LAWS) {
+    if (!law.needs.every((name) => has.includes(name))) continue;
+    const lawRuns = Math.max(3, Math.round(numRuns * (law.share ?? 1)));
+    const params =
+      options.seed === undefined ? { numRuns: lawRuns } : { numRuns: lawRuns, seed: options.seed };
+    const details = law.run(full, params);
+    if (details.failed) {
+      const d = details as { errorInstance?: unknown; error?: unknown };
+      const cause =
+        d.errorInstance instanceof Error
+          ? d.errorInstance.message
+          : String(d.errorInstance ?? d.error);
+      throw new RangeAlgebraLawError(
+        law.name,
+        details.counterexample,
+        details.seed,
+        details.counterexamplePath ?? '',
+        cause,
+      );
+    }
+    runs += details.numRuns;
+    laws.push(law.name);
+  }
+  return {
+    laws,
+    skipped: RANGE_ALGEBRA_FUNCTIONS.filter((name) => !has.includes(name)),
+    runs,
+  };
+}
