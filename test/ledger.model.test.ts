@@ -1,0 +1,307 @@
+/**
+ * Model-based test of the ledger reducer: random sequences of `recorded`,
+ * `forgotten` and `cleared` across several sessions and projects, checked after
+ * every step against a naive reference model (arrays of entries, line sets).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  createLedger,
+  type Emission,
+  type Ledger,
+  type LedgerLimits,
+  ledgerReducer,
+  sessionView,
+} from '../src/index.js';
+
+/** Raw session ids the commands use, and the bucket the model expects for each. */
+const LONG_A = `${'s'.repeat(140)}-a`;
+const LONG_B = `${'s'.repeat(140)}-b`;
+const SESSIONS: [raw: unknown, bucket: string | null][] = [
+  ['alice', 'alice'],
+  [' alice ', 'alice'],
+  ['bob', 'bob'],
+  [LONG_A, 'long-a'],
+  [LONG_B, 'long-b'],
+  [undefined, null],
+  ['   ', null],
+  [42, null],
+];
+/** Raw roots and the project the model expects each to mean. */
+const ROOTS: [raw: string, project: string][] = [
+  ['/p1', 'p1'],
+  ['/p1/', 'p1'],
+  ['/p2/./x/..', 'p2'],
+  ['/p2', 'p2'],
+  ['/p3//', 'p3'],
+];
+const PATHS: unknown[] = ['a.ts', 'b.ts', 'c.ts', 'src/d.ts', '', 7, null];
+
+/** Lines of the valid members of a reported range list, naively. */
+function lines(ranges: unknown): Set<number> {
+  const out = new Set<number>();
+  if (!Array.isArray(ranges)) return out;
+  for (const r of ranges) {
+    const { start, end } = (r ?? {}) as { start?: unknown; end?: unknown };
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) continue;
+    if ((start as number) < 1 || (start as number) > (end as number)) continue;
+    for (let l = start as number; l <= (end as number); l++) out.add(l);
+  }
+  return out;
+}
+
+const asCount = (x: unknown): number =>
+  typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
+
+interface ModelEntry {
+  bucket: string | null;
+  project: string;
+  callCount: number;
+  responseChars: number;
+  /** The raw emission of each retained call, by index. */
+  calls: { index: number; emission: Emission }[];
+}
+
+class Model {
+  entries: ModelEntry[] = []; // least recently used first
+  constructor(readonly limits: LedgerLimits) {}
+}
+
+interface Real {
+  ledger: Ledger;
+}
+
+const rangeArb = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      start: fc.integer({ min: 1, max: 60 }),
+      end: fc.integer({ min: 1, max: 60 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      { start: 0, end: 4 },
+      { start: 2.5, end: 9 },
+      { start: Number.NaN, end: 3 },
+      '1-5',
+      null,
+    ),
+  },
+);
+const fileArb = fc.record({
+  path: fc.constantFrom(...PATHS),
+  ranges: fc.array(rangeArb, { maxLength: 6 }),
+  chars: fc.oneof(fc.nat({ max: 5000 }), fc.constantFrom(Number.NaN, -5, Number.POSITIVE_INFINITY)),
+  fingerprint: fc.constantFrom<unknown>('f1', 'f2', undefined, ''),
+});
+const emissionArb = fc.record({
+  root: fc.integer({ min: 0, max: ROOTS.length - 1 }),
+  query: fc.constantFrom<unknown>('auth flow', '', 12),
+  files: fc.array(fileArb, { maxLength: 6 }),
+  sourceChars: fc.nat({ max: 10_000 }),
+  responseChars: fc.oneof(
+    fc.nat({ max: 10_000 }),
+    fc.constantFrom(Number.NaN, -1, Number.NEGATIVE_INFINITY),
+  ),
+});
+
+class RecordCommand implements fc.Command<Model, Real> {
+  constructor(
+    readonly session: number,
+    readonly raw: fc.RecordValue<{
+      root: number;
+      query: unknown;
+      files: unknown[];
+      sourceChars: number;
+      responseChars: number;
+    }>,
+  ) {}
+  check = () => true;
+  run(m: Model, r: Real): void {
+    const [rawId, bucket] = SESSIONS[this.session]!;
+    const [rawRoot, project] = ROOTS[this.raw.root]!;
+    const emission = {
+      projectRoot: rawRoot,
+      query: this.raw.query,
+      files: this.raw.files,
+      sourceChars: this.raw.sourceChars,
+      responseChars: this.raw.responseChars,
+    } as unknown as Emission;
+    const before = r.ledger;
+    const snapshot = structuredClone(before);
+    r.ledger = ledgerReducer(before, { type: 'recorded', emission, sessionId: rawId as string });
+    expect(before).toEqual(snapshot); // never mutates its input
+
+    const at = m.entries.findIndex((e) => e.bucket === bucket && e.project === project);
+    const entry: ModelEntry =
+      at >= 0
+        ? m.entries.splice(at, 1)[0]!
+        : { bucket, project, callCount: 0, responseChars: 0, calls: [] };
+    entry.callCount += 1;
+    entry.responseChars += asCount(this.raw.responseChars);
+    entry.calls.push({ index: entry.callCount, emission });
+    entry.calls =
+      m.limits.maxCallsRetained === 0 ? [] : entry.calls.slice(-m.limits.maxCallsRetained);
+    m.entries.push(entry);
+    while (m.entries.length > m.limits.maxProjects) m.entries.shift();
+    checkAgainst(m, r.ledger);
+  }
+  toString = () =>
+    `record(${String(SESSIONS[this.session]![0]).slice(0, 12)}, ${ROOTS[this.raw.root]![0]})`;
+}
+
+class ForgetCommand implements fc.Command<Model, Real> {
+  constructor(readonly session: number) {}
+  check = () => true;
+  run(m: Model, r: Real): void {
+    const [rawId, bucket] = SESSIONS[this.session]!;
+    const before = r.ledger;
+    r.ledger = ledgerReducer(before, { type: 'forgotten', sessionId: rawId as string });
+    if (bucket === null) {
+      expect(r.ledger).toBe(before); // a blank or non-string id clears nothing
+    } else {
+      m.entries = m.entries.filter((e) => e.bucket !== bucket);
+    }
+    checkAgainst(m, r.ledger);
+  }
+  toString = () => `forget(${String(SESSIONS[this.session]![0]).slice(0, 12)})`;
+}
+
+class ClearCommand implements fc.Command<Model, Real> {
+  check = () => true;
+  run(m: Model, r: Real): void {
+    r.ledger = ledgerReducer(r.ledger, { type: 'cleared' });
+    m.entries = [];
+    checkAgainst(m, r.ledger);
+  }
+  toString = () => 'clear()';
+}
+
+class JunkCommand implements fc.Command<Model, Real> {
+  constructor(readonly event: unknown) {}
+  check = () => true;
+  run(m: Model, r: Real): void {
+    const before = r.ledger;
+    r.ledger = ledgerReducer(before, this.event as never);
+    expect(r.ledger).toBe(before); // malformed events return the same object
+    checkAgainst(m, r.ledger);
+  }
+  toString = () => `junk(${JSON.stringify(this.event)})`;
+}
+
+/** Every session bucket's view against the model. */
+function checkAgainst(m: Model, ledger: Ledger): void {
+  const { limits } = m;
+  // The bound counts entries across buckets.
+  expect(ledger.entries.length).toBe(m.entries.length);
+  expect(ledger.entries.length).toBeLessThanOrEqual(limits.maxProjects);
+  // The ledger stays plain data.
+  expect(JSON.parse(JSON.stringify(ledger))).toEqual(ledger);
+
+  for (const [rawId, bucket] of SESSIONS) {
+    const view = sessionView(ledger, rawId as string);
+    const mine = m.entries.filter((e) => e.bucket === bucket);
+    // Only this session's projects, all of them.
+    expect(view.projects.length).toBe(mine.length);
+    for (const expected of mine) {
+      const projects = view.projects.filter(
+        (p) => ROOTS.find(([raw]) => raw === p.projectRoot)?.[1] === expected.project,
+      );
+      expect(projects.length).toBe(1);
+      const project = projects[0]!;
+      // Counters never reset by a bound.
+      expect(project.callCount).toBe(expected.callCount);
+      expect(project.responseChars).toBe(expected.responseChars);
+      // Only the last maxViewCalls calls, indices strictly increasing and as the model counted.
+      const want = limits.maxViewCalls === 0 ? [] : expected.calls.slice(-limits.maxViewCalls);
+      expect(project.calls.map((c) => c.index)).toEqual(want.map((c) => c.index));
+      for (const [i, call] of project.calls.entries()) {
+        checkRecord(call.files, want[i]!.emission, limits);
+        expect(call.projectRoot).toBe(want[i]!.emission.projectRoot);
+      }
+    }
+  }
+}
+
+/** A record never holds a line, a path or a fingerprint its emission did not report. */
+function checkRecord(files: Emission['files'], emission: Emission, limits: LedgerLimits): void {
+  const reported = (emission.files as unknown as Record<string, unknown>[]).filter(
+    (f) => typeof f.path === 'string' && f.path !== '',
+  );
+  const paths = new Set(reported.map((f) => f.path as string));
+  expect(files.length).toBe(Math.min(paths.size, limits.maxFilesPerCall));
+  expect(new Set(files.map((f) => f.path)).size).toBe(files.length);
+  for (const file of files) {
+    const same = reported.filter((f) => f.path === file.path);
+    expect(same.length).toBeGreaterThan(0);
+    const allowed = new Set<number>();
+    for (const f of same) for (const l of lines(f.ranges)) allowed.add(l);
+    for (const l of lines(file.ranges)) expect(allowed.has(l)).toBe(true);
+    expect(file.ranges.length).toBeLessThanOrEqual(limits.maxRangesPerFile);
+    const fps = same.map((f) => f.fingerprint);
+    const agreed = typeof fps[0] === 'string' && fps[0] !== '' && fps.every((fp) => fp === fps[0]);
+    expect(file.fingerprint).toBe(agreed ? fps[0] : undefined);
+    expect(file.chars).toBe(same.reduce((sum, f) => sum + asCount(f.chars), 0));
+  }
+}
+
+const limitsArb = fc.record({
+  maxProjects: fc.integer({ min: 0, max: 4 }),
+  maxCallsRetained: fc.integer({ min: 0, max: 4 }),
+  maxFilesPerCall: fc.integer({ min: 0, max: 4 }),
+  maxRangesPerFile: fc.integer({ min: 0, max: 4 }),
+  maxViewCalls: fc.integer({ min: 0, max: 4 }),
+});
+
+const commandsArb = fc.commands(
+  [
+    fc
+      .tuple(fc.integer({ min: 0, max: SESSIONS.length - 1 }), emissionArb)
+      .map(([s, e]) => new RecordCommand(s, e)),
+    fc
+      .tuple(fc.integer({ min: 0, max: SESSIONS.length - 1 }), emissionArb)
+      .map(([s, e]) => new RecordCommand(s, e)),
+    fc.integer({ min: 0, max: SESSIONS.length - 1 }).map((s) => new ForgetCommand(s)),
+    fc.constant(new ClearCommand()),
+    fc
+      .constantFrom<unknown>(
+        null,
+        { type: 'recorded' },
+        { type: 'recorded', emission: { projectRoot: '' } },
+        { type: 'recorded', emission: { projectRoot: 42, files: [] } },
+        { type: 'forgotten' },
+        { type: 'renamed' },
+        'cleared',
+      )
+      .map((e) => new JunkCommand(e)),
+  ],
+  { maxCommands: 30 },
+);
+
+describe('ledgerReducer against a reference model', () => {
+  it('agrees with the model over random recorded / forgotten / cleared sequences', () => {
+    fc.assert(
+      fc.property(limitsArb, commandsArb, (limits, cmds) => {
+        fc.modelRun(
+          () => ({ model: new Model(limits), real: { ledger: createLedger(limits) } }),
+          cmds,
+        );
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('agrees with the model under the default limits', () => {
+    fc.assert(
+      fc.property(commandsArb, (cmds) => {
+        fc.modelRun(
+          () => ({ model: new Model(createLedger().limits), real: { ledger: createLedger() } }),
+          cmds,
+        );
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
