@@ -110,13 +110,13 @@ const emissionArb = fc.record({
 class RecordCommand implements fc.Command<Model, Real> {
   constructor(
     readonly session: number,
-    readonly raw: fc.RecordValue<{
+    readonly raw: {
       root: number;
       query: unknown;
       files: unknown[];
       sourceChars: number;
       responseChars: number;
-    }>,
+    },
   ) {}
   check = () => true;
   run(m: Model, r: Real): void {
