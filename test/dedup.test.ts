@@ -1,0 +1,559 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type CallPlan,
+  createLedger,
+  DEDUP_THRESHOLDS,
+  dedupEnabledFromEnv,
+  type Emission,
+  type FilePlan,
+  fingerprint,
+  type Ledger,
+  type LineRange,
+  ledgerReducer,
+  type PlanCallFile,
+  type ProjectState,
+  planCall,
+  planFile,
+  projectFromView,
+  sessionView,
+} from '../src/index.js';
+
+const ROOT = '/repo';
+const r = (start: number, end: number): LineRange => ({ start, end });
+const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));
+
+/** `n` lines of ~40 chars each, distinct per `tag`. */
+function source(n: number, tag = 'a'): string {
+  const lines: string[] = [];
+  for (let i = 1; i <= n; i++) lines.push(`export const ${tag}${i} = compute(${i}, '${tag}');`);
+  return lines.join('\n');
+}
+
+/** Chars of lines of `content`, computed from `split('\n')`: each line plus its terminator. */
+function charsModel(content: string, spans: readonly LineRange[]): number {
+  const lines = content.split('\n');
+  let sum = 0;
+  for (const s of spans) {
+    for (let l = s.start; l <= s.end; l++) sum += lines[l - 1]!.length + (l < lines.length ? 1 : 0);
+  }
+  return sum;
+}
+
+/** A project state with one retained call per entry of `calls`. */
+function project(
+  calls: { path: string; ranges: LineRange[]; fingerprint?: string }[][],
+): ProjectState {
+  return {
+    projectRoot: ROOT,
+    callCount: calls.length,
+    responseChars: 1000 * calls.length,
+    calls: calls.map((files, i) => ({
+      index: i + 1,
+      projectRoot: ROOT,
+      query: `q${i}`,
+      sourceChars: 0,
+      responseChars: 1000,
+      files: files.map((f) => ({ chars: 100, ...f })),
+    })),
+  };
+}
+
+/** What a renderer reports after rendering a plan: source spans with chars, pointers with 0. */
+function emissionOf(plan: CallPlan): Emission {
+  const files = plan.files
+    .filter((f) => f.render !== 'skipped')
+    .map((f) => ({
+      path: f.path,
+      ranges: [...f.emit, ...(f.render === 'full' ? [] : f.covered)],
+      chars: f.newChars,
+      fingerprint: f.fingerprint,
+    }));
+  return {
+    projectRoot: ROOT,
+    query: 'q',
+    files,
+    sourceChars: plan.newChars,
+    responseChars: plan.newChars + 200,
+  };
+}
+
+/** A session driven through the real ledger: plan against its view, then record. */
+function session() {
+  let ledger: Ledger = createLedger();
+  return {
+    prior: () => projectFromView(sessionView(ledger), ROOT),
+    call(files: PlanCallFile[]): CallPlan {
+      const plan = planCall({ files, prior: projectFromView(sessionView(ledger), ROOT) });
+      ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(plan) });
+      return plan;
+    },
+  };
+}
+
+const reasons = (p: FilePlan) => p.gates.map((g) => `${g.gate}:${g.verdict}:${g.reason}`);
+
+describe('DEDUP_THRESHOLDS', () => {
+  it('has the documented defaults', () => {
+    expect(DEDUP_THRESHOLDS).toEqual({
+      minCoveredLines: 8,
+      minDeltaChars: 160,
+      maxSpansInPointer: 4,
+      maxSymbolsInPointer: 5,
+    });
+    expect(Object.isFrozen(DEDUP_THRESHOLDS)).toBe(true);
+  });
+});
+
+describe('dedupEnabledFromEnv', () => {
+  it('is on when the variable is unset or empty', () => {
+    expect(dedupEnabledFromEnv({})).toBe(true);
+    expect(dedupEnabledFromEnv({ SPAN_LEDGER_DEDUP: '' })).toBe(true);
+    expect(dedupEnabledFromEnv({ SPAN_LEDGER_DEDUP: undefined })).toBe(true);
+  });
+
+  it.each(['0', 'false', 'off', 'no', ' OFF ', 'False', '\tNo\n'])('is off for %j', (v) => {
+    expect(dedupEnabledFromEnv({ SPAN_LEDGER_DEDUP: v })).toBe(false);
+  });
+
+  it.each(['1', 'true', 'on', 'yes', 'nope', '00'])('is on for %j', (v) => {
+    expect(dedupEnabledFromEnv({ SPAN_LEDGER_DEDUP: v })).toBe(true);
+  });
+
+  it('reads the variable it is told to', () => {
+    expect(dedupEnabledFromEnv({ SPAN_LEDGER_DEDUP: '0', OTHER: '1' }, 'OTHER')).toBe(true);
+    expect(dedupEnabledFromEnv({ OTHER: 'off' }, 'OTHER')).toBe(false);
+  });
+
+  it('reads process.env by default', () => {
+    const saved = process.env.SPAN_LEDGER_DEDUP;
+    try {
+      process.env.SPAN_LEDGER_DEDUP = 'off';
+      expect(dedupEnabledFromEnv()).toBe(false);
+      delete process.env.SPAN_LEDGER_DEDUP;
+      expect(dedupEnabledFromEnv()).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.SPAN_LEDGER_DEDUP;
+      else process.env.SPAN_LEDGER_DEDUP = saved;
+    }
+  });
+
+  it('never throws on a hostile environment', () => {
+    const env = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom');
+        },
+      },
+    );
+    expect(dedupEnabledFromEnv(env)).toBe(true);
+  });
+});
+
+describe('planFile: lines and chars', () => {
+  it('counts every line with its terminator, so all lines add up to the content length', () => {
+    for (const content of ['', 'a', 'a\n', '\n\n', 'ab\ncd\n\nef', 'é😀\nx']) {
+      const n = content.split('\n').length;
+      const plan = planFile({ path: 'f', content, intended: [r(1, n)], prior: null });
+      expect(plan.newChars).toBe(content.length);
+      expect(plain(plan.emit)).toEqual([r(1, n)]);
+    }
+  });
+
+  it('gives the chars of a middle span from its first char through its last newline', () => {
+    const content = 'one\ntwo\nthree\nfour';
+    const plan = planFile({ path: 'f', content, intended: [r(2, 3)], prior: null });
+    expect(plan.newChars).toBe('two\nthree\n'.length);
+  });
+
+  it('clips intended spans past the last line and drops invalid ones', () => {
+    const content = source(10);
+    const plan = planFile({
+      path: 'f',
+      content,
+      intended: [r(8, 40), r(50, 60), { start: Number.NaN, end: 3 }, { start: 3, end: 1 }, r(2, 2)],
+      prior: null,
+    });
+    expect(plain(plan.emit)).toEqual([r(2, 2), r(8, 10)]);
+    expect(plan.newChars).toBe(charsModel(content, [r(2, 2), r(8, 10)]));
+  });
+
+  it('computes the fingerprint unless the caller passes one', () => {
+    const content = source(5);
+    expect(planFile({ path: 'f', content, intended: [], prior: null }).fingerprint).toBe(
+      fingerprint(content),
+    );
+    expect(
+      planFile({ path: 'f', content, intended: [], prior: null, fingerprint: '9:abc' }).fingerprint,
+    ).toBe('9:abc');
+  });
+});
+
+describe('planFile: the five gates', () => {
+  const content = source(100);
+  const fp = fingerprint(content);
+
+  it('a later call that wants a wider window gets only the delta', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 40)], fingerprint: fp }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 80)], prior });
+    expect(plan.render).toBe('partial');
+    expect(plain(plan.covered)).toEqual([r(1, 40)]);
+    expect(plain(plan.emit)).toEqual([r(41, 80)]);
+    expect(plan.newChars).toBe(charsModel(content, [r(41, 80)]));
+    expect(plan.coveredChars).toBe(charsModel(content, [r(1, 40)]));
+    expect(reasons(plan)).toEqual([
+      'switch:pass:enabled',
+      'session:pass:has-history',
+      'content:pass:fingerprint-match',
+      'size:pass:covered',
+      'delta:pass:delta-kept',
+    ]);
+  });
+
+  it('a 7-line overlap withholds nothing', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(14, 20)], fingerprint: fp }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 40)], prior });
+    expect(plan.render).toBe('full');
+    expect(plain(plan.emit)).toEqual([r(1, 40)]);
+    expect(plan.covered).toEqual([]);
+    expect(reasons(plan).slice(3)).toEqual([
+      'size:stop:below-min-covered',
+      'delta:skip:nothing-covered',
+    ]);
+  });
+
+  it('an 8-line overlap is replaced by a pointer', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(13, 20)], fingerprint: fp }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 40)], prior });
+    expect(plan.render).toBe('partial');
+    expect(plain(plan.covered)).toEqual([r(13, 20)]);
+    expect(plain(plan.emit)).toEqual([r(1, 12), r(21, 40)]);
+  });
+
+  it('re-sends in full when the file changed between two calls', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 100)], fingerprint: fp }]]);
+    const edited = content.replace('a50 = compute(50', 'a50 = compute(51');
+    const plan = planFile({ path: 'a.ts', content: edited, intended: [r(1, 100)], prior });
+    expect(plan.render).toBe('full');
+    expect(plan.newChars).toBe(edited.length);
+    expect(reasons(plan)[2]).toBe('content:stop:fingerprint-changed');
+  });
+
+  it('ignores a record without a fingerprint', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 100)] }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 100)], prior });
+    expect(plan.render).toBe('full');
+    expect(reasons(plan)[2]).toBe('content:stop:no-fingerprint');
+  });
+
+  it('says never-served for a path no retained call sent', () => {
+    const prior = project([[{ path: 'b.ts', ranges: [r(1, 100)], fingerprint: fp }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 100)], prior });
+    expect(plan.render).toBe('full');
+    expect(reasons(plan)[2]).toBe('content:stop:never-served');
+  });
+
+  it('says no-overlap when the held lines lie elsewhere in the file', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(60, 90)], fingerprint: fp }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 40)], prior });
+    expect(plan.render).toBe('full');
+    expect(reasons(plan)[3]).toBe('size:stop:no-overlap');
+  });
+
+  it('folds a new remainder under minDeltaChars into the pointer, and keeps one at or over it', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 40)], fingerprint: fp }]]);
+    const small = planFile({ path: 'a.ts', content, intended: [r(1, 42)], prior });
+    expect(charsModel(content, [r(41, 42)])).toBeLessThan(160);
+    expect(small.render).toBe('backref');
+    expect(small.emit).toEqual([]);
+    expect(small.newChars).toBe(0);
+    expect(plain(small.folded)).toEqual([r(41, 42)]);
+    expect(small.foldedChars).toBe(charsModel(content, [r(41, 42)]));
+    expect(reasons(small)[4]).toBe('delta:fold:folded-small-delta');
+
+    const big = planFile({ path: 'a.ts', content, intended: [r(1, 45)], prior });
+    expect(charsModel(content, [r(41, 45)])).toBeGreaterThanOrEqual(160);
+    expect(big.render).toBe('partial');
+    expect(big.foldedChars).toBe(0);
+  });
+
+  it('renders a pointer only when every intended line is held', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 100)], fingerprint: fp }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(10, 30)], prior });
+    expect(plan.render).toBe('backref');
+    expect(plan.foldedChars).toBe(0);
+    expect(reasons(plan)[4]).toBe('delta:pass:all-covered');
+  });
+
+  it('unions what every retained call with this fingerprint served', () => {
+    const prior = project([
+      [{ path: 'a.ts', ranges: [r(1, 5)], fingerprint: fp }],
+      [{ path: 'a.ts', ranges: [r(6, 12)], fingerprint: fp }],
+      [{ path: 'a.ts', ranges: [r(13, 30)], fingerprint: 'other' }],
+    ]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 30)], prior });
+    expect(plain(plan.covered)).toEqual([r(1, 12)]);
+    expect(plain(plan.emit)).toEqual([r(13, 30)]);
+  });
+
+  it('honours thresholds passed by the caller', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(14, 20)], fingerprint: fp }]]);
+    const plan = planFile({
+      path: 'a.ts',
+      content,
+      intended: [r(1, 40)],
+      prior,
+      thresholds: { minCoveredLines: 7 },
+    });
+    expect(plain(plan.covered)).toEqual([r(14, 20)]);
+  });
+
+  it('a first call, and an untracked call, plan exactly as with dedup off', () => {
+    const intended = [r(1, 30), r(50, 70)];
+    const off = planFile({ path: 'a.ts', content, intended, prior: project([]), enabled: false });
+    const first = planFile({ path: 'a.ts', content, intended, prior: project([]) });
+    const untracked = planFile({ path: 'a.ts', content, intended, prior: null });
+    for (const p of [first, untracked]) {
+      expect({ ...p, gates: [] }).toEqual({ ...off, gates: [] });
+    }
+    expect(reasons(first)[1]).toBe('session:stop:first-call');
+    expect(reasons(untracked)[1]).toBe('session:stop:untracked');
+    expect(reasons(off)).toEqual([
+      'switch:stop:disabled',
+      'session:skip:not-reached',
+      'content:skip:not-reached',
+      'size:skip:not-reached',
+      'delta:skip:nothing-covered',
+    ]);
+  });
+});
+
+describe('planCall: scenarios', () => {
+  const a = source(120, 'a');
+  const b = source(90, 'b');
+
+  it('the fourth identical query still returns real source', () => {
+    const s = session();
+    const files = [
+      { path: 'a.ts', content: a, intended: [r(1, 60)] },
+      { path: 'b.ts', content: b, intended: [r(10, 50)] },
+    ];
+    const plans = [s.call(files), s.call(files), s.call(files), s.call(files)];
+    expect(plans[0]!.heldBack).toBeNull();
+    for (const plan of plans) expect(plan.newChars).toBeGreaterThan(0);
+    for (const plan of plans.slice(1)) {
+      expect(plan.heldBack).toBe('a.ts');
+      expect(plan.files[0]!.render).toBe('full');
+      expect(plan.files[1]!.render).toBe('backref');
+    }
+    expect(plans[3]!.newChars).toBe(charsModel(a, [r(1, 60)]));
+  });
+
+  it('re-sends in full when the file changed between two calls (through a real ledger)', () => {
+    const s = session();
+    s.call([{ path: 'a.ts', content: a, intended: [r(1, 120)] }]);
+    const edited = `${a}\n// a new last line`;
+    const plan = s.call([{ path: 'a.ts', content: edited, intended: [r(1, 121)] }]);
+    expect(plan.files[0]!.render).toBe('full');
+    expect(plan.newChars).toBe(edited.length);
+  });
+
+  it('a wider window through a real ledger gets only the delta', () => {
+    const s = session();
+    s.call([{ path: 'a.ts', content: a, intended: [r(20, 60)] }]);
+    const plan = s.call([{ path: 'a.ts', content: a, intended: [r(1, 100)] }]);
+    expect(plan.files[0]!.render).toBe('partial');
+    expect(plain(plan.files[0]!.covered)).toEqual([r(20, 60)]);
+    expect(plain(plan.files[0]!.emit)).toEqual([r(1, 19), r(61, 100)]);
+  });
+
+  it('dedup switched off renders exactly like a session with no history', () => {
+    const s = session();
+    const files = [
+      { path: 'a.ts', content: a, intended: [r(1, 60)] },
+      { path: 'b.ts', content: b, intended: [r(10, 50)] },
+    ];
+    s.call(files);
+    const prior = s.prior();
+    const budget = { maxChars: 2000, maxFiles: 1 };
+    const off = planCall({ files, prior, enabled: false, budget });
+    const fresh = planCall({ files, prior: null, budget });
+    const strip = (p: CallPlan) => ({ ...p, files: p.files.map((f) => ({ ...f, gates: [] })) });
+    expect(strip(off)).toEqual(strip(fresh));
+    expect(off.coveredChars).toBe(0);
+    expect(off.heldBack).toBeNull();
+  });
+
+  it('hold-back restores exactly one file, the first fully back-referenced one', () => {
+    const fa = fingerprint(a);
+    const fb = fingerprint(b);
+    const prior = project([
+      [
+        { path: 'a.ts', ranges: [r(1, 120)], fingerprint: fa },
+        { path: 'b.ts', ranges: [r(1, 90)], fingerprint: fb },
+      ],
+    ]);
+    const plan = planCall({
+      files: [
+        { path: 'a.ts', content: a, intended: [r(1, 10), r(30, 50)] },
+        { path: 'b.ts', content: b, intended: [r(1, 40)] },
+      ],
+      prior,
+    });
+    expect(plan.heldBack).toBe('a.ts');
+    expect(plan.files.map((f) => f.render)).toEqual(['full', 'backref']);
+    expect(plain(plan.files[0]!.emit)).toEqual([r(1, 10), r(30, 50)]);
+    expect(plan.newChars).toBe(charsModel(a, [r(1, 10), r(30, 50)]));
+    // Only the restored file's pointer is gone: the other one still counts.
+    expect(plan.coveredChars).toBe(charsModel(b, [r(1, 40)]));
+  });
+
+  it('does not hold back when some file carries new source', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 120)], fingerprint: fingerprint(a) }]]);
+    const plan = planCall({
+      files: [
+        { path: 'a.ts', content: a, intended: [r(1, 60)] },
+        { path: 'b.ts', content: b, intended: [r(1, 5)] },
+      ],
+      prior,
+    });
+    expect(plan.heldBack).toBeNull();
+    expect(plan.files.map((f) => f.render)).toEqual(['backref', 'full']);
+  });
+
+  it('a fully back-referenced file takes no file slot', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 120)], fingerprint: fingerprint(a) }]]);
+    const plan = planCall({
+      files: [
+        { path: 'a.ts', content: a, intended: [r(1, 60)] },
+        { path: 'b.ts', content: b, intended: [r(1, 20)] },
+        { path: 'c.ts', content: source(30, 'c'), intended: [r(1, 20)] },
+      ],
+      prior,
+      budget: { maxFiles: 1 },
+    });
+    expect(plan.files.map((f) => f.render)).toEqual(['backref', 'full', 'skipped']);
+    expect(plan.files[2]!.emit).toEqual([]);
+  });
+
+  it('shares maxChars max-min fairly: a small file leaves its unused share to the others', () => {
+    const c = source(100, 'c');
+    const files = [
+      { path: 'a.ts', content: a, intended: [r(1, 100)] },
+      { path: 'b.ts', content: b, intended: [r(1, 2)] },
+      { path: 'c.ts', content: c, intended: [r(1, 100)] },
+    ];
+    const small = charsModel(b, [r(1, 2)]);
+    const plan = planCall({ files, prior: null, budget: { maxChars: 3000 } });
+    const [pa, pb, pc] = plan.files;
+    expect(pb!.newChars).toBe(small);
+    // Each big file got about half of what the small one left, cut at whole lines.
+    const half = (3000 - small) / 2;
+    const lineChars = charsModel(a, [r(1, 1)]) + 2;
+    for (const p of [pa!, pc!]) {
+      expect(p.newChars).toBeLessThanOrEqual(half + lineChars);
+      expect(p.newChars).toBeGreaterThan(half - lineChars);
+      expect(p.emit[0]!.start).toBe(1);
+    }
+    expect(plan.newChars).toBeLessThanOrEqual(3000);
+    expect(3000 - plan.newChars).toBeLessThan(lineChars);
+  });
+
+  it('under bank a deduped file keeps its dedup-off allowance and sends less', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 50)], fingerprint: fingerprint(a) }]]);
+    const files = [
+      { path: 'a.ts', content: a, intended: [r(1, 100)] },
+      { path: 'b.ts', content: b, intended: [r(1, 90)] },
+    ];
+    const budget = { maxChars: 4000, policy: 'bank' as const };
+    const bank = planCall({ files, prior, budget });
+    const off = planCall({ files, prior, budget, enabled: false });
+    const spend = planCall({ files, prior, budget: { maxChars: 4000 } });
+    expect(bank.newChars).toBeLessThan(off.newChars);
+    expect(bank.files[1]!.newChars).toBe(off.files[1]!.newChars);
+    expect(spend.newChars).toBeGreaterThan(bank.newChars);
+    expect(spend.files[1]!.newChars).toBeGreaterThan(off.files[1]!.newChars);
+  });
+});
+
+describe('bad input never throws', () => {
+  const content = source(20);
+  const hostile = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('boom');
+      },
+    },
+  );
+
+  it('planFile plans junk as empty or in full', () => {
+    const junk: unknown[] = [
+      null,
+      undefined,
+      42,
+      'x',
+      {},
+      { path: 3, content, intended: [r(1, 5)], prior: null },
+      { path: 'a', content: 5, intended: [r(1, 5)], prior: null },
+      { path: 'a', content, intended: 'nope', prior: null },
+      { path: 'a', content, intended: [null, { start: '1', end: 2 }, r(0, 3)], prior: null },
+      { path: 'a', content, intended: [r(1, 5)], prior: 'junk' },
+      { path: 'a', content, intended: [r(1, 5)], prior: { calls: 'x' } },
+      { path: 'a', content, intended: [r(1, 5)], prior: { calls: [null, { files: [null, 1] }] } },
+      { path: 'a', content, intended: [r(1, 5)], prior: null, thresholds: hostile },
+      hostile,
+    ];
+    for (const input of junk) {
+      const plan = planFile(input as never);
+      expect(plan.gates).toHaveLength(5);
+      expect(['full', 'skipped']).toContain(plan.render);
+    }
+    const noContent = planFile({
+      path: 'a',
+      content: 5 as never,
+      intended: [r(1, 5)],
+      prior: null,
+    });
+    expect(noContent.emit).toEqual([]);
+    expect(noContent.fingerprint).toBe('');
+  });
+
+  it('planCall skips junk files and keeps planning the rest', () => {
+    const plan = planCall({
+      files: [
+        null,
+        42,
+        { path: '', content, intended: [r(1, 5)] },
+        { path: 'a', content: null, intended: [r(1, 5)] },
+        hostile,
+        { path: 'ok.ts', content, intended: [r(1, 5)] },
+      ] as never,
+      prior: { calls: [hostile] } as never,
+      budget: hostile as never,
+      thresholds: hostile as never,
+    });
+    expect(plan.files.map((f) => f.render)).toEqual([
+      'skipped',
+      'skipped',
+      'skipped',
+      'skipped',
+      'skipped',
+      'full',
+    ]);
+    expect(plan.newChars).toBe(charsModel(content, [r(1, 5)]));
+  });
+
+  it('planCall with no input at all gives an empty plan', () => {
+    for (const input of [undefined, null, {}, { files: 'x' }, hostile]) {
+      const plan = planCall(input as never);
+      expect(plan).toEqual({
+        files: [],
+        heldBack: null,
+        newChars: 0,
+        coveredChars: 0,
+        foldedChars: 0,
+      });
+    }
+  });
+});
