@@ -1,22 +1,10 @@
 /**
- * The span-ledger command line: `demo` and `measure`.
+ * The span-ledger command line (`bin: span-ledger`): `demo` and `measure`.
+ * This file only wires `runCli` to the process; see `run.ts`.
  */
-import { fingerprint, mergeRanges } from '../index.js';
+import { runCli } from './run.js';
 
-function main(argv: readonly string[]): number {
-  const [command] = argv;
-  if (command === 'demo') {
-    console.log(
-      mergeRanges([
-        { start: 5, end: 9 },
-        { start: 10, end: 12 },
-      ]),
-      fingerprint('abc'),
-    );
-    return 0;
-  }
-  console.error('usage: span-ledger <demo|measure>');
-  return 2;
-}
-
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = runCli(process.argv.slice(2), {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+});

@@ -1,0 +1,142 @@
+/**
+ * The emission recorder: what a render loop calls at the moment it pushes
+ * source into a response, writes a pointer, or loses a section to the hard
+ * cap. `finish` turns what survived into the `Emission` the ledger records.
+ *
+ * It is not a renderer and does not decide anything: it only writes down what
+ * the render loop says it did. Reporting from the loop itself (rather than from
+ * a function that re-derives the spans) is what keeps the record honest: a
+ * mirror drifts, and an over-reported span makes a later call withhold source
+ * the agent never saw.
+ */
+import type { Emission, FileEmission } from '../ledger/types.js';
+import { mergeRanges } from '../ranges/merge.js';
+import { isLineRange, type LineRange } from '../ranges/range.js';
+
+/** Where and why a recorder is collecting: copied into the `Emission`. */
+export interface EmissionRecorderOptions {
+  /** The resolved project root the call is answered from. */
+  readonly projectRoot: string;
+  /** The query as the tool understood it (diagnostics only). */
+  readonly query?: string;
+}
+
+/** The calls a render loop makes while it builds one response. */
+export interface EmissionRecorder {
+  /**
+   * Source was pushed into the response: `ranges` of `path`, `chars` source
+   * characters (no header, no fence), cut from content with `fingerprint`.
+   * Without a fingerprint the file is recorded but never withheld later.
+   */
+  source(
+    path: string,
+    ranges: LineRange | readonly LineRange[],
+    chars: number,
+    fingerprint?: string,
+  ): void;
+  /**
+   * A pointer to spans an earlier call sent was written instead of source.
+   * Recorded with 0 chars: it says "the agent holds this", not "this call paid
+   * for it", so the spans stay in the ledger's window.
+   */
+  backref(path: string, covered: readonly LineRange[], fingerprint: string): void;
+  /**
+   * The section of `path` was cut by the hard response cap: whatever this
+   * call recorded for it is forgotten, since the agent never received it.
+   */
+  drop(path: string): void;
+  /** The paths dropped so far, in order (for diagnostics). */
+  dropped(): readonly string[];
+  /** The `Emission` for the response the agent received (`responseChars` long). */
+  finish(responseChars: number): Emission;
+}
+
+interface Entry {
+  ranges: LineRange[];
+  chars: number;
+  /** `undefined` until a report sets it; `null` once reports disagree or one had none. */
+  fingerprint: string | null | undefined;
+}
+
+function nonNegative(n: unknown): number {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+function validPath(path: unknown): path is string {
+  return typeof path === 'string' && path !== '';
+}
+
+function asRanges(ranges: unknown): LineRange[] {
+  if (Array.isArray(ranges)) return ranges.filter(isLineRange);
+  return isLineRange(ranges) ? [ranges] : [];
+}
+
+/**
+ * A recorder for one response. Every method ignores bad input (empty path,
+ * invalid ranges, non-finite chars) rather than throwing: bookkeeping must
+ * never fail a tool call. Reports for the same path are merged; the file keeps
+ * a fingerprint only when every report carried the same one.
+ *
+ * @example
+ * ```ts
+ * const rec = createEmissionRecorder({ projectRoot: '/repo', query: 'cart totals' });
+ * rec.source('src/cart.ts', { start: 10, end: 40 }, 912, fp);
+ * rec.backref('src/money.ts', [{ start: 1, end: 30 }], fpMoney); // 0 chars
+ * rec.source('src/big.ts', { start: 1, end: 400 }, 15000, fpBig);
+ * rec.drop('src/big.ts');                                         // cut by the cap
+ * rec.finish(text.length);
+ * // → { projectRoot: '/repo', query: 'cart totals', sourceChars: 912, responseChars: …,
+ * //     files: [{ path: 'src/cart.ts', … }, { path: 'src/money.ts', chars: 0, … }] }
+ * ```
+ */
+export function createEmissionRecorder(options: EmissionRecorderOptions): EmissionRecorder {
+  const projectRoot = typeof options?.projectRoot === 'string' ? options.projectRoot : '';
+  const query = typeof options?.query === 'string' ? options.query : '';
+  const entries = new Map<string, Entry>();
+  const droppedPaths: string[] = [];
+
+  function report(path: string, ranges: LineRange[], chars: number, fp: unknown): void {
+    if (!validPath(path) || ranges.length === 0) return;
+    let entry = entries.get(path);
+    if (!entry) {
+      entry = { ranges: [], chars: 0, fingerprint: undefined };
+      entries.set(path, entry);
+    }
+    entry.ranges.push(...ranges);
+    entry.chars += chars;
+    const given = typeof fp === 'string' && fp !== '' ? fp : null;
+    if (entry.fingerprint === undefined) entry.fingerprint = given;
+    else if (entry.fingerprint !== given) entry.fingerprint = null;
+  }
+
+  return {
+    source(path, ranges, chars, fp) {
+      report(path, asRanges(ranges), nonNegative(chars), fp);
+    },
+    backref(path, covered, fp) {
+      report(path, asRanges(covered), 0, fp);
+    },
+    drop(path) {
+      if (!validPath(path)) return;
+      entries.delete(path);
+      droppedPaths.push(path);
+    },
+    dropped() {
+      return [...droppedPaths];
+    },
+    finish(responseChars) {
+      const files: FileEmission[] = [];
+      let sourceChars = 0;
+      for (const [path, entry] of entries) {
+        sourceChars += entry.chars;
+        const ranges = mergeRanges(entry.ranges);
+        files.push(
+          typeof entry.fingerprint === 'string'
+            ? { path, ranges, chars: entry.chars, fingerprint: entry.fingerprint }
+            : { path, ranges, chars: entry.chars },
+        );
+      }
+      return { projectRoot, query, files, sourceChars, responseChars: nonNegative(responseChars) };
+    },
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * A reference markdown renderer: turns a `planCall` result into the response
+ * an explore tool returns — a header line per file (`` **`path`** ``), fenced
+ * source numbered `<line>\t<text>`, and the pointer for covered spans — and
+ * tells an emission recorder about every span at the moment it is pushed.
+ *
+ * It is one way to render, written to show the reporting pattern and to give
+ * tests, the demo and the replay a real render loop. Tools with their own
+ * layout keep it and call the recorder the same way.
+ */
+import { formatBackReference } from '../dedup/pointer.js';
+import { type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
+import { mergeRanges } from '../ranges/merge.js';
+import type { LineRange } from '../ranges/range.js';
+import type { EmissionRecorder } from './recorder.js';
+
+/** What the renderer reads of a planned file (a `FilePlan` fits). */
+export interface RenderablePlan {
+  readonly path: string;
+  readonly fingerprint: string;
+  readonly render: 'full' | 'partial' | 'backref' | 'skipped';
+  readonly emit: readonly LineRange[];
+  readonly covered: readonly LineRange[];
+}
+
+/** A file's content (the one the plan was made from) and, optionally, its symbols. */
+export interface RenderSource {
+  readonly path: string;
+  readonly content: string;
+  /** Symbol definitions, to name in the header and the pointer. */
+  readonly symbols?: readonly SymbolNode[] | undefined;
+}
+
+/** What a pointer is written from (the argument of `formatBackReference`). */
+export interface PointerInput {
+  readonly path: string;
+  readonly covered: readonly LineRange[];
+  readonly symbols: readonly string[];
+  readonly partial: boolean;
+}
+
+/** Options of {@link renderMarkdown}. */
+export interface RenderMarkdownOptions {
+  /** The call plan (`planCall(…)`), files in rank order. */
+  readonly plan: { readonly files: readonly RenderablePlan[] };
+  /** The contents the plan was made from, by path. */
+  readonly sources: readonly RenderSource[];
+  /** Told about every span the moment it is pushed. */
+  readonly recorder: EmissionRecorder;
+  /** Writes the pointer for covered spans (quoted with `>`). Default `formatBackReference`. */
+  readonly pointer?: ((input: PointerInput) => string) | undefined;
+  /** Hard cap on the whole response: sections that would cross it are dropped whole. */
+  readonly maxResponseChars?: number | undefined;
+  /** A first line (e.g. what the call looked for). */
+  readonly title?: string | undefined;
+}
+
+/** The rendered response and the paths the hard cap dropped. */
+export interface RenderedMarkdown {
+  readonly text: string;
+  readonly dropped: readonly string[];
+}
+
+const LANGUAGES: Readonly<Record<string, string>> = {
+  ts: 'ts',
+  tsx: 'tsx',
+  mts: 'ts',
+  cts: 'ts',
+  js: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  py: 'python',
+  go: 'go',
+  rs: 'rust',
+};
+
+function languageOf(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return dot < 0 ? '' : (LANGUAGES[path.slice(dot + 1).toLowerCase()] ?? '');
+}
+
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line.startsWith('>') ? line : line === '' ? '>' : `> ${line}`))
+    .join('\n');
+}
+
+/**
+ * Renders a planned call as markdown and reports each span to `recorder` as it
+ * is pushed: `source` for every fence (chars counted as the content slice,
+ * line terminators included, the file's last line without one), `backref` for
+ * every pointer. A section that would take the response past
+ * `maxResponseChars` is left out whole and reported with `drop`. `skipped`
+ * files render nothing. Call `recorder.finish(text.length)` afterwards.
+ *
+ * @example
+ * ```ts
+ * const plan = planCall({ files, prior, budget: { maxChars: 8000 } });
+ * const recorder = createEmissionRecorder({ projectRoot: '/repo', query });
+ * const { text } = renderMarkdown({
+ *   plan, sources: files, recorder, pointer: formatBackReference, maxResponseChars: 20000,
+ * });
+ * const emission = recorder.finish(text.length);
+ * // **`src/cart.ts`** — Cart, discountFor
+ * // ```ts
+ * // 27\texport class Cart {
+ * // …
+ * ```
+ */
+export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown {
+  const { plan, recorder, maxResponseChars, title } = options;
+  const pointer = options.pointer ?? formatBackReference;
+  const sources = new Map<string, RenderSource>();
+  for (const s of options.sources) sources.set(s.path, s);
+  const cap =
+    typeof maxResponseChars === 'number' && maxResponseChars >= 0
+      ? maxResponseChars
+      : Number.POSITIVE_INFINITY;
+  let text = title ? `${title}\n` : '';
+  const dropped: string[] = [];
+
+  for (const file of plan.files) {
+    if (file.render === 'skipped') continue;
+    const source = sources.get(file.path);
+    if (source === undefined || typeof source.content !== 'string') continue;
+    const section = renderSection(file, source, recorder, pointer);
+    if (section === '') continue;
+    const next = text === '' ? section : `${text}\n${section}`;
+    if (next.length > cap) {
+      recorder.drop(file.path);
+      dropped.push(file.path);
+      continue;
+    }
+    text = next;
+  }
+  return { text, dropped };
+}
+
+function renderSection(
+  file: RenderablePlan,
+  source: RenderSource,
+  recorder: EmissionRecorder,
+  pointer: (input: PointerInput) => string,
+): string {
+  const lines = source.content.split('\n');
+  const nodes = source.symbols ?? [];
+  const clip = (set: readonly LineRange[]) =>
+    mergeRanges(set)
+      .filter((r) => r.start <= lines.length)
+      .map((r) => ({ start: r.start, end: Math.min(r.end, lines.length) }));
+  const emit = clip(file.emit);
+  const covered = file.render === 'full' ? [] : clip(file.covered);
+  if (emit.length === 0 && covered.length === 0) return '';
+
+  const named = symbolsInSpans(nodes, [...covered, ...emit]);
+  const shown = named.length > 5 ? [...named.slice(0, 5), `+${named.length - 5} more`] : named;
+  const header = `**\`${file.path}\`**`;
+  const parts = [shown.length > 0 ? `${header} — ${shown.join(', ')}` : header];
+  if (covered.length > 0) {
+    const coveredSymbols = symbolsInSpans(nodes, covered);
+    parts.push(
+      quote(
+        pointer({
+          path: file.path,
+          covered,
+          symbols: coveredSymbols,
+          partial: emit.length > 0,
+        }),
+      ),
+    );
+    recorder.backref(file.path, covered, file.fingerprint);
+  }
+  const lang = languageOf(file.path);
+  for (const span of emit) {
+    const body: string[] = [];
+    let chars = 0;
+    for (let n = span.start; n <= span.end; n++) {
+      const line = lines[n - 1]!;
+      body.push(`${n}\t${line}`);
+      chars += line.length + (n < lines.length ? 1 : 0);
+    }
+    parts.push(`\`\`\`${lang}\n${body.join('\n')}\n\`\`\``);
+    recorder.source(file.path, span, chars, file.fingerprint);
+  }
+  return `${parts.join('\n')}\n`;
+}

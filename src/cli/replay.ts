@@ -1,0 +1,155 @@
+/**
+ * Replaying a recorded query sequence over a project, in two arms: without
+ * dedup (every call renders its intended spans under its budget) and with it
+ * (`planCall` against the session's ledger, the reference renderer, the
+ * emission recorder, and the ledger recording what was sent).
+ *
+ * Shared by the demo, the A/B replay benchmark and the tests. It measures what
+ * the rendered text contains, never what the planner says it did.
+ */
+
+import {
+  type DuplicateReport,
+  measureDuplicates,
+  parseRenderedResponse,
+} from '../adapter/parse.js';
+import { createEmissionRecorder } from '../adapter/recorder.js';
+import { renderMarkdown } from '../adapter/render.js';
+import { type CallBudget, type CallPlan, planCall } from '../dedup/plan-call.js';
+import type { SymbolNode } from '../dedup/symbols.js';
+import { createLedger, ledgerReducer, sessionView } from '../ledger/ledger.js';
+import { projectFromView } from '../ledger/selectors.js';
+import type { Emission } from '../ledger/types.js';
+import { mergeRanges } from '../ranges/merge.js';
+import type { LineRange } from '../ranges/range.js';
+
+/** One call of a recorded sequence: the files the ranking chose, in rank order, and their spans. */
+export interface RecordedCall {
+  readonly query: string;
+  readonly files: readonly { readonly path: string; readonly intended: readonly LineRange[] }[];
+}
+
+/** A recorded query sequence (the JSON under `fixtures/sequences/`). */
+export interface RecordedSequence {
+  readonly name: string;
+  readonly description?: string;
+  readonly budget: CallBudget;
+  readonly calls: readonly RecordedCall[];
+}
+
+/** A project file as the replay serves it. */
+export interface ProjectFile {
+  readonly path: string;
+  readonly content: string;
+  readonly symbols: readonly SymbolNode[];
+}
+
+/** One replayed call. */
+export interface ReplayedCall {
+  readonly query: string;
+  readonly text: string;
+  readonly plan: CallPlan;
+  readonly emission: Emission;
+}
+
+/** One arm of a replay. */
+export interface ReplayArm {
+  readonly calls: readonly ReplayedCall[];
+  readonly report: DuplicateReport;
+}
+
+/** Options of {@link replaySequence}. */
+export interface ReplayOptions {
+  readonly dedup: boolean;
+  readonly projectRoot?: string;
+  readonly maxResponseChars?: number;
+}
+
+/**
+ * Replays `sequence` over `project` in one arm and measures the rendered text.
+ *
+ * @example
+ * ```ts
+ * const baseline = replaySequence(project, sequence, { dedup: false });
+ * const dedup = replaySequence(project, sequence, { dedup: true });
+ * dedup.report.duplicateShare < baseline.report.duplicateShare; // true
+ * ```
+ */
+export function replaySequence(
+  project: ReadonlyMap<string, ProjectFile>,
+  sequence: RecordedSequence,
+  options: ReplayOptions,
+): ReplayArm {
+  const projectRoot = options.projectRoot ?? `/replay/${sequence.name}`;
+  let ledger = createLedger();
+  const calls: ReplayedCall[] = [];
+  for (const call of sequence.calls) {
+    const files = call.files.flatMap((f) => {
+      const file = project.get(f.path);
+      return file ? [{ path: f.path, content: file.content, intended: f.intended }] : [];
+    });
+    const prior = options.dedup ? projectFromView(sessionView(ledger), projectRoot) : null;
+    const plan = planCall({ files, prior, enabled: options.dedup, budget: sequence.budget });
+    const recorder = createEmissionRecorder({ projectRoot, query: call.query });
+    const { text } = renderMarkdown({
+      plan,
+      sources: files.map((f) => ({ ...f, symbols: project.get(f.path)?.symbols })),
+      recorder,
+      title: `Results for "${call.query}"`,
+      maxResponseChars: options.maxResponseChars,
+    });
+    const emission = recorder.finish(text.length);
+    if (options.dedup) ledger = ledgerReducer(ledger, { type: 'recorded', emission });
+    calls.push({ query: call.query, text, plan, emission });
+  }
+  return { calls, report: measureDuplicates(calls.map((c) => c.text)) };
+}
+
+/** A line a pointer stood for that no earlier response delivered with that text. */
+export interface WithheldLine {
+  readonly call: number;
+  readonly path: string;
+  readonly line: number;
+}
+
+/**
+ * The lines an arm withheld behind a pointer although the agent never
+ * received them — read from the rendered text: every line a pointer names, and
+ * every line of its plan's `covered`, must have been in an earlier response's
+ * fences with the same text. Folded remainders (the delta gate) are the one
+ * allowed exception and are not checked. An honest arm returns `[]`.
+ *
+ * @example
+ * ```ts
+ * withheldUnseen(replaySequence(project, sequence, { dedup: true }), project); // → []
+ * ```
+ */
+export function withheldUnseen(
+  arm: ReplayArm,
+  project: ReadonlyMap<string, ProjectFile>,
+): WithheldLine[] {
+  const delivered = new Map<string, Set<string>>();
+  const bad: WithheldLine[] = [];
+  arm.calls.forEach((call, i) => {
+    const parsed = parseRenderedResponse(call.text);
+    for (const section of parsed.sections) {
+      if (!section.pointer) continue;
+      const plan = call.plan.files.find((f) => f.path === section.path);
+      const lines = project.get(section.path)?.content.split('\n') ?? [];
+      const held = delivered.get(section.path);
+      for (const span of mergeRanges([...section.pointed, ...(plan?.covered ?? [])])) {
+        for (let n = span.start; n <= span.end; n++) {
+          if (!held?.has(`${n}\t${lines[n - 1] ?? ''}`)) {
+            bad.push({ call: i + 1, path: section.path, line: n });
+          }
+        }
+      }
+    }
+    for (const section of parsed.sections) {
+      let held = delivered.get(section.path);
+      if (!held) delivered.set(section.path, (held = new Set()));
+      for (const l of section.lines) held.add(`${l.line}\t${l.text}`);
+    }
+  });
+  return bad;
+}

@@ -1,0 +1,180 @@
+/**
+ * The span-ledger command line, as a function: arguments in, exit code out,
+ * output through the given writers (so tests run it in process). Exit codes:
+ * 0 ok, 1 runtime error (bad input, unreadable file), 2 usage.
+ *
+ * Never throws: any fault ends as a one-line message and exit code 1.
+ */
+import { measureDuplicates } from '../adapter/parse.js';
+import { abridge, formatCount, formatReport, formatTable, reportCells } from './format.js';
+import { InputError, readResponses } from './inputs.js';
+import { replaySequence } from './replay.js';
+import { sampleProject, sampleSequence, sampleSequenceNames } from './sample.js';
+
+/** Where the command writes. */
+export interface CliIo {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+const HELP = `span-ledger — what an explore-style code tool already sent, and what it sent twice
+
+Usage:
+  span-ledger demo [--sequence NAME] [--full]
+      Replay a recorded 3-call sequence over the bundled sample project, with
+      and without dedup, print each response (abridged unless --full) and a
+      table of response chars, unique and duplicate source chars.
+  span-ledger measure PATH [--json]
+      The duplicate share of a sequence of rendered responses: PATH is a
+      directory of .md files in call order (natural sort of the names), one
+      .md file, or a JSONL file with one {"text": …} per call. Responses are
+      read as **\`path\`** headers followed by fences of "<line><TAB><text>";
+      a line counts as duplicate when an earlier response delivered the same
+      path, line number and text.
+  span-ledger --help
+
+Exit codes: 0 ok, 1 runtime error (unreadable or empty input), 2 usage.`;
+
+class UsageError extends Error {}
+
+interface Parsed {
+  readonly positional: string[];
+  readonly flags: Map<string, string | true>;
+}
+
+function parseArgs(args: readonly string[], valued: readonly string[]): Parsed {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('-') && arg !== '-') {
+      const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+      if (valued.includes(name)) {
+        const value = inline ?? args[++i];
+        if (value === undefined) throw new UsageError(`${name} needs a value`);
+        flags.set(name, value);
+      } else if (inline === undefined) {
+        flags.set(name, true);
+      } else {
+        throw new UsageError(`${name} takes no value`);
+      }
+      continue;
+    }
+    positional.push(arg);
+  }
+  return { positional, flags };
+}
+
+function expectOnly(parsed: Parsed, allowed: readonly string[], maxPositional: number): void {
+  for (const name of parsed.flags.keys()) {
+    if (!allowed.includes(name)) throw new UsageError(`unknown option ${name}`);
+  }
+  if (parsed.positional.length > maxPositional) {
+    throw new UsageError(`unexpected argument ${parsed.positional[maxPositional]}`);
+  }
+}
+
+function measure(args: readonly string[], io: CliIo): number {
+  const parsed = parseArgs(args, []);
+  expectOnly(parsed, ['--json'], 1);
+  const [path] = parsed.positional;
+  if (path === undefined) throw new UsageError('measure needs a PATH');
+  const texts = readResponses(path);
+  const report = measureDuplicates(texts);
+  if (report.sourceChars === 0) {
+    throw new InputError(
+      `no numbered source in ${texts.length} response(s) at ${path} (expected **\`path\`** headers followed by fences of "<line><TAB><text>")`,
+    );
+  }
+  io.out(parsed.flags.has('--json') ? JSON.stringify(report) : formatReport(report));
+  return 0;
+}
+
+function demo(args: readonly string[], io: CliIo): number {
+  const parsed = parseArgs(args, ['--sequence']);
+  expectOnly(parsed, ['--sequence', '--full'], 0);
+  const name = parsed.flags.get('--sequence');
+  const sequenceName = typeof name === 'string' ? name : 'checkout';
+  const sequence = sampleSequence(sequenceName);
+  if (!sequence) {
+    throw new UsageError(
+      `unknown sequence ${sequenceName} (one of: ${sampleSequenceNames().join(', ')})`,
+    );
+  }
+  const project = sampleProject();
+  const baseline = replaySequence(project, sequence, { dedup: false });
+  const dedup = replaySequence(project, sequence, { dedup: true });
+  const budget = sequence.budget;
+  io.out(
+    `span-ledger demo: "${sequence.name}", ${sequence.calls.length} calls over the bundled sample project` +
+      ` (${project.size} files, TypeScript and Python)\n` +
+      `budget per call: ${formatCount(budget.maxChars ?? 0)} source chars, ${budget.maxFiles ?? '∞'} files\n`,
+  );
+  dedup.calls.forEach((call, i) => {
+    io.out(`── call ${i + 1} with dedup ──────────────────────────────`);
+    io.out(parsed.flags.has('--full') ? call.text : abridge(call.text));
+    io.out('');
+  });
+  io.out(
+    formatTable(
+      ['', 'response chars', 'source chars', 'unique chars', 'duplicate chars', 'duplicate share'],
+      [
+        [
+          'without dedup',
+          formatCount(baseline.report.responseChars),
+          ...reportCells(baseline.report),
+        ],
+        ['with dedup', formatCount(dedup.report.responseChars), ...reportCells(dedup.report)],
+      ],
+    ),
+  );
+  io.out(
+    '\nMeasured by parsing the rendered responses: a source line is duplicate when an earlier\n' +
+      'response delivered the same file, line and text. Try `span-ledger measure` on your own.',
+  );
+  return 0;
+}
+
+/**
+ * Runs the command line on `args` (without the node and script paths).
+ *
+ * @example
+ * ```ts
+ * runCli(['measure', 'transcripts/', '--json'], { out: console.log, err: console.error }); // 0
+ * ```
+ */
+export function runCli(args: readonly string[], io: CliIo): number {
+  const [command, ...rest] = args;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      if (command === undefined) {
+        io.err(HELP);
+        return 2;
+      }
+      io.out(HELP);
+      return 0;
+    }
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.out(HELP);
+      return 0;
+    }
+    if (command === 'measure') return measure(rest, io);
+    if (command === 'demo') return demo(rest, io);
+    throw new UsageError(`unknown command ${command}`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`span-ledger: ${error.message} (see span-ledger --help)`);
+      return 2;
+    }
+    const message =
+      error instanceof InputError
+        ? error.message
+        : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+    io.err(`span-ledger: ${message.split('\n')[0]}`);
+    return 1;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The bundled sample project as the replay serves it: the embedded fixture
+ * files with their symbols, and the recorded sequences by name.
+ */
+import { SAMPLE_FILES, SAMPLE_SEQUENCES } from './_sample.js';
+import type { ProjectFile, RecordedSequence } from './replay.js';
+import { extractSymbols } from './symbols.js';
+
+/** The sample project, by path. */
+export function sampleProject(): Map<string, ProjectFile> {
+  return new Map(
+    SAMPLE_FILES.map((f) => [
+      f.path,
+      { path: f.path, content: f.content, symbols: extractSymbols(f.path, f.content) },
+    ]),
+  );
+}
+
+/** A recorded sequence over the sample project, or `undefined` for an unknown name. */
+export function sampleSequence(name: string): RecordedSequence | undefined {
+  return SAMPLE_SEQUENCES.find((s) => s.name === name);
+}
+
+/** The names of the recorded sequences. */
+export function sampleSequenceNames(): string[] {
+  return SAMPLE_SEQUENCES.map((s) => s.name);
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { measureDuplicates, parseRenderedResponse } from '../src/adapter/index.js';
+
+const response = [
+  'Results for "cart"',
+  '',
+  '**`src/a.ts`** — Cart, totals',
+  '> Sent earlier in this conversation: `src/a.ts` L10-30, L40 (Cart). Only the lines not sent before follow.',
+  '```ts',
+  '31\t  totals(): number {',
+  '32\t    return 1;',
+  '```',
+  'some prose between sections',
+  '```',
+  'not numbered, ignored',
+  '```',
+  '',
+  '**`tools/b.py`**',
+  '```python',
+  '7\tdef f():',
+  '8\t    return "```"',
+  '9\t',
+  '```',
+].join('\n');
+
+describe('parseRenderedResponse', () => {
+  it('reads headers, numbered fence lines, pointers and the spans they name', () => {
+    expect(parseRenderedResponse(response)).toEqual({
+      sections: [
+        {
+          path: 'src/a.ts',
+          pointer: true,
+          pointed: [
+            { start: 10, end: 30 },
+            { start: 40, end: 40 },
+          ],
+          lines: [
+            { line: 31, text: '  totals(): number {' },
+            { line: 32, text: '    return 1;' },
+          ],
+        },
+        {
+          path: 'tools/b.py',
+          pointer: false,
+          pointed: [],
+          lines: [
+            { line: 7, text: 'def f():' },
+            { line: 8, text: '    return "```"' },
+            { line: 9, text: '' },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('ignores fences before any header, CRLF endings and non-strings', () => {
+    const text = '```ts\r\n1\tx\r\n```\r\n**`a.ts`**\r\n```ts\r\n2\ty\r\n```\r\n';
+    expect(parseRenderedResponse(text).sections).toEqual([
+      { path: 'a.ts', pointer: false, pointed: [], lines: [{ line: 2, text: 'y' }] },
+    ]);
+    expect(parseRenderedResponse(42 as never)).toEqual({ sections: [] });
+    expect(parseRenderedResponse('')).toEqual({ sections: [] });
+  });
+
+  it('does not take line 0 or a header-less number for source', () => {
+    const text = '**`a.ts`**\n```\n0\tzero\n3\tthree\n```';
+    expect(parseRenderedResponse(text).sections[0]!.lines).toEqual([{ line: 3, text: 'three' }]);
+  });
+});
+
+describe('measureDuplicates', () => {
+  it('counts a line as duplicate when an earlier response sent the same path, line and text', () => {
+    const first = '**`a.ts`**\n```ts\n1\tabc\n2\tde\n```';
+    const second = '**`a.ts`**\n```ts\n2\tde\n3\tf\n```\n**`b.ts`**\n```ts\n1\tabc\n```';
+    // chars per line = text + 1: first 4 + 3 = 7; second: 3 (dup) + 2 + 4.
+    expect(measureDuplicates([first, second])).toEqual({
+      responses: 2,
+      responseChars: first.length + second.length,
+      sourceChars: 16,
+      uniqueChars: 13,
+      duplicateChars: 3,
+      duplicateShare: 3 / 16,
+    });
+  });
+
+  it('counts an edited line as new source', () => {
+    const before = '**`a.ts`**\n```\n1\told\n```';
+    const after = '**`a.ts`**\n```\n1\tnew\n```';
+    expect(measureDuplicates([before, after]).duplicateChars).toBe(0);
+    expect(measureDuplicates([before, before]).duplicateChars).toBe(4);
+  });
+
+  it('reports a zero share when there is no source', () => {
+    expect(measureDuplicates(['just prose'])).toMatchObject({
+      responses: 1,
+      sourceChars: 0,
+      duplicateShare: 0,
+    });
+    expect(measureDuplicates([])).toMatchObject({ responses: 0, responseChars: 0 });
+  });
+});

@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_FILES, SAMPLE_SEQUENCES } from '../src/cli/_sample.js';
+import { extractSymbols } from '../src/cli/symbols.js';
+import { isLineRange } from '../src/ranges/index.js';
+
+const root = join(import.meta.dirname, '..', 'fixtures');
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? walk(full) : [full];
+  });
+}
+
+describe('fixtures', () => {
+  it('the CLI carries exactly the files under fixtures/sample (run npm run fixtures:embed)', () => {
+    const onDisk = walk(join(root, 'sample'))
+      .map((full) => ({
+        path: relative(join(root, 'sample'), full).split('\\').join('/'),
+        content: readFileSync(full, 'utf8'),
+      }))
+      .sort((a, b) => a.path.localeCompare(b.path));
+    expect([...SAMPLE_FILES].sort((a, b) => a.path.localeCompare(b.path))).toEqual(onDisk);
+  });
+
+  it('the CLI carries exactly the sequences under fixtures/sequences', () => {
+    const onDisk = readdirSync(join(root, 'sequences'))
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => JSON.parse(readFileSync(join(root, 'sequences', n), 'utf8')));
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    expect([...SAMPLE_SEQUENCES].sort(byName)).toEqual(onDisk.sort(byName));
+  });
+
+  it('is a small two-language project of a few hundred lines', () => {
+    const lines = SAMPLE_FILES.reduce((n, f) => n + f.content.split('\n').length, 0);
+    expect(lines).toBeGreaterThan(300);
+    expect(lines).toBeLessThan(800);
+    const exts = new Set(SAMPLE_FILES.map((f) => f.path.slice(f.path.lastIndexOf('.'))));
+    expect(exts).toEqual(new Set(['.ts', '.py']));
+  });
+
+  it('every recorded call names existing files and valid spans inside them', () => {
+    const files = new Map(SAMPLE_FILES.map((f) => [f.path, f.content.split('\n').length]));
+    for (const sequence of SAMPLE_SEQUENCES) {
+      expect(sequence.calls.length).toBeGreaterThanOrEqual(3);
+      for (const call of sequence.calls) {
+        for (const f of call.files) {
+          const lineCount = files.get(f.path);
+          expect(lineCount, `${sequence.name}: ${f.path}`).toBeDefined();
+          for (const r of f.intended) {
+            expect(isLineRange(r)).toBe(true);
+            expect(r.end).toBeLessThanOrEqual(lineCount!);
+          }
+        }
+      }
+    }
+  });
+
+  it('recorded spans start at a symbol the extractor finds (the index and the sequences agree)', () => {
+    const starts = new Map(
+      SAMPLE_FILES.map((f) => [
+        f.path,
+        new Set(extractSymbols(f.path, f.content).map((s) => s.start)),
+      ]),
+    );
+    let checked = 0;
+    for (const sequence of SAMPLE_SEQUENCES) {
+      for (const call of sequence.calls) {
+        for (const f of call.files) {
+          for (const r of f.intended) {
+            expect(starts.get(f.path)!.has(r.start), `${f.path} L${r.start}`).toBe(true);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+});
