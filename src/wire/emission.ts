@@ -7,6 +7,7 @@
 import { prop, sanitizeEmission } from '../ledger/_sanitize.js';
 import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
 import type { Emission, LedgerLimits } from '../ledger/types.js';
+import { copyWithout } from './_copy.js';
 import { EMISSION_KEY } from './keys.js';
 
 /** What {@link takeEmission} returns. */
@@ -45,13 +46,8 @@ export function attachEmission<T extends object>(
   limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
 ): T {
   if (!isPlainRecord(result)) return result;
-  let copy: Record<string, unknown>;
-  try {
-    copy = { ...result };
-  } catch {
-    return result;
-  }
-  delete copy[EMISSION_KEY];
+  const copy = copyWithout(result, EMISSION_KEY);
+  if (copy === undefined) return result;
   try {
     const clean = sanitizeEmission(emission, readLimits(limits));
     if (clean !== null) copy[EMISSION_KEY] = clean;
@@ -87,14 +83,9 @@ export function takeEmission<T>(
     return { result, emission: null };
   }
   if (!has) return { result, emission: null };
+  const stripped = copyWithout(result, EMISSION_KEY);
+  if (stripped === undefined) return { result, emission: null };
   const raw = prop(result, EMISSION_KEY);
-  let stripped: Record<string, unknown>;
-  try {
-    stripped = { ...result };
-  } catch {
-    return { result, emission: null };
-  }
-  delete stripped[EMISSION_KEY];
   let emission: Emission | null = null;
   try {
     emission = sanitizeEmission(raw, readLimits(limits));

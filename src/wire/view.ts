@@ -8,6 +8,7 @@ import { listOf, prop, sanitizeProject } from '../ledger/_sanitize.js';
 import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
 import { projectKey } from '../ledger/project-key.js';
 import type { LedgerLimits, ProjectState, SessionView } from '../ledger/types.js';
+import { copyWithout } from './_copy.js';
 import { VIEW_KEY } from './keys.js';
 
 /** Tool arguments with the server's view attached. */
@@ -29,13 +30,9 @@ export function withSessionView<T extends object>(
   args: T | null | undefined,
   view: SessionView | null,
 ): WithSessionView<T> {
-  let copy: Record<string, unknown>;
-  try {
-    copy = typeof args === 'object' && args !== null ? { ...args } : {};
-  } catch {
-    copy = {};
-  }
-  delete copy[VIEW_KEY];
+  // Args that cannot be copied cannot be forwarded faithfully either: send none.
+  const copy: Record<PropertyKey, unknown> =
+    (typeof args === 'object' && args !== null ? copyWithout(args, VIEW_KEY) : undefined) ?? {};
   if (view !== null && view !== undefined) copy[VIEW_KEY] = view;
   return copy as WithSessionView<T>;
 }
