@@ -1,0 +1,231 @@
+/**
+ * The safety invariant over random sessions, through the real ledger: files
+ * change between calls, calls ask for random spans under random budgets, and
+ * every plan is recorded as a renderer would record it.
+ *
+ * A line is withheld only if (a) a retained record with the file's current
+ * fingerprint served it — and the reader really holds it, per an independent
+ * log of what was sent — or (b) it belongs to a folded remainder under
+ * `minDeltaChars` of a file that also has covered lines. An edit re-sends the
+ * file whole; a first call and an untracked call plan exactly as dedup off.
+ */
+import * as fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type CallBudget,
+  type CallPlan,
+  createLedger,
+  DEDUP_THRESHOLDS,
+  type Emission,
+  fingerprint,
+  type Ledger,
+  type LineRange,
+  ledgerReducer,
+  type PlanCallFile,
+  planCall,
+  projectFromView,
+  servedRangesForFile,
+  sessionView,
+} from '../src/index.js';
+
+const ROOT = '/repo';
+const PATHS = ['a.ts', 'b.ts', 'c.ts'] as const;
+
+type Step =
+  | { kind: 'call'; picks: (LineRange[] | null)[]; budget: CallBudget | null; tracked: boolean }
+  | { kind: 'edit'; file: number; line: number; insert: boolean };
+
+const rangeArb = fc
+  .tuple(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 0, max: 45 }))
+  .map(([start, len]) => ({ start, end: start + len }));
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('call' as const),
+      picks: fc.array(
+        fc.option(fc.array(rangeArb, { minLength: 1, maxLength: 3 }), { nil: null }),
+        {
+          minLength: 3,
+          maxLength: 3,
+        },
+      ),
+      budget: fc.option(
+        fc.record({
+          maxChars: fc.option(fc.integer({ min: 0, max: 3000 }), { nil: undefined }),
+          maxFiles: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+          policy: fc.constantFrom<'spend' | 'bank'>('spend', 'bank'),
+        }),
+        { nil: null, freq: 3 },
+      ),
+      tracked: fc.constantFrom(true, true, true, true, false),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('edit' as const),
+      file: fc.integer({ min: 0, max: 2 }),
+      line: fc.integer({ min: 1, max: 80 }),
+      insert: fc.boolean(),
+    }),
+  },
+);
+
+const sessionArb = fc.record({
+  lens: fc.array(fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 10, maxLength: 70 }), {
+    minLength: 3,
+    maxLength: 3,
+  }),
+  steps: fc.array(stepArb, { minLength: 2, maxLength: 10 }),
+});
+
+const lineSet = (spans: readonly LineRange[]) => {
+  const out = new Set<number>();
+  for (const s of spans) for (let l = s.start; l <= s.end; l++) out.add(l);
+  return out;
+};
+
+function charsModel(content: string, spans: readonly LineRange[]): number {
+  const lines = content.split('\n');
+  let sum = 0;
+  for (const l of lineSet(spans)) sum += lines[l - 1]!.length + (l < lines.length ? 1 : 0);
+  return sum;
+}
+
+/** What a renderer records: source spans with their chars, pointer spans with 0. */
+function emissionOf(plan: CallPlan): Emission {
+  const files = plan.files
+    .filter((f) => f.render !== 'skipped')
+    .map((f) => ({
+      path: f.path,
+      ranges: [...f.emit, ...(f.render === 'full' ? [] : f.covered)],
+      chars: f.newChars,
+      fingerprint: f.fingerprint,
+    }));
+  return {
+    projectRoot: ROOT,
+    query: 'q',
+    files,
+    sourceChars: plan.newChars,
+    responseChars: plan.newChars,
+  };
+}
+
+const withoutGates = (p: CallPlan) => ({ ...p, files: p.files.map((f) => ({ ...f, gates: [] })) });
+
+describe('dedup safety over random sessions', () => {
+  it('withholds a line only when the reader provably holds it, or in a small folded remainder', () => {
+    let withheldSeen = 0;
+    let editsChecked = 0;
+    fc.assert(
+      fc.property(sessionArb, ({ lens, steps }) => {
+        const contents = lens.map((ls, i) =>
+          ls.map((n, j) => `${PATHS[i]}:${j}:${'x'.repeat(n)}`).join('\n'),
+        );
+        let ledger: Ledger = createLedger();
+        let tracedCalls = 0;
+        let editCounter = 0;
+        const editedSince = [false, false, false];
+        /** Lines the reader was really sent, per path and exact content. */
+        const sent = new Map<string, Set<number>>();
+        const key = (path: string, content: string) => `${path}\u0000${content}`;
+
+        for (const step of steps) {
+          if (step.kind === 'edit') {
+            const lines = contents[step.file]!.split('\n');
+            const at = Math.min(step.line, lines.length) - 1;
+            const token = `edited ${++editCounter}`;
+            if (step.insert) lines.splice(at, 0, token);
+            else lines[at] = token;
+            contents[step.file] = lines.join('\n');
+            editedSince[step.file] = true;
+            continue;
+          }
+          const files: PlanCallFile[] = [];
+          const order: number[] = [];
+          for (const [i, pick] of step.picks.entries()) {
+            if (!pick) continue;
+            files.push({ path: PATHS[i]!, content: contents[i]!, intended: pick });
+            order.push(i);
+          }
+          const budget = step.budget ?? undefined;
+          const prior = step.tracked ? projectFromView(sessionView(ledger), ROOT) : null;
+          const plan = planCall({ files, prior, budget });
+          const off = planCall({ files, prior, budget, enabled: false });
+
+          if (!step.tracked || tracedCalls === 0) {
+            // Untracked, or the first tracked call: exactly as dedup off.
+            expect(withoutGates(plan)).toEqual(withoutGates(off));
+          }
+
+          for (const [k, p] of plan.files.entries()) {
+            const i = order[k]!;
+            const content = contents[i]!;
+            const fp = fingerprint(content);
+            expect(p.fingerprint).toBe(fp);
+            const intended = lineSet(
+              files[k]!.intended.map((r) => ({
+                start: r.start,
+                end: Math.min(r.end, content.split('\n').length),
+              })).filter((r) => r.start <= r.end),
+            );
+            const emit = lineSet(p.emit);
+            const covered = lineSet(p.covered);
+            const folded = lineSet(p.folded);
+            for (const l of [...emit, ...covered, ...folded]) expect(intended.has(l)).toBe(true);
+            if (!budget && p.render !== 'skipped') {
+              expect(emit.size + covered.size + folded.size).toBe(intended.size);
+            }
+            if (p.render === 'skipped') continue;
+            // (a) covered lines: served from this very content by a retained record, and really sent.
+            if (covered.size > 0) {
+              const served = lineSet(servedRangesForFile(prior, p.path, fp));
+              const held = sent.get(key(p.path, content)) ?? new Set();
+              for (const l of covered) {
+                expect(served.has(l)).toBe(true);
+                expect(held.has(l)).toBe(true);
+              }
+              for (const run of p.covered) {
+                expect(run.end - run.start + 1).toBeGreaterThanOrEqual(
+                  DEDUP_THRESHOLDS.minCoveredLines,
+                );
+              }
+              withheldSeen++;
+            }
+            // (b) folded lines: only beside covered ones, and under minDeltaChars.
+            if (folded.size > 0) {
+              expect(covered.size).toBeGreaterThan(0);
+              expect(p.render).toBe('backref');
+              expect(charsModel(content, p.folded)).toBeLessThan(DEDUP_THRESHOLDS.minDeltaChars);
+            }
+            // An edit since the file was last planned re-sends it whole.
+            if (editedSince[i] && step.tracked) {
+              expect(covered.size + folded.size).toBe(0);
+              if (!budget) expect(emit).toEqual(intended);
+              editsChecked++;
+            }
+          }
+
+          if (step.tracked) {
+            for (const i of order) editedSince[i] = false;
+            ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(plan) });
+            tracedCalls++;
+            for (const p of plan.files) {
+              if (p.render === 'skipped') continue;
+              const k = key(p.path, contents[PATHS.indexOf(p.path as (typeof PATHS)[number])]!);
+              const set = sent.get(k) ?? new Set<number>();
+              for (const l of lineSet(p.emit)) set.add(l);
+              sent.set(k, set);
+            }
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+    // Not vacuous: sessions did withhold lines, and did edit files between calls.
+    expect(withheldSeen).toBeGreaterThan(20);
+    expect(editsChecked).toBeGreaterThan(5);
+  });
+});
