@@ -2,10 +2,12 @@
  * `npm run bench`: every benchmark, one process, peers side by side.
  * Each suite prints its ratios and returns whether it met its targets.
  */
+import { ledgerBench } from './ledger.js';
 import { rangesBench } from './ranges.js';
 
 const suites: [string, () => boolean | Promise<boolean>][] = [
   ['range algebra and fingerprint', rangesBench],
+  ['session ledger', ledgerBench],
 ];
 
 let missed = 0;
