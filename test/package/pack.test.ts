@@ -75,7 +75,7 @@ afterAll(() => {
 });
 
 describe('the packed tarball', () => {
-  it('holds only dist, README, LICENSE, CHANGELOG and package.json', () => {
+  it('holds only dist (without source maps), README, LICENSE, CHANGELOG and package.json', () => {
     const outside = packed.files
       .map((f) => f.path)
       .filter(
@@ -84,6 +84,8 @@ describe('the packed tarball', () => {
           !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(p),
       );
     expect(outside).toEqual([]);
+    // Source maps stay out: the bundles are unminified and name their source files.
+    expect(packed.files.filter((f) => f.path.endsWith('.map'))).toEqual([]);
     const paths = packed.files.map((f) => f.path);
     for (const file of [
       'dist/index.js',
