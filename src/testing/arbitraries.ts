@@ -63,7 +63,10 @@ const badNumber: fc.Arbitrary<unknown> = /* @__PURE__ */ fc.constantFrom<unknown
 
 /** An object whose `start` (or `end`) getter throws. */
 function throwingGetter(which: 'start' | 'end', other: number): object {
-  const o: Record<string, unknown> = { [which === 'start' ? 'end' : 'start']: other };
+  const o: Record<PropertyKey, unknown> = {
+    [which === 'start' ? 'end' : 'start']: other,
+    [fc.toStringMethod]: () => `throwingGetter(${which})`,
+  };
   Object.defineProperty(o, which, {
     enumerable: true,
     get(): never {
@@ -75,8 +78,9 @@ function throwingGetter(which: 'start' | 'end', other: number): object {
 
 /**
  * A proxy that throws on every string-keyed read, `in` check and key listing.
- * Symbol-keyed reads answer `undefined`: fast-check itself probes generated
- * values through a symbol, and a value it cannot hold is one it cannot shrink.
+ * Symbol-keyed reads answer `undefined` (fast-check itself probes generated
+ * values through symbols, and a value it cannot hold is one it cannot shrink),
+ * except fast-check's `toStringMethod`, so a counterexample still prints.
  * (A revoked proxy, which throws even on `Array.isArray`, cannot be generated
  * for the same reason: test it by hand.) With `asArray` the target is an
  * array, so the proxy passes `Array.isArray` and then throws on `length`.
@@ -85,9 +89,12 @@ function hostileProxy(asArray: boolean): object {
   const boom = (what: string): never => {
     throw new Error(`hostile proxy: ${what}`);
   };
+  const label = (): string => (asArray ? 'hostileArrayProxy' : 'hostileProxy');
   return new Proxy(asArray ? [] : {}, {
-    get: (_t, key) => (typeof key === 'symbol' ? undefined : boom(`get ${key}`)),
-    has: (_t, key) => (typeof key === 'symbol' ? false : boom(`has ${key}`)),
+    get: (_t, key) =>
+      key === fc.toStringMethod ? label : typeof key === 'symbol' ? undefined : boom(`get ${key}`),
+    has: (_t, key) =>
+      key === fc.toStringMethod ? true : typeof key === 'symbol' ? false : boom(`has ${key}`),
     ownKeys: () => boom('ownKeys'),
   });
 }

@@ -631,17 +631,27 @@ export function checkRangeAlgebra(
   impl: Partial<RangeAlgebra>,
   options: CheckRangeAlgebraOptions = {},
 ): RangeAlgebraReport {
-  if (typeof impl !== 'object' || impl === null) {
-    throw new TypeError('checkRangeAlgebra(impl): impl must be an object of algebra functions');
-  }
-  const has = RANGE_ALGEBRA_FUNCTIONS.filter((name) => typeof impl[name] === 'function');
+  const has = RANGE_ALGEBRA_FUNCTIONS.filter((name) => {
+    try {
+      return typeof impl === 'object' && impl !== null && typeof impl[name] === 'function';
+    } catch {
+      return false; // a getter or proxy trap that throws is no function
+    }
+  });
   if (has.length === 0) {
     throw new TypeError(
       `checkRangeAlgebra(impl): impl has none of ${RANGE_ALGEBRA_FUNCTIONS.join(', ')}`,
     );
   }
-  const numRuns = options.numRuns ?? 100;
-  if (!Number.isSafeInteger(numRuns) || numRuns < 1) {
+  let numRuns: unknown;
+  let seed: unknown;
+  try {
+    numRuns = options.numRuns ?? 100;
+    seed = options.seed;
+  } catch {
+    numRuns = Number.NaN;
+  }
+  if (!Number.isSafeInteger(numRuns) || (numRuns as number) < 1) {
     throw new TypeError(
       'checkRangeAlgebra(impl, options): options.numRuns must be a positive integer',
     );
@@ -651,9 +661,8 @@ export function checkRangeAlgebra(
   let runs = 0;
   for (const law of LAWS) {
     if (!law.needs.every((name) => has.includes(name))) continue;
-    const lawRuns = Math.max(3, Math.round(numRuns * (law.share ?? 1)));
-    const params =
-      options.seed === undefined ? { numRuns: lawRuns } : { numRuns: lawRuns, seed: options.seed };
+    const lawRuns = Math.max(3, Math.round((numRuns as number) * (law.share ?? 1)));
+    const params = typeof seed === 'number' ? { numRuns: lawRuns, seed } : { numRuns: lawRuns };
     const details = law.run(full, params);
     if (details.failed) {
       const d = details as { errorInstance?: unknown; error?: unknown };

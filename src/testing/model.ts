@@ -31,17 +31,18 @@ function ends(x: unknown): [number, number] | undefined {
 
 /** Each member of an array, `undefined` for a hole, a throwing index or a non-array. */
 function membersOf(ranges: unknown): unknown[] {
-  if (!Array.isArray(ranges)) return [];
   let len = 0;
   try {
+    if (!Array.isArray(ranges)) return [];
     len = ranges.length;
   } catch {
-    return [];
+    return []; // a revoked proxy throws even in Array.isArray
   }
+  const list = ranges as readonly unknown[];
   const out: unknown[] = [];
   for (let i = 0; i < len; i++) {
     try {
-      out.push(ranges[i]);
+      out.push(list[i]);
     } catch {
       out.push(undefined);
     }
