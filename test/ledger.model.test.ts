@@ -289,7 +289,7 @@ describe('ledgerReducer against a reference model', () => {
           cmds,
         );
       }),
-      { numRuns: 80 },
+      { numRuns: 60 },
     );
   });
 
@@ -301,7 +301,7 @@ describe('ledgerReducer against a reference model', () => {
           cmds,
         );
       }),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
   });
 });

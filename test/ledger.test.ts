@@ -124,6 +124,22 @@ describe('ledgerReducer: identity and purity', () => {
     expect(again.entries.find((e) => e.key === '/b')!.project.calls[0]).toBe(prior);
   });
 
+  it('hands out frozen records, so a tool writing to its view cannot rewrite the ledger', () => {
+    const ledger = record(createLedger(), emission());
+    const view = sessionView(ledger);
+    const call = view.projects[0]!.calls[0]!;
+    expect(() => (call.files[0]!.ranges as { start: number }[]).push({ start: 1 })).toThrow(
+      TypeError,
+    );
+    expect(() => {
+      (call.files[0]!.ranges[0] as { end: number }).end = 1e9;
+    }).toThrow(TypeError);
+    expect(() => (view.projects as unknown[]).push({})).toThrow(TypeError);
+    expect(sessionView(ledger).projects[0]!.calls[0]!.files[0]!.ranges).toEqual([
+      { start: 1, end: 40 },
+    ]);
+  });
+
   it('never throws on hostile emissions: getters that throw, revoked proxies', () => {
     const throwing = {
       projectRoot: '/repo',

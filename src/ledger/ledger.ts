@@ -33,7 +33,8 @@ import type {
  * ```
  */
 export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
-  return { version: 1, limits: checkLimits(limits, 'createLedger(limits)'), entries: [] };
+  const checked = Object.freeze(checkLimits(limits, 'createLedger(limits)'));
+  return Object.freeze({ version: 1, limits: checked, entries: Object.freeze([]) });
 }
 
 /**
@@ -88,10 +89,13 @@ export function ledgerReducer(ledger: Ledger, event: LedgerEvent): Ledger {
         const session = normalizeSessionId(prop(event, 'sessionId'));
         if (session === undefined) return ledger;
         const kept = entries.filter((e) => prop(e, 'session') !== session);
-        return kept.length === entries.length ? ledger : { ...ledger, entries: kept };
+        if (kept.length === entries.length) return ledger;
+        return Object.freeze({ ...ledger, entries: Object.freeze(kept) });
       }
       case 'cleared':
-        return entries.length === 0 ? ledger : { ...ledger, entries: [] };
+        return entries.length === 0
+          ? ledger
+          : Object.freeze({ ...ledger, entries: Object.freeze([]) });
       default:
         return ledger;
     }
@@ -111,20 +115,35 @@ function recorded(ledger: Ledger, entries: readonly LedgerEntry[], event: unknow
   const at = entries.findIndex((e) => e.session === session && e.key === key);
   const prev = at >= 0 ? entries[at]!.project : undefined;
   const callCount = (prev?.callCount ?? 0) + 1;
-  const record: CallRecord = { ...emission, index: callCount };
-  const project: ProjectState = {
+  const record = freezeRecord({ ...emission, index: callCount });
+  const project: ProjectState = Object.freeze({
     projectRoot: emission.projectRoot,
     callCount,
     responseChars: addCounts(prev?.responseChars ?? 0, emission.responseChars),
     calls: retain(prev?.calls ?? [], record, limits.maxCallsRetained),
-  };
+  });
 
   const next: LedgerEntry[] = [];
   for (let i = 0; i < entries.length; i++) if (i !== at) next.push(entries[i]!);
-  next.push({ session, key, project });
+  next.push(Object.freeze({ session, key, project }));
   // Least recently used first: evict from the front, whole entries.
   const over = next.length - limits.maxProjects;
-  return { ...ledger, entries: over > 0 ? next.slice(over) : next };
+  return Object.freeze({ ...ledger, entries: Object.freeze(over > 0 ? next.slice(over) : next) });
+}
+
+/**
+ * Freezes a fresh record all the way down. A view hands these very objects to
+ * a tool in the same thread; a tool that wrote to one would otherwise rewrite
+ * what the session was served.
+ */
+function freezeRecord(record: CallRecord): CallRecord {
+  for (const file of record.files) {
+    for (const range of file.ranges) Object.freeze(range);
+    Object.freeze(file.ranges);
+    Object.freeze(file);
+  }
+  Object.freeze(record.files);
+  return Object.freeze(record);
 }
 
 /** The last `keep` records after appending `record`, oldest first; older ones shared. */
@@ -133,11 +152,11 @@ function retain(
   record: CallRecord,
   keep: number,
 ): readonly CallRecord[] {
-  if (keep === 0) return [];
+  if (keep === 0) return Object.freeze([]);
   const from = Math.max(0, calls.length - (keep - 1));
   const out = calls.slice(from);
   out.push(record);
-  return out;
+  return Object.freeze(out);
 }
 
 /**
@@ -168,11 +187,11 @@ export function sessionView(ledger: Ledger, sessionId?: string): SessionView {
       projects.push(
         calls.length <= keep
           ? project
-          : { ...project, calls: keep === 0 ? [] : calls.slice(calls.length - keep) },
+          : Object.freeze({ ...project, calls: Object.freeze(calls.slice(calls.length - keep)) }),
       );
     }
   } catch {
     // Under-report: what could not be read is not in the view.
   }
-  return { version: 1, projects };
+  return Object.freeze({ version: 1, projects: Object.freeze(projects) });
 }
