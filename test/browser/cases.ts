@@ -14,7 +14,10 @@
  */
 import vectors from './vectors.json' with { type: 'json' };
 
-/** The library's namespace object, as loaded from the bundle under test. */
+/**
+ * The library's exports as loaded from the bundles under test: the main entry
+ * and `span-ledger/adapter` spread into one object.
+ */
 export type Library = Readonly<Record<string, unknown>>;
 
 /** Where the cases run; decides which fingerprint backend is expected. */
@@ -56,7 +59,8 @@ type ExportName =
   | 'ledgerReducer'
   | 'sessionView'
   | 'projectFromView'
-  | 'planCall';
+  | 'planCall'
+  | 'createEmissionRecorder';
 
 // biome-ignore lint/suspicious/noExplicitAny: the cases call into an untyped namespace.
 type Fns = Record<ExportName, (...args: any[]) => any>;
@@ -305,8 +309,46 @@ const PLANNER: Case[] = [
   },
 ];
 
+const ADAPTER: Case[] = [
+  {
+    name: 'the emission recorder merges what was sent, keeps pointers at 0 chars, forgets drops',
+    needs: [
+      'createEmissionRecorder',
+      'createLedger',
+      'ledgerReducer',
+      'sessionView',
+      'fingerprint',
+    ],
+    run: (lib) => {
+      const fpA = lib.fingerprint('a');
+      const rec = lib.createEmissionRecorder({ projectRoot: ROOT, query: 'q' });
+      rec.source('src/a.ts', [r(1, 10)], 300, fpA);
+      rec.source('src/a.ts', r(11, 12), 50, fpA);
+      rec.backref('src/b.ts', [r(1, 20)], lib.fingerprint('b'));
+      rec.source('src/c.ts', [r(1, 5)], 100, lib.fingerprint('c'));
+      rec.drop('src/c.ts');
+      const emission = rec.finish(1000);
+      same([emission.projectRoot, emission.responseChars], [ROOT, 1000], 'emission');
+      const byPath = (p: string) => emission.files.find((f: { path: string }) => f.path === p);
+      same([byPath('src/a.ts')?.ranges, byPath('src/a.ts')?.chars], [[r(1, 12)], 350], 'a.ts');
+      same([byPath('src/b.ts')?.ranges, byPath('src/b.ts')?.chars], [[r(1, 20)], 0], 'b.ts');
+      same(byPath('src/c.ts'), undefined, 'dropped c.ts');
+      const view = lib.sessionView(
+        lib.ledgerReducer(lib.createLedger(), { type: 'recorded', emission }),
+      );
+      same(view.projects[0].calls[0].files.length, 2, 'recorded files');
+    },
+  },
+];
+
 /** Every case, in the order the contract's layers build on each other. */
-export const CASES: readonly Case[] = [...ALGEBRA, ...FINGERPRINT, ...LEDGER, ...PLANNER];
+export const CASES: readonly Case[] = [
+  ...ALGEBRA,
+  ...FINGERPRINT,
+  ...LEDGER,
+  ...PLANNER,
+  ...ADAPTER,
+];
 
 /** Runs every case that applies to `options.runtime` against `lib`. */
 export function runCases(lib: Library, options: RunOptions): CaseResult[] {
