@@ -401,6 +401,7 @@ export function ledgerEventArb(
 /**
  * Junk where a ledger event belongs: unknown types, missing fields, hostile
  * emissions and session ids (numbers, a 1 MB string, `__proto__`), non-objects.
+ * `longIdLength` sizes the long id (default 1 MiB; a fuzzer may prefer 200).
  *
  * @example
  * ```ts
@@ -408,11 +409,12 @@ export function ledgerEventArb(
  * ```
  */
 export function hostileLedgerEventArb(
-  options: EmissionArbitraryOptions = {},
+  options: EmissionArbitraryOptions & { readonly longIdLength?: number } = {},
 ): fc.Arbitrary<unknown> {
+  const long = options.longIdLength ?? 1 << 20;
   const hostileId = fc.oneof(
     fc.constantFrom<unknown>(...SESSION_IDS, 7, null, {}, ['s1'], Symbol('id')),
-    fc.constant(null).map(() => 'x'.repeat(1 << 20)),
+    fc.constant(null).map(() => 'x'.repeat(long)),
   );
   return fc.oneof(
     ledgerEventArb(options) as fc.Arbitrary<unknown>,
