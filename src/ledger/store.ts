@@ -6,7 +6,16 @@
 import { createLedger, ledgerReducer, sessionView } from './ledger.js';
 import type { CallRecord, Emission, Ledger, LedgerLimits, SessionView } from './types.js';
 
-/** A mutable holder around an immutable {@link Ledger}. */
+/**
+ * A mutable holder around an immutable {@link Ledger}.
+ *
+ * @example
+ * ```ts
+ * const store: SessionStore = createSessionStore({ maxProjects: 8 });
+ * store.record(emission, 'conn-1');
+ * store.forget('conn-1');
+ * ```
+ */
 export interface SessionStore {
   /**
    * Records a call's emission. Never throws: a malformed emission, or a fault

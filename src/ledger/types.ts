@@ -72,6 +72,11 @@ export interface LedgerLimits {
 /**
  * One (session bucket, project) entry of a {@link Ledger}: the unit the
  * `maxProjects` bound counts and evicts, whole.
+ *
+ * @example
+ * ```ts
+ * ledger.entries[0]; // → { session: 'conn-1', key: '/repo', project: { projectRoot: '/repo/', callCount: 3, … } }
+ * ```
  */
 export interface LedgerEntry {
   /** The normalized session id (see `normalizeSessionId`), or `null` for the default bucket. */
@@ -85,7 +90,14 @@ export interface LedgerEntry {
 /**
  * Every session's record of what it was served, as one plain value. Build it
  * with `createLedger`, change it only through `ledgerReducer`, read it through
- * `sessionView`. Structured-clone and JSON safe; never persisted.
+ * `sessionView`. Structured-clone and JSON safe; never persisted. The objects
+ * are frozen: a tool holding a view cannot write to what was served.
+ *
+ * @example
+ * ```ts
+ * const ledger: Ledger = createLedger();
+ * JSON.stringify(ledger); // '{"version":1,"limits":{"maxProjects":4,…},"entries":[]}'
+ * ```
  */
 export interface Ledger {
   readonly version: 1;
@@ -95,7 +107,14 @@ export interface Ledger {
   readonly entries: readonly LedgerEntry[];
 }
 
-/** A call was answered and its renderer reported what it sent. */
+/**
+ * A call was answered and its renderer reported what it sent.
+ *
+ * @example
+ * ```ts
+ * ledgerReducer(ledger, { type: 'recorded', emission, sessionId: 'conn-1' });
+ * ```
+ */
 export interface RecordedEvent {
   readonly type: 'recorded';
   readonly emission: Emission;
@@ -103,16 +122,38 @@ export interface RecordedEvent {
   readonly sessionId?: string | undefined;
 }
 
-/** A client session ended: its entries go, nobody else's. */
+/**
+ * A client session ended: its entries go, nobody else's.
+ *
+ * @example
+ * ```ts
+ * ledgerReducer(ledger, { type: 'forgotten', sessionId: 'conn-1' });
+ * ```
+ */
 export interface ForgottenEvent {
   readonly type: 'forgotten';
   readonly sessionId: string;
 }
 
-/** Everything goes (a host restart of its bookkeeping, a test reset). */
+/**
+ * Everything goes (a host restart of its bookkeeping, a test reset).
+ *
+ * @example
+ * ```ts
+ * ledgerReducer(ledger, { type: 'cleared' }).entries; // []
+ * ```
+ */
 export interface ClearedEvent {
   readonly type: 'cleared';
 }
 
-/** What `ledgerReducer` understands. Anything else leaves the ledger as it is. */
+/**
+ * What `ledgerReducer` understands. Anything else leaves the ledger as it is.
+ *
+ * @example
+ * ```ts
+ * const events: LedgerEvent[] = [{ type: 'recorded', emission }, { type: 'cleared' }];
+ * const last = events.reduce(ledgerReducer, createLedger());
+ * ```
+ */
 export type LedgerEvent = RecordedEvent | ForgottenEvent | ClearedEvent;

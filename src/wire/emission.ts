@@ -10,7 +10,14 @@ import type { Emission, LedgerLimits } from '../ledger/types.js';
 import { copyWithout } from './_copy.js';
 import { EMISSION_KEY } from './keys.js';
 
-/** What {@link takeEmission} returns. */
+/**
+ * What {@link takeEmission} returns.
+ *
+ * @example
+ * ```ts
+ * const { result, emission }: TakenEmission<ToolResult> = takeEmission(raw);
+ * ```
+ */
 export interface TakenEmission<T> {
   /** The result without the carrier (the same object when it had none). */
   readonly result: T;
@@ -95,7 +102,14 @@ export function takeEmission<T>(
   return { result: stripped as T, emission };
 }
 
-/** The part of a store {@link recordSafely} needs. */
+/**
+ * The part of a store {@link recordSafely} needs: a `SessionStore` fits.
+ *
+ * @example
+ * ```ts
+ * const sink: EmissionSink = createSessionStore();
+ * ```
+ */
 export interface EmissionSink {
   record(emission: Emission, sessionId?: string): unknown;
 }
