@@ -1,9 +1,11 @@
 /**
- * Internal: ascending numeric sort of the first `n` entries of a Float64Array.
+ * Internal: ascending numeric sort, in place, of the first `n` entries of an
+ * array of line numbers.
  *
  * Line numbers below 2^32 go through an LSD radix sort (11-bit digits, only as
  * many passes as the largest value needs), which beats the engine's comparison
- * sort on large inputs. Anything else falls back to the native typed-array sort.
+ * sort on large inputs. Anything else goes through the native typed-array sort,
+ * which compares numbers without calling back into JavaScript.
  * Not for general use: values must be non-negative integers.
  */
 
@@ -13,11 +15,12 @@ const MASK = RADIX - 1;
 /** Below this many values the native sort wins: bucket counting has a fixed cost. */
 const RADIX_MIN = 2048;
 
-/** Returns a sorted array holding the first `n` values of `a` (may be `a` itself). */
-export function sortNumbers(a: Float64Array, n: number, max: number): Float64Array {
+/** Sorts the first `n` values of `a` ascending, in place. */
+export function sortNumbers(a: number[], n: number, max: number): void {
   if (n < RADIX_MIN || max >= 2 ** 32) {
-    a.subarray(0, n).sort();
-    return a;
+    const sorted = Float64Array.from(a.slice(0, n)).sort();
+    for (let i = 0; i < n; i++) a[i] = sorted[i]!;
+    return;
   }
   let src = new Uint32Array(n);
   for (let i = 0; i < n; i++) src[i] = a[i]!;
@@ -41,5 +44,4 @@ export function sortNumbers(a: Float64Array, n: number, max: number): Float64Arr
     dst = t;
   }
   for (let i = 0; i < n; i++) a[i] = src[i]!;
-  return a;
 }

@@ -1,9 +1,11 @@
 /**
  * Internal: the packed form the range algebra computes on.
  *
- * `Spans` holds a normalized set as two parallel typed arrays, so the hot loops
- * never touch user objects after one validating read. Not exported from the
- * package: users see `LineRange[]` only.
+ * `Spans` holds a normalized set as two parallel arrays of line numbers, so the
+ * hot loops never touch user objects after one validating read. Plain arrays,
+ * not typed ones: they live on the young heap, and small integers stay unboxed
+ * when they become range objects again. Not exported from the package: users
+ * see `LineRange[]` only.
  */
 
 import { sortNumbers } from './_sort.js';
@@ -11,16 +13,12 @@ import type { LineRange } from './range.js';
 
 /** A normalized set, packed: `s[i]..e[i]` for `i < n`, sorted, disjoint, non-adjacent. */
 export interface Spans {
-  readonly s: Float64Array;
-  readonly e: Float64Array;
+  readonly s: number[];
+  readonly e: number[];
   readonly n: number;
 }
 
-export const EMPTY: Spans = /* @__PURE__ */ Object.freeze({
-  s: new Float64Array(0),
-  e: new Float64Array(0),
-  n: 0,
-});
+export const EMPTY: Spans = { s: [], e: [], n: 0 };
 
 /**
  * Arrays this library returned, with their length at the time: normalized by
@@ -77,45 +75,74 @@ function lengthOf(ranges: unknown): number {
 export function toSpans(ranges: unknown): Spans {
   const len = lengthOf(ranges);
   if (len === 0) return EMPTY;
-  const list = ranges as ArrayLike<unknown>;
-  let cap = Math.min(len, 1 << 16);
-  let s: Float64Array = new Float64Array(cap);
-  let e: Float64Array = new Float64Array(cap);
+  let packed: Packed;
+  try {
+    packed = pack(ranges as readonly unknown[], len, readFast);
+  } catch {
+    // A getter or proxy threw somewhere: read again, one guarded member at a time.
+    packed = pack(ranges as readonly unknown[], len, readMember);
+  }
+  const { n, normalized, sortedByStart, maxEnd } = packed;
+  const { s, e } = packed;
+  if (n === 0) return EMPTY;
+  if (normalized) return { s, e, n };
+  if (!sortedByStart) {
+    sortNumbers(s, n, maxEnd);
+    sortNumbers(e, n, maxEnd);
+  }
+  return sweep(s, e, n);
+}
+
+interface Packed {
+  s: number[];
+  e: number[];
+  n: number;
+  normalized: boolean;
+  sortedByStart: boolean;
+  maxEnd: number;
+}
+
+type Reader = (list: ArrayLike<unknown>, i: number, out: [number, number]) => boolean;
+
+/** Like `readMember`, without the guard: the caller catches and retries guarded. */
+function readFast(list: ArrayLike<unknown>, i: number, out: [number, number]): boolean {
+  const r = list[i] as { start?: unknown; end?: unknown } | null | undefined;
+  if (typeof r !== 'object' || r === null) return false;
+  const start = r.start;
+  const end = r.end;
+  if (typeof start !== 'number' || typeof end !== 'number') return false;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return false;
+  if (start < 1 || start > end) return false;
+  out[0] = start;
+  out[1] = end;
+  return true;
+}
+
+/** One pass over the members: valid ones into typed arrays, and what order they came in. */
+function pack(list: readonly unknown[], len: number, read: Reader): Packed {
+  const s: number[] = [];
+  const e: number[] = [];
   const pair: [number, number] = [0, 0];
   let n = 0;
   let normalized = true;
   let sortedByStart = true;
+  let prevStart = 0;
   let maxEnd = 0;
   for (let i = 0; i < len; i++) {
-    if (!readMember(list, i, pair)) continue;
+    if (!read(list, i, pair)) continue;
     const start = pair[0];
     const end = pair[1];
-    if (n === cap) {
-      cap = Math.min(len, cap * 2);
-      const s2 = new Float64Array(cap);
-      const e2 = new Float64Array(cap);
-      s2.set(s);
-      e2.set(e);
-      s = s2;
-      e = e2;
-    }
     if (n > 0) {
-      const prevStart = s[n - 1]!;
       if (start < prevStart) sortedByStart = false;
       if (start <= maxEnd + 1) normalized = false;
     }
+    prevStart = start;
     if (end > maxEnd) maxEnd = end;
-    s[n] = start;
-    e[n] = end;
+    s.push(start);
+    e.push(end);
     n++;
   }
-  if (n === 0) return EMPTY;
-  if (normalized) return { s, e, n };
-  if (!sortedByStart) {
-    s = sortNumbers(s, n, maxEnd);
-    e = sortNumbers(e, n, maxEnd);
-  }
-  return sweep(s, e, n);
+  return { s, e, n, normalized, sortedByStart, maxEnd };
 }
 
 /**
@@ -125,7 +152,7 @@ export function toSpans(ranges: unknown): Spans {
  * each start's own end; in both cases a run continues while the next start is at
  * most one past the running maximum end.
  */
-function sweep(s: Float64Array, e: Float64Array, n: number): Spans {
+function sweep(s: number[], e: number[], n: number): Spans {
   let out = 0;
   let curStart = s[0]!;
   let curEnd = e[0]!;
@@ -144,21 +171,35 @@ function sweep(s: Float64Array, e: Float64Array, n: number): Spans {
   }
   s[out] = curStart;
   e[out] = curEnd;
-  return { s, e, n: out + 1 };
+  return spansOf(s, e, out + 1);
+}
+
+/**
+ * Wraps packed arrays as a set. A separate function on purpose: building the
+ * object at the end of a hot loop, after on-stack replacement, kept deoptimizing.
+ */
+export function spansOf(s: number[], e: number[], n: number): Spans {
+  return { s, e, n };
 }
 
 /** Packs one range, or nothing when it is not valid. */
 export function singleSpan(range: unknown): Spans {
   const pair: [number, number] = [0, 0];
   if (!readMember([range], 0, pair)) return EMPTY;
-  return { s: Float64Array.of(pair[0]), e: Float64Array.of(pair[1]), n: 1 };
+  return spansOf([pair[0]], [pair[1]], 1);
 }
 
 /** Unpacks into fresh range objects, in an array the library recognizes later. */
 export function fromSpans(spans: Spans): LineRange[] {
-  const out: LineRange[] = new Array(spans.n);
-  for (let i = 0; i < spans.n; i++) out[i] = { start: spans.s[i]!, end: spans.e[i]! };
-  produced.set(out, spans.n);
+  const { s, e, n } = spans;
+  const out: LineRange[] = [];
+  for (let i = 0; i < n; i++) out.push({ start: s[i]!, end: e[i]! });
+  return markProduced(out);
+}
+
+/** Remembers a normalized result this library built, so lookups may binary-search it. */
+export function markProduced(out: LineRange[]): LineRange[] {
+  produced.set(out, out.length);
   return out;
 }
 
@@ -174,40 +215,29 @@ export function firstEndingAtOrAfter(spans: Spans, line: number): number {
   return lo;
 }
 
-/** Builds a normalized set incrementally (callers push in order, never overlapping). */
+/** Builds a normalized set incrementally: callers push spans in ascending order. */
 export class SpanWriter {
-  private s: Float64Array;
-  private e: Float64Array;
-  private n = 0;
+  private readonly s: number[] = [];
+  private readonly e: number[] = [];
 
-  constructor(capacity: number) {
-    const cap = Math.max(1, capacity);
-    this.s = new Float64Array(cap);
-    this.e = new Float64Array(cap);
+  /** `expected` is a size hint some callers pass; plain arrays grow on their own. */
+  constructor(expected = 0) {
+    void expected;
   }
 
-  /** Appends `start..end`, joining it to the previous span when they touch. */
+  /** Appends `start..end`, joining it to the previous span when they overlap or touch. */
   push(start: number, end: number): void {
     if (start > end) return;
-    const last = this.n - 1;
+    const last = this.s.length - 1;
     if (last >= 0 && start <= this.e[last]! + 1) {
       if (end > this.e[last]!) this.e[last] = end;
       return;
     }
-    if (this.n === this.s.length) {
-      const s2 = new Float64Array(this.n * 2);
-      const e2 = new Float64Array(this.n * 2);
-      s2.set(this.s);
-      e2.set(this.e);
-      this.s = s2;
-      this.e = e2;
-    }
-    this.s[this.n] = start;
-    this.e[this.n] = end;
-    this.n++;
+    this.s.push(start);
+    this.e.push(end);
   }
 
   done(): Spans {
-    return this.n === 0 ? EMPTY : { s: this.s, e: this.e, n: this.n };
+    return spansOf(this.s, this.e, this.s.length);
   }
 }

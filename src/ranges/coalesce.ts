@@ -2,7 +2,7 @@
  * Bounding a set of ranges: what the ledger keeps per file when a caller
  * reports more spans than it retains.
  */
-import { fromSpans, toSpans } from './_spans.js';
+import { fromSpans, spansOf, toSpans } from './_spans.js';
 import type { LineRange } from './range.js';
 
 /** The result of {@link coalesceRanges}. */
@@ -38,11 +38,7 @@ export function coalesceRanges(ranges: readonly LineRange[], max = 24): Coalesce
   // Larger first; on equal size the earlier span (smaller index) wins.
   order.sort((a, b) => spans.e[b]! - spans.s[b]! - (spans.e[a]! - spans.s[a]!) || a - b);
   const kept = order.slice(0, keep).sort((a, b) => a - b);
-  const s = new Float64Array(keep);
-  const e = new Float64Array(keep);
-  for (let i = 0; i < keep; i++) {
-    s[i] = spans.s[kept[i]!]!;
-    e[i] = spans.e[kept[i]!]!;
-  }
-  return { ranges: fromSpans({ s, e, n: keep }), truncated: true };
+  const s = kept.map((i) => spans.s[i]!);
+  const e = kept.map((i) => spans.e[i]!);
+  return { ranges: fromSpans(spansOf(s, e, keep)), truncated: true };
 }

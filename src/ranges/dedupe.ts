@@ -2,7 +2,7 @@
  * The size gate at the level of one span: which parts of a span a set already
  * holds in runs long enough to be worth a pointer.
  */
-import { EMPTY, fromSpans, type Spans, SpanWriter, singleSpan, toSpans } from './_spans.js';
+import { EMPTY, fromSpans, type Spans, singleSpan, spansOf, toSpans } from './_spans.js';
 import type { LineRange } from './range.js';
 import { intersectSpans, subtractSpans } from './setops.js';
 
@@ -16,11 +16,15 @@ export interface DedupedRange {
 
 /** Keeps the runs of `held` that are at least `minCovered` lines long. */
 export function longRuns(held: Spans, minCovered: number): Spans {
-  const out = new SpanWriter(held.n);
+  const s: number[] = [];
+  const e: number[] = [];
   for (let i = 0; i < held.n; i++) {
-    if (held.e[i]! - held.s[i]! + 1 >= minCovered) out.push(held.s[i]!, held.e[i]!);
+    if (held.e[i]! - held.s[i]! + 1 >= minCovered) {
+      s.push(held.s[i]!);
+      e.push(held.e[i]!);
+    }
   }
-  return out.done();
+  return spansOf(s, e, s.length);
 }
 
 /**

@@ -2,52 +2,97 @@
  * Intersection and difference: what of a span a set already covers, and what
  * it does not.
  */
+
+import { intersectNormalized, subtractNormalized } from './_direct.js';
 import {
   EMPTY,
   firstEndingAtOrAfter,
   fromSpans,
+  markProduced,
   type Spans,
-  SpanWriter,
   singleSpan,
+  spansOf,
   toSpans,
 } from './_spans.js';
 import type { LineRange } from './range.js';
 
-/** `a ∩ b` on packed sets: a linear two-pointer walk. */
-export function intersectSpans(a: Spans, b: Spans): Spans {
-  if (a.n === 0 || b.n === 0) return EMPTY;
-  const out = new SpanWriter(Math.min(a.n + b.n, 1024));
-  let i = 0;
-  let j = a.n === 1 ? firstEndingAtOrAfter(b, a.s[0]!) : 0;
-  while (i < a.n && j < b.n) {
-    const lo = Math.max(a.s[i]!, b.s[j]!);
-    const hi = Math.min(a.e[i]!, b.e[j]!);
-    if (lo <= hi) out.push(lo, hi);
-    if (a.e[i]! < b.e[j]!) i++;
-    else j++;
-  }
-  return out.done();
+/** Where a walk over `b` starts: past the spans that end before a lone `a` span begins. */
+function start(a: Spans, b: Spans): number {
+  return a.n === 1 ? firstEndingAtOrAfter(b, a.s[0]!) : 0;
 }
 
-/** `a − b` on packed sets: a linear two-pointer walk. */
+/**
+ * `a ∩ b` on packed sets: a linear two-pointer walk.
+ *
+ * The walks below write into arrays the caller allocates and return only a
+ * count. Code after a hot loop that allocates or calls can keep a function in a
+ * deoptimization cycle under on-stack replacement (even reading `.length`); a
+ * loop that returns a local count cannot.
+ */
+export function intersectSpans(a: Spans, b: Spans): Spans {
+  if (a.n === 0 || b.n === 0) return EMPTY;
+  const s: number[] = [];
+  const e: number[] = [];
+  return spansOf(s, e, intersectInto(a, b, start(a, b), s, e));
+}
+
+function intersectInto(a: Spans, b: Spans, j: number, s: number[], e: number[]): number {
+  const { s: as, e: ae, n: an } = a;
+  const { s: bs, e: be, n: bn } = b;
+  let i = 0;
+  let n = 0;
+  while (i < an && j < bn) {
+    const lo = Math.max(as[i]!, bs[j]!);
+    const aEnd = ae[i]!;
+    const bEnd = be[j]!;
+    const hi = Math.min(aEnd, bEnd);
+    // Consecutive pieces never touch: each ends where one side's span ends,
+    // and that side's next span starts at least two lines later.
+    if (lo <= hi) {
+      s.push(lo);
+      e.push(hi);
+      n++;
+    }
+    if (aEnd < bEnd) i++;
+    else j++;
+  }
+  return n;
+}
+
+/** `a − b` on packed sets: a linear two-pointer walk, like {@link intersectSpans}. */
 export function subtractSpans(a: Spans, b: Spans): Spans {
   if (a.n === 0) return EMPTY;
   if (b.n === 0) return a;
-  const out = new SpanWriter(Math.min(a.n + b.n, 1024));
-  let j = a.n === 1 ? firstEndingAtOrAfter(b, a.s[0]!) : 0;
-  for (let i = 0; i < a.n; i++) {
-    let cur = a.s[i]!;
-    const end = a.e[i]!;
-    while (j < b.n && b.e[j]! < cur) j++;
-    while (j < b.n && b.s[j]! <= end) {
-      if (b.s[j]! > cur) out.push(cur, b.s[j]! - 1);
-      cur = b.e[j]! + 1;
+  const s: number[] = [];
+  const e: number[] = [];
+  return spansOf(s, e, subtractInto(a, b, start(a, b), s, e));
+}
+
+function subtractInto(a: Spans, b: Spans, j: number, s: number[], e: number[]): number {
+  const { s: as, e: ae, n: an } = a;
+  const { s: bs, e: be, n: bn } = b;
+  let n = 0;
+  for (let i = 0; i < an; i++) {
+    let cur = as[i]!;
+    const end = ae[i]!;
+    while (j < bn && be[j]! < cur) j++;
+    while (j < bn && bs[j]! <= end) {
+      if (bs[j]! > cur) {
+        s.push(cur);
+        e.push(bs[j]! - 1);
+        n++;
+      }
+      cur = be[j]! + 1;
       if (cur > end) break;
       j++;
     }
-    if (cur <= end) out.push(cur, end);
+    if (cur <= end) {
+      s.push(cur);
+      e.push(end);
+      n++;
+    }
   }
-  return out.done();
+  return n;
 }
 
 /**
@@ -93,6 +138,8 @@ export function subtractRange(range: LineRange, set: readonly LineRange[]): Line
  * ```
  */
 export function intersectRanges(a: readonly LineRange[], b: readonly LineRange[]): LineRange[] {
+  const direct = intersectNormalized(a, b);
+  if (direct) return markProduced(direct);
   return fromSpans(intersectSpans(toSpans(a), toSpans(b)));
 }
 
@@ -107,5 +154,7 @@ export function intersectRanges(a: readonly LineRange[], b: readonly LineRange[]
  * ```
  */
 export function subtractRanges(a: readonly LineRange[], b: readonly LineRange[]): LineRange[] {
+  const direct = subtractNormalized(a, b);
+  if (direct) return markProduced(direct);
   return fromSpans(subtractSpans(toSpans(a), toSpans(b)));
 }

@@ -1,0 +1,107 @@
+/**
+ * The dedup planner against the hashing it depends on: `planCall` over 24
+ * files × 24 intended spans against a view of 4 prior calls, next to the time
+ * to fingerprint those same 24 files (which every call must do anyway).
+ *
+ * Target: with fingerprints passed in, the planner costs at most half the
+ * hashing (ratio ≤ 0.5) — dedup must never be the reason a call is slow.
+ */
+import {
+  type CallRecord,
+  fingerprint,
+  type LineRange,
+  type PlanCallFile,
+  type ProjectState,
+  planCall,
+} from '../dist/index.js';
+import { comparePeers, prng, report } from './_harness.js';
+
+const FILES = 24;
+const SPANS = 24;
+const LINES = 600;
+
+/** A file of `LINES` code-like lines of varying width. */
+function makeContent(seed: number): string {
+  const rand = prng(seed);
+  const lines: string[] = [];
+  for (let i = 0; i < LINES; i++) {
+    const indent = ' '.repeat(2 * Math.floor(rand() * 4));
+    lines.push(`${indent}const v${seed}_${i} = compute(${'x'.repeat(Math.floor(rand() * 60))});`);
+  }
+  return lines.join('\n');
+}
+
+/** `SPANS` spans of 4–30 lines spread over the file. */
+function makeSpans(seed: number): LineRange[] {
+  const rand = prng(seed);
+  const out: LineRange[] = [];
+  const stride = Math.floor(LINES / SPANS);
+  for (let i = 0; i < SPANS; i++) {
+    const start = 1 + i * stride + Math.floor(rand() * 4);
+    out.push({ start, end: Math.min(LINES, start + 4 + Math.floor(rand() * 26)) });
+  }
+  return out;
+}
+
+export function dedupBench(): boolean {
+  const contents = Array.from({ length: FILES }, (_, i) => makeContent(i + 1));
+  const fps = contents.map((c) => fingerprint(c));
+  const files: PlanCallFile[] = contents.map((content, i) => ({
+    path: `src/module${i}.ts`,
+    content,
+    intended: makeSpans(100 + i),
+  }));
+  const withFingerprints = files.map((f, i) => ({ ...f, fingerprint: fps[i]! }));
+
+  // Four prior calls, each served every file; one file in four has changed since.
+  const calls: CallRecord[] = [0, 1, 2, 3].map((k) => ({
+    index: k + 1,
+    projectRoot: '/repo',
+    query: `query ${k}`,
+    sourceChars: 0,
+    responseChars: 0,
+    files: files.map((f, i) => ({
+      path: f.path,
+      ranges: makeSpans(1000 * (k + 1) + i),
+      chars: 1000,
+      fingerprint: i % 4 === 0 ? `1:stale${k}` : fps[i]!,
+    })),
+  }));
+  const prior: ProjectState = { projectRoot: '/repo', callCount: 4, responseChars: 0, calls };
+  const budget = { maxChars: 60_000, maxFiles: 16 };
+
+  const plan = planCall({ files: withFingerprints, prior, budget });
+  const renders = plan.files.reduce<Record<string, number>>((acc, f) => {
+    acc[f.render] = (acc[f.render] ?? 0) + 1;
+    return acc;
+  }, {});
+  console.log(
+    `  plan: ${JSON.stringify(renders)}, newChars ${plan.newChars}, coveredChars ${plan.coveredChars} (pre-clip), ${contents.reduce((s, c) => s + c.length, 0)} chars of content`,
+  );
+
+  return report(
+    `planCall: ${FILES} files × ${SPANS} spans against a view of 4 prior calls`,
+    comparePeers([
+      {
+        name: 'planCall, fingerprints passed in',
+        run: () => planCall({ files: withFingerprints, prior, budget }),
+      },
+      { name: 'planCall, fingerprinting itself', run: () => planCall({ files, prior, budget }) },
+      { name: `fingerprint of the ${FILES} files`, run: () => contents.map((c) => fingerprint(c)) },
+    ]),
+    [
+      {
+        label: 'planner / hashing',
+        subject: 'planCall, fingerprints passed in',
+        peer: `fingerprint of the ${FILES} files`,
+        max: 0.5,
+      },
+      {
+        label: 'planner with hashing / hashing',
+        subject: 'planCall, fingerprinting itself',
+        peer: `fingerprint of the ${FILES} files`,
+        max: 1.5,
+      },
+    ],
+  );
+}
