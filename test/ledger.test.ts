@@ -128,9 +128,9 @@ describe('ledgerReducer: identity and purity', () => {
     const ledger = record(createLedger(), emission());
     const view = sessionView(ledger);
     const call = view.projects[0]!.calls[0]!;
-    expect(() => (call.files[0]!.ranges as { start: number }[]).push({ start: 1 })).toThrow(
-      TypeError,
-    );
+    expect(() =>
+      (call.files[0]!.ranges as unknown as { start: number }[]).push({ start: 1 }),
+    ).toThrow(TypeError);
     expect(() => {
       (call.files[0]!.ranges[0] as { end: number }).end = 1e9;
     }).toThrow(TypeError);
