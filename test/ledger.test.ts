@@ -52,6 +52,12 @@ describe('createLedger', () => {
     });
   });
 
+  it('rejects a revoked proxy as limits with a TypeError naming the argument', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(() => createLedger(proxy)).toThrow('createLedger(limits): limits could not be read');
+  });
+
   it('takes partial limits, the rest defaulted', () => {
     expect(createLedger({ maxProjects: 16 }).limits).toEqual({
       ...DEFAULT_LIMITS,

@@ -58,7 +58,13 @@ function isBound(x: unknown): x is number {
  */
 export function checkLimits(limits: unknown, where: string): LedgerLimits {
   if (limits === undefined) return DEFAULT_LIMITS;
-  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
+  let isArray: boolean;
+  try {
+    isArray = Array.isArray(limits); // throws on a revoked proxy
+  } catch {
+    throw new TypeError(`${where}: limits could not be read`);
+  }
+  if (typeof limits !== 'object' || limits === null || isArray) {
     throw new TypeError(`${where}: limits must be an object`);
   }
   const out: Record<string, number> = {};
