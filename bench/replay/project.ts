@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { SymbolNode } from '../../src/dedup/symbols.js';
 import type { ProjectFile } from '../../src/cli/replay.js';
 import { extractSymbols } from '../../src/cli/symbols.js';
+import type { SymbolNode } from '../../src/dedup/symbols.js';
 
 /** A definition of a name somewhere in the project. */
 export interface Definition {

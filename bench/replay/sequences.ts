@@ -87,7 +87,8 @@ function cluster(spans: readonly LineRange[]): LineRange[] {
   const out: LineRange[] = [];
   for (const r of mergeRanges(spans)) {
     const last = out[out.length - 1];
-    if (last && r.start - last.end - 1 <= BRIDGE) out[out.length - 1] = { start: last.start, end: r.end };
+    if (last && r.start - last.end - 1 <= BRIDGE)
+      out[out.length - 1] = { start: last.start, end: r.end };
     else out.push(r);
   }
   return out;
@@ -138,10 +139,7 @@ function referencesAround(project: DeclarationProject, seed: string, depth: numb
 }
 
 function candidateChars(project: DeclarationProject, call: RecordedCall): number {
-  return call.files.reduce(
-    (sum, f) => sum + charsOf(linesOf(project, f.path), f.intended),
-    0,
-  );
+  return call.files.reduce((sum, f) => sum + charsOf(linesOf(project, f.path), f.intended), 0);
 }
 
 /**
@@ -191,7 +189,8 @@ export function drillDown(project: DeclarationProject, topic: Topic): RecordedSe
     }
     calls.push(call);
   }
-  if (calls.length < 3) throw new Error(`${topic.name}: fewer than 3 calls with something new to ask`);
+  if (calls.length < 3)
+    throw new Error(`${topic.name}: fewer than 3 calls with something new to ask`);
   return { name: topic.name, budget: REPLAY_BUDGET, calls };
 }
 

@@ -1,0 +1,120 @@
+/**
+ * The A/B replay: every drill-down sequence over the TypeScript declaration
+ * files in two arms (dedup off, dedup on), measured from the rendered text,
+ * and the targets checked per sequence.
+ */
+import type { DuplicateReport } from '../../src/adapter/parse.js';
+import { parseRenderedResponse } from '../../src/adapter/parse.js';
+import { type ReplayArm, replaySequence, withheldUnseen } from '../../src/cli/replay.js';
+import { DEDUP_THRESHOLDS } from '../../src/dedup/thresholds.js';
+import { type DeclarationProject, loadDeclarationProject } from './project.js';
+import { candidateCharsPerCall, drillDown, TOPICS, type Topic } from './sequences.js';
+
+/** One sequence's result: `measure --json`'s fields for both arms, and the checks. */
+export interface ReplayRow {
+  readonly sequence: string;
+  readonly calls: number;
+  readonly queries: readonly string[];
+  readonly candidateChars: readonly number[];
+  readonly baseline: DuplicateReport;
+  readonly dedup: DuplicateReport;
+  /** Lines a pointer stood for that the agent never received (must be 0). */
+  readonly withheldUnseen: number;
+  /** The longest run of consecutive duplicate lines in one dedup response (hold-backs aside). */
+  readonly longestDuplicateRun: number;
+}
+
+/** Runs the replay over `topics` (default: all). */
+export function runReplay(
+  topics: readonly Topic[] = TOPICS,
+  project: DeclarationProject = loadDeclarationProject(),
+): ReplayRow[] {
+  return topics.map((topic) => {
+    const sequence = drillDown(project, topic);
+    const baseline = replaySequence(project.files, sequence, { dedup: false });
+    const dedup = replaySequence(project.files, sequence, { dedup: true });
+    return {
+      sequence: topic.name,
+      calls: sequence.calls.length,
+      queries: sequence.calls.map((c) => c.query),
+      candidateChars: candidateCharsPerCall(project, sequence),
+      baseline: baseline.report,
+      dedup: dedup.report,
+      withheldUnseen: withheldUnseen(dedup, project.files).length,
+      longestDuplicateRun: longestDuplicateRun(dedup),
+    };
+  });
+}
+
+/**
+ * The longest run of consecutive lines of one file, in one response, that an
+ * earlier response already delivered — skipping a file the hold-back
+ * restored on purpose. The size gate re-sends covered runs shorter than
+ * `minCoveredLines`; a longer duplicate run is one dedup should have replaced.
+ */
+function longestDuplicateRun(arm: ReplayArm): number {
+  const seen = new Set<string>();
+  let longest = 0;
+  for (const call of arm.calls) {
+    const sections = parseRenderedResponse(call.text).sections;
+    for (const section of sections) {
+      if (section.path === call.plan.heldBack) continue;
+      let run = 0;
+      let prev = -1;
+      for (const l of section.lines) {
+        const dup = seen.has(`${section.path}\t${l.line}\t${l.text}`);
+        run = dup ? (l.line === prev + 1 ? run + 1 : 1) : 0;
+        prev = l.line;
+        longest = Math.max(longest, run);
+      }
+    }
+    for (const section of sections) {
+      for (const l of section.lines) seen.add(`${section.path}\t${l.line}\t${l.text}`);
+    }
+  }
+  return longest;
+}
+
+/** A target's verdict for one row. */
+export interface Verdict {
+  readonly target: string;
+  readonly met: boolean;
+  readonly detail: string;
+}
+
+/** How much of the baseline's duplicate share dedup removed (1 when the baseline had none). */
+export function shareCut(row: ReplayRow): number {
+  return row.baseline.duplicateShare === 0
+    ? 1
+    : 1 - row.dedup.duplicateShare / row.baseline.duplicateShare;
+}
+
+/** The targets of one sequence. */
+export function verdicts(row: ReplayRow): Verdict[] {
+  const cut = shareCut(row);
+  const needsMore = row.baseline.duplicateShare > 0.1;
+  return [
+    {
+      target: 'duplicate share cut ≥ 90%',
+      met: cut >= 0.9,
+      detail: `${(cut * 100).toFixed(1)}%`,
+    },
+    {
+      target: needsMore ? 'unique chars > baseline' : 'unique chars ≥ baseline',
+      met: needsMore
+        ? row.dedup.uniqueChars > row.baseline.uniqueChars
+        : row.dedup.uniqueChars >= row.baseline.uniqueChars,
+      detail: `${row.baseline.uniqueChars} → ${row.dedup.uniqueChars}`,
+    },
+    {
+      target: 'no unseen line withheld (folded remainders aside)',
+      met: row.withheldUnseen === 0,
+      detail: `${row.withheldUnseen} lines`,
+    },
+    {
+      target: `duplicate runs < ${DEDUP_THRESHOLDS.minCoveredLines} lines (size gate)`,
+      met: row.longestDuplicateRun < DEDUP_THRESHOLDS.minCoveredLines,
+      detail: `longest ${row.longestDuplicateRun}`,
+    },
+  ];
+}
