@@ -12,89 +12,122 @@
  */
 import type { LineRange } from './range.js';
 
-/** A cursor over a presumed-normalized array: the current member's ends. */
-interface Cursor {
-  list: readonly unknown[];
-  len: number;
-  i: number;
-  start: number;
-  end: number;
+const BAD = -1;
+
+/** The start of member `r` if it is a valid range beginning past `prevEnd + 1`, else `BAD`. */
+function startAfter(r: unknown, prevEnd: number): number {
+  if (typeof r !== 'object' || r === null) return BAD;
+  const start = (r as { start?: unknown }).start;
+  return typeof start === 'number' &&
+    Number.isSafeInteger(start) &&
+    start >= 1 &&
+    start > prevEnd + 1
+    ? start
+    : BAD;
 }
 
-/** Loads member `c.i`; false when it breaks the normalized invariant. */
-function load(c: Cursor, prevEnd: number): boolean {
-  const r = c.list[c.i] as { start?: unknown; end?: unknown } | null | undefined;
-  if (typeof r !== 'object' || r === null) return false;
-  const start = r.start;
-  const end = r.end;
-  if (typeof start !== 'number' || typeof end !== 'number') return false;
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return false;
-  if (start < 1 || start > end || start <= prevEnd + 1) return false;
-  c.start = start;
-  c.end = end;
-  return true;
+/** The end of member `r` if it is a safe integer at or past `start`, else `BAD`. */
+function endFrom(r: unknown, start: number): number {
+  const end = (r as { end?: unknown }).end;
+  return typeof end === 'number' && Number.isSafeInteger(end) && end >= start ? end : BAD;
 }
 
-function cursor(list: unknown): Cursor | undefined {
-  if (!Array.isArray(list)) return undefined;
-  const c: Cursor = { list, len: list.length, i: 0, start: 0, end: 0 };
-  return c.len === 0 || load(c, -1) ? c : undefined;
-}
-
-/** Moves to the next member; false when it breaks the invariant. */
-function advance(c: Cursor): boolean {
-  const prevEnd = c.end;
-  c.i++;
-  return c.i >= c.len || load(c, prevEnd);
-}
-
-/** Checks the members the walk did not need to reach. */
-function restIsNormalized(c: Cursor): boolean {
-  while (c.i < c.len) if (!advance(c)) return false;
+/** Whether members `from..` of `list` continue a normalized run that ended at `prevEnd`. */
+function restIsNormalized(list: readonly unknown[], from: number, prevEnd: number): boolean {
+  for (let i = from; i < list.length; i++) {
+    const r = list[i];
+    const start = startAfter(r, prevEnd);
+    if (start === BAD) return false;
+    prevEnd = endFrom(r, start);
+    if (prevEnd === BAD) return false;
+  }
   return true;
 }
 
 /** `a ∩ b` for two normalized arrays, or `undefined` when either is not. */
 export function intersectNormalized(a: unknown, b: unknown): LineRange[] | undefined {
+  if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
   try {
-    const ca = cursor(a);
-    const cb = cursor(b);
-    if (!ca || !cb) return undefined;
-    const out: LineRange[] = [];
-    while (ca.i < ca.len && cb.i < cb.len) {
-      const lo = Math.max(ca.start, cb.start);
-      const hi = Math.min(ca.end, cb.end);
-      if (lo <= hi) out.push({ start: lo, end: hi });
-      if (!(ca.end < cb.end ? advance(ca) : advance(cb))) return undefined;
-    }
-    return restIsNormalized(ca) && restIsNormalized(cb) ? out : undefined;
+    return walkIntersect(a, b);
   } catch {
     return undefined;
   }
 }
 
+function walkIntersect(a: readonly unknown[], b: readonly unknown[]): LineRange[] | undefined {
+  const an = a.length;
+  const bn = b.length;
+  const out: LineRange[] = [];
+  let i = 0;
+  let j = 0;
+  let aEnd = -1;
+  let bEnd = -1;
+  let aStart = 0;
+  let bStart = 0;
+  if (an > 0 && bn > 0) {
+    aStart = startAfter(a[0], -1);
+    if (aStart === BAD || (aEnd = endFrom(a[0], aStart)) === BAD) return undefined;
+    bStart = startAfter(b[0], -1);
+    if (bStart === BAD || (bEnd = endFrom(b[0], bStart)) === BAD) return undefined;
+    for (;;) {
+      const lo = Math.max(aStart, bStart);
+      const hi = Math.min(aEnd, bEnd);
+      if (lo <= hi) out.push({ start: lo, end: hi });
+      if (aEnd < bEnd) {
+        if (++i === an) break;
+        const r = a[i];
+        aStart = startAfter(r, aEnd);
+        if (aStart === BAD || (aEnd = endFrom(r, aStart)) === BAD) return undefined;
+      } else {
+        if (++j === bn) break;
+        const r = b[j];
+        bStart = startAfter(r, bEnd);
+        if (bStart === BAD || (bEnd = endFrom(r, bStart)) === BAD) return undefined;
+      }
+    }
+  }
+  return restIsNormalized(a, i + 1, aEnd) && restIsNormalized(b, j + 1, bEnd) ? out : undefined;
+}
+
 /** `a − b` for two normalized arrays, or `undefined` when either is not. */
 export function subtractNormalized(a: unknown, b: unknown): LineRange[] | undefined {
+  if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
   try {
-    const ca = cursor(a);
-    const cb = cursor(b);
-    if (!ca || !cb) return undefined;
-    const out: LineRange[] = [];
-    for (; ca.i < ca.len; ) {
-      let cur = ca.start;
-      const end = ca.end;
-      while (cb.i < cb.len && cb.end < cur) if (!advance(cb)) return undefined;
-      while (cb.i < cb.len && cb.start <= end) {
-        if (cb.start > cur) out.push({ start: cur, end: cb.start - 1 });
-        cur = cb.end + 1;
-        if (cur > end) break;
-        if (!advance(cb)) return undefined;
-      }
-      if (cur <= end) out.push({ start: cur, end });
-      if (!advance(ca)) return undefined;
-    }
-    return restIsNormalized(cb) ? out : undefined;
+    return walkSubtract(a, b);
   } catch {
     return undefined;
   }
+}
+
+function walkSubtract(a: readonly unknown[], b: readonly unknown[]): LineRange[] | undefined {
+  const an = a.length;
+  const bn = b.length;
+  const out: LineRange[] = [];
+  let j = 0;
+  let bStart = 0;
+  let bEnd = -1;
+  if (bn > 0) {
+    bStart = startAfter(b[0], -1);
+    if (bStart === BAD || (bEnd = endFrom(b[0], bStart)) === BAD) return undefined;
+  }
+  let aEnd = -1;
+  for (let i = 0; i < an; i++) {
+    const r = a[i];
+    let cur = startAfter(r, aEnd);
+    if (cur === BAD || (aEnd = endFrom(r, cur)) === BAD) return undefined;
+    while (j < bn && bStart <= aEnd) {
+      if (bEnd >= cur) {
+        if (bStart > cur) out.push({ start: cur, end: bStart - 1 });
+        cur = bEnd + 1;
+        if (cur > aEnd) break;
+      }
+      if (++j < bn) {
+        const next = b[j];
+        bStart = startAfter(next, bEnd);
+        if (bStart === BAD || (bEnd = endFrom(next, bStart)) === BAD) return undefined;
+      }
+    }
+    if (cur <= aEnd) out.push({ start: cur, end: aEnd });
+  }
+  return restIsNormalized(b, j + 1, bEnd) ? out : undefined;
 }
