@@ -605,7 +605,7 @@ describe('nothing recorded that the input did not contain', () => {
         expect(() => structuredClone(ledger)).not.toThrow();
         expect(JSON.parse(JSON.stringify(ledger))).toEqual(ledger);
       }),
-      { numRuns: 60 },
+      { numRuns: Math.min(60, fc.readConfigureGlobal().numRuns ?? 60) },
     );
   });
 
@@ -666,7 +666,7 @@ describe('nothing recorded that the input did not contain', () => {
         const view = main.readSessionView(args);
         if (view !== null) expectNothingInvented(view.projects, emissions);
       }),
-      { numRuns: 150 },
+      { numRuns: Math.min(150, fc.readConfigureGlobal().numRuns ?? 150) },
     );
   });
 
@@ -688,7 +688,7 @@ describe('nothing recorded that the input did not contain', () => {
             [raw],
           );
       }),
-      { numRuns: 150 },
+      { numRuns: Math.min(150, fc.readConfigureGlobal().numRuns ?? 150) },
     );
   });
 
@@ -721,7 +721,7 @@ describe('nothing recorded that the input did not contain', () => {
           for (const line of linesOf(plan.covered)) expect(served.has(line)).toBe(true);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: Math.min(100, fc.readConfigureGlobal().numRuns ?? 100) },
     );
   });
 
