@@ -5,8 +5,8 @@
  * `test/browser/cases.ts` — the same cases `test/package/runtime-cases.test.ts`
  * runs on Node.
  *
- * A local server on 127.0.0.1 (ephemeral port) serves only `dist/` and
- * `test/browser/`; TypeScript there is transpiled on the fly (types erased,
+ * A local server on 127.0.0.1 (ephemeral port) serves only `dist/`,
+ * `test/browser/` and the optional peer fast-check; TypeScript there is transpiled on the fly (types erased,
  * nothing bundled), so the page imports the bundle exactly as users get it.
  * Every request to another origin is aborted: the page runs offline.
  *
@@ -19,7 +19,7 @@
  *   --allow-missing  report skips without failing (for a partial build).
  * Prints one line per case and `N passed, N failed, N skipped`; exits 1 on failure.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
@@ -28,7 +28,14 @@ import { fileURLToPath } from 'node:url';
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVED = ['dist', join('test', 'browser')];
+// The optional peer fast-check (and its one dependency) is served too, so
+// `span-ledger/testing` runs in the page the way a user's bundler would load it.
+const PEERS = ['fast-check', 'pure-rand'];
+const SERVED = [
+  'dist',
+  join('test', 'browser'),
+  ...PEERS.map((name) => join('node_modules', name)),
+];
 const EXECUTABLE = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ALLOW_MISSING = process.argv.includes('--allow-missing');
 const TIMEOUT_MS = 60_000;
@@ -56,6 +63,25 @@ if (!existsSync(EXECUTABLE)) {
 const { chromium } = await import('playwright-core');
 const ts = (await import('typescript')).default;
 
+/**
+ * An import map for the peers' bare specifiers, read from their `exports`
+ * (the `import` condition), e.g. `pure-rand/generator/mersenne`.
+ */
+function importMap() {
+  const imports = {};
+  for (const name of PEERS) {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+    for (const [sub, target] of Object.entries(pkg.exports ?? {})) {
+      let file = target;
+      while (file && typeof file === 'object') file = file.import ?? file.default;
+      if (typeof file !== 'string' || !file.endsWith('.js')) continue;
+      imports[join(name, sub).replace(/\\/g, '/')] =
+        `/node_modules/${name}/${file.replace(/^\.\//, '')}`;
+    }
+  }
+  return JSON.stringify({ imports });
+}
+
 /** Maps a URL path to a file under one of the served folders, or null. */
 function resolvePath(urlPath) {
   const rel = normalize(
@@ -73,7 +99,11 @@ async function respond(req, res) {
     return;
   }
   let body = await readFile(file);
-  if (file.endsWith('.ts')) {
+  if (file.endsWith('.html')) {
+    body = body
+      .toString('utf8')
+      .replace('<!-- import map -->', () => `<script type="importmap">${importMap()}</script>`);
+  } else if (file.endsWith('.ts')) {
     body = ts.transpileModule(body.toString('utf8'), {
       compilerOptions: {
         module: ts.ModuleKind.ESNext,

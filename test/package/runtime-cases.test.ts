@@ -16,13 +16,15 @@ describe('the built ESM bundle on Node', () => {
   });
 
   it('passes every shared case whose exports it has', async () => {
+    const entry = (name: string) => import(new URL(`../../dist/${name}.js`, import.meta.url).href);
     const lib: Library = {
+      ...(await entry('testing')),
+      ...(await entry('adapter')),
       ...(await import(BUNDLE.href)),
-      ...(await import(new URL('../../dist/adapter.js', import.meta.url).href)),
     };
     const results = runCases(lib, { runtime: 'node' });
     expect(results.filter((r) => r.status === 'failed')).toEqual([]);
-    expect(results.filter((r) => r.status === 'passed').length).toBeGreaterThanOrEqual(21);
+    expect(results.filter((r) => r.status === 'passed').length).toBeGreaterThanOrEqual(24);
     expect(results.length).toBe(CASES.filter((c) => c.only !== 'browser').length);
   });
 });
