@@ -13,7 +13,14 @@ import type { Emission, FileEmission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
 
-/** Where and why a recorder is collecting: copied into the `Emission`. */
+/**
+ * Where and why a recorder is collecting: copied into the `Emission`.
+ *
+ * @example
+ * ```ts
+ * const options: EmissionRecorderOptions = { projectRoot: '/repo', query: 'cart totals' };
+ * ```
+ */
 export interface EmissionRecorderOptions {
   /** The resolved project root the call is answered from. */
   readonly projectRoot: string;
@@ -21,7 +28,18 @@ export interface EmissionRecorderOptions {
   readonly query?: string;
 }
 
-/** The calls a render loop makes while it builds one response. */
+/**
+ * The calls a render loop makes while it builds one response.
+ *
+ * @example
+ * ```ts
+ * const rec: EmissionRecorder = createEmissionRecorder({ projectRoot: '/repo' });
+ * rec.source('src/a.ts', { start: 1, end: 20 }, 640, fp); // a fence was pushed
+ * rec.backref('src/b.ts', [{ start: 5, end: 60 }], fpB);  // a pointer was written
+ * rec.drop('src/c.ts');                                   // the cap cut this section
+ * const emission = rec.finish(text.length);
+ * ```
+ */
 export interface EmissionRecorder {
   /**
    * Source was pushed into the response: `ranges` of `path`, `chars` source

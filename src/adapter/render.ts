@@ -14,7 +14,17 @@ import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import type { EmissionRecorder } from './recorder.js';
 
-/** What the renderer reads of a planned file (a `FilePlan` fits). */
+/**
+ * What the renderer reads of a planned file (a `FilePlan` fits).
+ *
+ * @example
+ * ```ts
+ * const file: RenderablePlan = {
+ *   path: 'src/a.ts', fingerprint: fp, render: 'partial',
+ *   covered: [{ start: 1, end: 40 }], emit: [{ start: 41, end: 60 }],
+ * };
+ * ```
+ */
 export interface RenderablePlan {
   readonly path: string;
   readonly fingerprint: string;
@@ -23,7 +33,16 @@ export interface RenderablePlan {
   readonly covered: readonly LineRange[];
 }
 
-/** A file's content (the one the plan was made from) and, optionally, its symbols. */
+/**
+ * A file's content (the one the plan was made from) and, optionally, its symbols.
+ *
+ * @example
+ * ```ts
+ * const source: RenderSource = {
+ *   path: 'src/a.ts', content, symbols: [{ name: 'Cart', kind: 'class', start: 27, end: 73 }],
+ * };
+ * ```
+ */
 export interface RenderSource {
   readonly path: string;
   readonly content: string;
@@ -31,7 +50,16 @@ export interface RenderSource {
   readonly symbols?: readonly SymbolNode[] | undefined;
 }
 
-/** What a pointer is written from (the argument of `formatBackReference`). */
+/**
+ * What a pointer is written from (the argument of `formatBackReference`).
+ *
+ * @example
+ * ```ts
+ * const input: PointerInput = {
+ *   path: 'src/a.ts', covered: [{ start: 1, end: 40 }], symbols: ['Cart'], partial: true,
+ * };
+ * ```
+ */
 export interface PointerInput {
   readonly path: string;
   readonly covered: readonly LineRange[];
@@ -39,7 +67,16 @@ export interface PointerInput {
   readonly partial: boolean;
 }
 
-/** Options of {@link renderMarkdown}. */
+/**
+ * Options of {@link renderMarkdown}.
+ *
+ * @example
+ * ```ts
+ * const options: RenderMarkdownOptions = {
+ *   plan, sources: files, recorder, maxResponseChars: 20_000, title: 'Results for "cart"',
+ * };
+ * ```
+ */
 export interface RenderMarkdownOptions {
   /** The call plan (`planCall(…)`), files in rank order. */
   readonly plan: { readonly files: readonly RenderablePlan[] };
@@ -55,7 +92,15 @@ export interface RenderMarkdownOptions {
   readonly title?: string | undefined;
 }
 
-/** The rendered response and the paths the hard cap dropped. */
+/**
+ * The rendered response and the paths the hard cap dropped.
+ *
+ * @example
+ * ```ts
+ * const { text, dropped }: RenderedMarkdown = renderMarkdown(options);
+ * // dropped: ['src/huge.ts'] when that section would have crossed maxResponseChars
+ * ```
+ */
 export interface RenderedMarkdown {
   readonly text: string;
   readonly dropped: readonly string[];

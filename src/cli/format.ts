@@ -4,17 +4,39 @@
  */
 import type { DuplicateReport } from '../adapter/parse.js';
 
-/** `12345` → `12,345`. */
+/**
+ * Groups thousands.
+ *
+ * @example
+ * ```ts
+ * formatCount(12345); // '12,345'
+ * ```
+ */
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-/** `0.1234` → `12.3%`. */
+/**
+ * A share as a percentage with one decimal.
+ *
+ * @example
+ * ```ts
+ * formatShare(0.1234); // '12.3%'
+ * ```
+ */
 export function formatShare(share: number): string {
   return `${(share * 100).toFixed(1)}%`;
 }
 
-/** An aligned plain-text table: first column left-aligned, the others right-aligned. */
+/**
+ * An aligned plain-text table: first column left-aligned, the others right-aligned.
+ *
+ * @example
+ * ```ts
+ * formatTable(['arm', 'chars'], [['baseline', '12,531']]);
+ * // 'arm       chars\n--------  ------\nbaseline  12,531'
+ * ```
+ */
 export function formatTable(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
@@ -28,7 +50,14 @@ export function formatTable(
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** The four figures of a duplicate report as table cells. */
+/**
+ * The four figures of a duplicate report as table cells.
+ *
+ * @example
+ * ```ts
+ * reportCells(report); // ['10,748', '6,317', '4,431', '41.2%']
+ * ```
+ */
 export function reportCells(r: DuplicateReport): string[] {
   return [
     formatCount(r.sourceChars),
@@ -38,7 +67,14 @@ export function reportCells(r: DuplicateReport): string[] {
   ];
 }
 
-/** `measure`'s human-readable output. */
+/**
+ * `measure`'s human-readable output.
+ *
+ * @example
+ * ```ts
+ * console.log(formatReport(measureDuplicates(texts)));
+ * ```
+ */
 export function formatReport(r: DuplicateReport): string {
   return formatTable(
     ['responses', 'source chars', 'unique chars', 'duplicate chars', 'duplicate share'],
@@ -49,6 +85,12 @@ export function formatReport(r: DuplicateReport): string {
 /**
  * A response with each fence cut to its first `keep` lines and a count of the
  * rest; headers and pointers are kept whole.
+ *
+ * @example
+ * ```ts
+ * abridge('**`a.ts`**\n```ts\n1\ta\n2\tb\n3\tc\n4\td\n```');
+ * // '**`a.ts`**\n```ts\n1\ta\n2\tb\n3\tc\n… 1 more line\n```'
+ * ```
  */
 export function abridge(text: string, keep = 3): string {
   const out: string[] = [];
@@ -72,7 +114,14 @@ export function abridge(text: string, keep = 3): string {
   return out.join('\n').trimEnd();
 }
 
-/** Indents every line (for nesting a response under a heading). */
+/**
+ * Indents every non-empty line (for nesting a response under a heading).
+ *
+ * @example
+ * ```ts
+ * indent('a\n\nb'); // '  a\n\n  b'
+ * ```
+ */
 export function indent(text: string, by = '  '): string {
   return text
     .split('\n')

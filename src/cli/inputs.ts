@@ -9,7 +9,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** A problem with the input the user pointed at (exit code 1, one line). */
+/**
+ * A problem with the input the user pointed at (exit code 1, one line).
+ *
+ * @example
+ * ```ts
+ * throw new InputError('no .md responses in transcripts/');
+ * ```
+ */
 export class InputError extends Error {
   override name = 'InputError';
 }

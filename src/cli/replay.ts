@@ -23,13 +23,27 @@ import type { Emission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 
-/** One call of a recorded sequence: the files the ranking chose, in rank order, and their spans. */
+/**
+ * One call of a recorded sequence: the files the ranking chose, in rank order, and their spans.
+ *
+ * @example
+ * ```ts
+ * const call: RecordedCall = { query: 'cart totals', files: [{ path: 'src/cart.ts', intended: [{ start: 21, end: 73 }] }] };
+ * ```
+ */
 export interface RecordedCall {
   readonly query: string;
   readonly files: readonly { readonly path: string; readonly intended: readonly LineRange[] }[];
 }
 
-/** A recorded query sequence (the JSON under `fixtures/sequences/`). */
+/**
+ * A recorded query sequence (the JSON under `fixtures/sequences/`).
+ *
+ * @example
+ * ```ts
+ * const seq: RecordedSequence = { name: 'checkout', budget: { maxChars: 3600, maxFiles: 4 }, calls: [call1, call2, call3] };
+ * ```
+ */
 export interface RecordedSequence {
   readonly name: string;
   readonly description?: string;
@@ -37,14 +51,28 @@ export interface RecordedSequence {
   readonly calls: readonly RecordedCall[];
 }
 
-/** A project file as the replay serves it. */
+/**
+ * A project file as the replay serves it.
+ *
+ * @example
+ * ```ts
+ * const file: ProjectFile = { path: 'src/a.ts', content, symbols: extractSymbols('src/a.ts', content) };
+ * ```
+ */
 export interface ProjectFile {
   readonly path: string;
   readonly content: string;
   readonly symbols: readonly SymbolNode[];
 }
 
-/** One replayed call. */
+/**
+ * One replayed call.
+ *
+ * @example
+ * ```ts
+ * const { text, plan, emission }: ReplayedCall = arm.calls[0]!;
+ * ```
+ */
 export interface ReplayedCall {
   readonly query: string;
   readonly text: string;
@@ -52,13 +80,27 @@ export interface ReplayedCall {
   readonly emission: Emission;
 }
 
-/** One arm of a replay. */
+/**
+ * One arm of a replay.
+ *
+ * @example
+ * ```ts
+ * const arm: ReplayArm = replaySequence(project, sequence, { dedup: true });
+ * ```
+ */
 export interface ReplayArm {
   readonly calls: readonly ReplayedCall[];
   readonly report: DuplicateReport;
 }
 
-/** Options of {@link replaySequence}. */
+/**
+ * Options of {@link replaySequence}.
+ *
+ * @example
+ * ```ts
+ * const options: ReplayOptions = { dedup: true, projectRoot: '/sample' };
+ * ```
+ */
 export interface ReplayOptions {
   readonly dedup: boolean;
   readonly projectRoot?: string;
@@ -105,7 +147,14 @@ export function replaySequence(
   return { calls, report: measureDuplicates(calls.map((c) => c.text)) };
 }
 
-/** A line a pointer stood for that no earlier response delivered with that text. */
+/**
+ * A line a pointer stood for that no earlier response delivered with that text.
+ *
+ * @example
+ * ```ts
+ * const bad: WithheldLine = { call: 3, path: 'src/a.ts', line: 41 };
+ * ```
+ */
 export interface WithheldLine {
   readonly call: number;
   readonly path: string;

@@ -11,7 +11,14 @@ import { InputError, readResponses } from './inputs.js';
 import { replaySequence } from './replay.js';
 import { sampleProject, sampleSequence, sampleSequenceNames } from './sample.js';
 
-/** Where the command writes. */
+/**
+ * Where the command writes.
+ *
+ * @example
+ * ```ts
+ * const io: CliIo = { out: (t) => lines.push(t), err: (t) => errors.push(t) };
+ * ```
+ */
 export interface CliIo {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;

@@ -6,7 +6,14 @@ import { SAMPLE_FILES, SAMPLE_SEQUENCES } from './_sample.js';
 import type { ProjectFile, RecordedSequence } from './replay.js';
 import { extractSymbols } from './symbols.js';
 
-/** The sample project, by path. */
+/**
+ * The sample project, by path.
+ *
+ * @example
+ * ```ts
+ * sampleProject().get('src/cart.ts')?.symbols[0]; // { name: 'CartLine', kind: 'interface', … }
+ * ```
+ */
 export function sampleProject(): Map<string, ProjectFile> {
   return new Map(
     SAMPLE_FILES.map((f) => [
@@ -16,12 +23,26 @@ export function sampleProject(): Map<string, ProjectFile> {
   );
 }
 
-/** A recorded sequence over the sample project, or `undefined` for an unknown name. */
+/**
+ * A recorded sequence over the sample project, or `undefined` for an unknown name.
+ *
+ * @example
+ * ```ts
+ * sampleSequence('checkout')?.calls.length; // 3
+ * ```
+ */
 export function sampleSequence(name: string): RecordedSequence | undefined {
   return SAMPLE_SEQUENCES.find((s) => s.name === name);
 }
 
-/** The names of the recorded sequences. */
+/**
+ * The names of the recorded sequences.
+ *
+ * @example
+ * ```ts
+ * sampleSequenceNames(); // ['checkout', 'restock']
+ * ```
+ */
 export function sampleSequenceNames(): string[] {
   return SAMPLE_SEQUENCES.map((s) => s.name);
 }
