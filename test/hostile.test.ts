@@ -290,8 +290,6 @@ function exportedFunctions(): [string, Fn][] {
  * that is not wrapped in try.
  */
 const KNOWN_BUGS: Record<string, readonly string[]> = {
-  coalesceRanges: ['a revoked array proxy', 'a revoked proxy'],
-  countLines: ['a revoked array proxy', 'a revoked proxy'],
   createEmissionRecorder: [
     'a proxy that throws',
     'a revoked array proxy',
@@ -299,19 +297,12 @@ const KNOWN_BUGS: Record<string, readonly string[]> = {
     'an array proxy whose length throws',
     'getters that throw',
   ],
-  createLedger: ['a revoked array proxy', 'a revoked proxy'],
-  createSessionStore: ['a revoked array proxy', 'a revoked proxy'],
-  dedupeRange: ['a revoked array proxy', 'a revoked proxy'],
-  fingerprint: ['a revoked array proxy', 'a revoked proxy'],
   formatSessionBlock: [
     'a proxy that throws',
     'a revoked array proxy',
     'a revoked proxy',
     'an array proxy whose length throws',
   ],
-  formatSpans: ['a revoked array proxy', 'a revoked proxy'],
-  intersectRange: ['a revoked array proxy', 'a revoked proxy'],
-  intersectRanges: ['a revoked array proxy', 'a revoked proxy'],
   measureDuplicates: [
     '-0',
     '-Infinity',
@@ -334,15 +325,6 @@ const KNOWN_BUGS: Record<string, readonly string[]> = {
     'null',
     'undefined',
   ],
-  mergeRanges: ['a revoked array proxy', 'a revoked proxy'],
-  projectFromView: [
-    'a proxy that throws',
-    'a revoked array proxy',
-    'a revoked proxy',
-    'an array proxy whose length throws',
-    'getters that throw',
-  ],
-  rangesCover: ['a revoked array proxy', 'a revoked proxy', 'an array proxy whose length throws'],
   renderMarkdown: [
     '"7"',
     '-0',
@@ -371,15 +353,6 @@ const KNOWN_BUGS: Record<string, readonly string[]> = {
     'null',
     'undefined',
   ],
-  servedRangesForFile: [
-    'a proxy that throws',
-    'a revoked array proxy',
-    'a revoked proxy',
-    'an array proxy whose length throws',
-    'getters that throw',
-  ],
-  subtractRange: ['a revoked array proxy', 'a revoked proxy'],
-  subtractRanges: ['a revoked array proxy', 'a revoked proxy'],
   symbolsInSpans: [
     'a revoked array proxy',
     'a revoked proxy',

@@ -50,6 +50,10 @@ export function fingerprint(content: string): string {
 
 function describe(x: unknown): string {
   if (x === null) return 'null';
-  if (Array.isArray(x)) return 'an array';
+  try {
+    if (Array.isArray(x)) return 'an array';
+  } catch {
+    // A revoked proxy: say what typeof says.
+  }
   return typeof x;
 }

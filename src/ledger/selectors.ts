@@ -31,6 +31,16 @@ export function projectFromView(
   projectRoot: string,
 ): ProjectState | null {
   if (view === null || typeof view !== 'object') return null;
+  try {
+    return findProject(view, projectRoot);
+  } catch {
+    // A view whose getters throw was not built by a ledger: treat the call as
+    // untracked, which withholds nothing.
+    return null;
+  }
+}
+
+function findProject(view: SessionView, projectRoot: string): ProjectState {
   const projects = Array.isArray(view.projects) ? view.projects : [];
   const key = typeof projectRoot === 'string' ? projectKey(projectRoot) : undefined;
   const found = projects.find(
@@ -71,6 +81,21 @@ export function servedRangesForFile(
   ) {
     return mergeRanges(found);
   }
+  try {
+    collectServed(project, path, fingerprint, found);
+  } catch {
+    // Unreadable state proves nothing: hold nothing, so every line is re-sent.
+    return mergeRanges([]);
+  }
+  return mergeRanges(found);
+}
+
+function collectServed(
+  project: ProjectState,
+  path: string,
+  fingerprint: string,
+  found: LineRange[],
+): void {
   const calls = Array.isArray(project.calls) ? project.calls : [];
   for (const call of calls) {
     const files =
@@ -78,8 +103,7 @@ export function servedRangesForFile(
     for (const file of files) {
       if (file === null || typeof file !== 'object') continue;
       if (file.path !== path || file.fingerprint !== fingerprint) continue;
-      if (Array.isArray(file.ranges)) found.push(...file.ranges);
+      if (Array.isArray(file.ranges)) for (const r of file.ranges) found.push(r);
     }
   }
-  return mergeRanges(found);
 }

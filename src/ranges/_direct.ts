@@ -46,9 +46,8 @@ function restIsNormalized(list: readonly unknown[], from: number, prevEnd: numbe
 
 /** `a ∩ b` for two normalized arrays, or `undefined` when either is not. */
 export function intersectNormalized(a: unknown, b: unknown): LineRange[] | undefined {
-  if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
   try {
-    return walkIntersect(a, b);
+    return Array.isArray(a) && Array.isArray(b) ? walkIntersect(a, b) : undefined;
   } catch {
     return undefined;
   }
@@ -91,9 +90,8 @@ function walkIntersect(a: readonly unknown[], b: readonly unknown[]): LineRange[
 
 /** `a − b` for two normalized arrays, or `undefined` when either is not. */
 export function subtractNormalized(a: unknown, b: unknown): LineRange[] | undefined {
-  if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
   try {
-    return walkSubtract(a, b);
+    return Array.isArray(a) && Array.isArray(b) ? walkSubtract(a, b) : undefined;
   } catch {
     return undefined;
   }

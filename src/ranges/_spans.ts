@@ -30,7 +30,10 @@ const produced: WeakMap<object, number> = /* @__PURE__ */ new WeakMap();
 
 /** Whether `ranges` is a result of this library, unchanged in length. */
 export function isProduced(ranges: unknown): boolean {
-  return Array.isArray(ranges) && produced.get(ranges) === (ranges as readonly unknown[]).length;
+  if (typeof ranges !== 'object' || ranges === null) return false;
+  const n = produced.get(ranges);
+  // Only arrays are ever recorded, so the length read below is a plain one.
+  return n !== undefined && n === (ranges as readonly unknown[]).length;
 }
 
 /** Reads a member's ends into `out`; false when invalid or when reading throws. */
@@ -55,8 +58,9 @@ function readMember(list: ArrayLike<unknown>, i: number, out: [number, number]):
 
 /** The length of an array-like, or 0 for anything else (or a length that throws). */
 function lengthOf(ranges: unknown): number {
-  if (!Array.isArray(ranges)) return 0;
   try {
+    // Array.isArray throws on a revoked proxy, so it is inside the guard too.
+    if (!Array.isArray(ranges)) return 0;
     const len = ranges.length;
     return Number.isSafeInteger(len) && len > 0 ? len : 0;
   } catch {

@@ -22,9 +22,9 @@ export function rangesCover(set: readonly LineRange[], line: number): boolean {
     const i = binarySearch(set, line);
     return i < set.length && set[i]!.start <= line;
   }
-  if (!Array.isArray(set)) return false;
   let len: number;
   try {
+    if (!Array.isArray(set)) return false;
     len = set.length;
   } catch {
     return false;
