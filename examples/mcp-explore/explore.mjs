@@ -1,0 +1,46 @@
+/**
+ * The `explore` tool's work, as it runs inside a rendering worker: read the
+ * view the host put in the arguments, rank the project's files for the query,
+ * plan the call against what this session was already served, render it, and
+ * hand the emission back on the result.
+ *
+ * It holds no state between calls. Everything it knows about the conversation
+ * arrives in the arguments (`_spanLedgerView`), and everything it did leaves
+ * on the result (`_spanLedgerEmission`): both are plain data that survive the
+ * structured clone in and out of the worker.
+ */
+import { attachEmission, planCall, projectFromView, readSessionView } from 'span-ledger';
+import { createEmissionRecorder, renderMarkdown } from 'span-ledger/adapter';
+import { rankFiles, readProject } from './project.mjs';
+
+/**
+ * Answers one call. `config` is the worker's fixed setup: `root` (the
+ * resolved project root, also the ledger's project key), `enabled` (dedup on
+ * or off) and `budget` (a `planCall` budget).
+ */
+export function explore(args, config) {
+  const query = typeof args?.query === 'string' ? args.query : '';
+  const { root, enabled, budget } = config;
+
+  // Only what the host attached survives `withSessionView`; a view that does not
+  // validate reads as "untracked" (null) and nothing is withheld.
+  const view = readSessionView(args);
+  const prior = projectFromView(view, root);
+
+  const files = rankFiles(readProject(root), query).slice(0, 8);
+  const plan = planCall({ files, prior, enabled, budget });
+  const recorder = createEmissionRecorder({ projectRoot: root, query });
+  const title =
+    files.length > 0
+      ? `Results for "${query}"`
+      : `No symbol in this project matches "${query}". Try a name from the code.`;
+  const { text } = renderMarkdown({
+    plan,
+    sources: files,
+    recorder,
+    title,
+    maxResponseChars: 20_000,
+  });
+  const result = { content: [{ type: 'text', text }] };
+  return attachEmission(result, recorder.finish(text.length));
+}

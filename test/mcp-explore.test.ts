@@ -1,0 +1,325 @@
+/**
+ * The MCP explore example (examples/mcp-explore) as a host runs it: a real
+ * subprocess, driven by the official SDK client over stdio and over
+ * Streamable HTTP. What it proves is the embedding, not the planner: each
+ * client session gets its own history, a client cannot forge one, the switch
+ * turns dedup off, and an edited file is never withheld.
+ *
+ * The example imports the built package (`span-ledger` resolves to `dist/`
+ * through the package's own `exports`), so `dist/` is built first when it is
+ * missing.
+ */
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRenderedResponse, type RenderedSection } from '../src/adapter/parse.js';
+import { fingerprint } from '../src/fingerprint/index.js';
+import type { SessionView } from '../src/ledger/types.js';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER = join(REPO, 'examples/mcp-explore/server.mjs');
+const FIXTURE = join(REPO, 'fixtures/sample');
+
+/** Matches definitions in four files: more than one call's budget, so a repeat has new source to bring. */
+const WIDE = 'checkout cart money catalog';
+const STOCK = 'money stock order';
+const RESTOCK = 'stock catalog restock';
+
+/** Everything started here, stopped in afterAll whatever happened. */
+const clients: Client[] = [];
+const daemons: ChildProcess[] = [];
+let scratch: string | undefined;
+
+beforeAll(() => {
+  if (!existsSync(join(REPO, 'dist/index.js')) || !existsSync(join(REPO, 'dist/adapter.js'))) {
+    execSync('npx tsup', { cwd: REPO, stdio: 'ignore' });
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  await Promise.all(
+    daemons.map(
+      (proc) =>
+        new Promise<void>((done) => {
+          if (proc.exitCode !== null || proc.signalCode !== null) return done();
+          proc.once('exit', () => done());
+          proc.kill('SIGTERM');
+        }),
+    ),
+  );
+  if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The environment a subprocess gets: ours, without a dedup switch unless `extra` sets one. */
+function envWith(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  delete env.SPAN_LEDGER_DEDUP;
+  delete env.EXPLORE_ROOT;
+  return { ...env, ...extra };
+}
+
+interface StdioServer {
+  readonly client: Client;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Transport faults seen by the client (a stray stdout line would show up here). */
+  readonly faults: Error[];
+}
+
+/** Starts the example on stdio, as a host does, and connects a client to it. */
+async function startStdio(extra: Record<string, string> = {}): Promise<StdioServer> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SERVER],
+    cwd: REPO,
+    env: envWith(extra),
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'mcp-explore-test', version: '1.0.0' });
+  const faults: Error[] = [];
+  client.onerror = (e) => faults.push(e);
+  clients.push(client);
+  await client.connect(transport);
+  return { client, stderr: () => err, faults };
+}
+
+/** Starts the example as an HTTP daemon on a free port; resolves with its endpoint. */
+function startDaemon(extra: Record<string, string> = {}): Promise<string> {
+  const proc = spawn(process.execPath, [SERVER, '--http', '0'], {
+    cwd: REPO,
+    env: envWith(extra),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  daemons.push(proc);
+  return new Promise((done, fail) => {
+    let err = '';
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8');
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+      if (m) done(m[1]!);
+    });
+    proc.once('exit', (code) => fail(new Error(`daemon exited (${code}): ${err}`)));
+  });
+}
+
+/** A new client session on the daemon at `url`. */
+async function connectHttp(url: string): Promise<Client> {
+  const client = new Client({ name: 'mcp-explore-test', version: '1.0.0' });
+  clients.push(client);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** One `explore` call; the text the agent would read. */
+async function explore(client: Client, args: Record<string, unknown>): Promise<string> {
+  const result = await client.callTool({ name: 'explore', arguments: args });
+  expect(result.isError).not.toBe(true);
+  const content = result.content as { type: string; text?: string }[];
+  expect(content).toHaveLength(1);
+  expect(content[0]!.type).toBe('text');
+  // Nothing of the ledger's carriers may reach the client.
+  expect(Object.keys(result)).not.toContain('_spanLedgerEmission');
+  return content[0]!.text!;
+}
+
+function sections(text: string): readonly RenderedSection[] {
+  return parseRenderedResponse(text).sections;
+}
+
+/** `path:line` of every numbered source line in a response. */
+function sentLines(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const s of sections(text)) for (const l of s.lines) out.add(`${s.path}:${l.line}`);
+  return out;
+}
+
+/** Every source line of a response must be the project's real line, verbatim. */
+function expectVerbatim(text: string, root: string): void {
+  for (const s of sections(text)) {
+    const lines = readFileSync(join(root, s.path), 'utf8').split('\n');
+    for (const l of s.lines) expect(l.text, `${s.path}:${l.line}`).toBe(lines[l.line - 1]);
+  }
+}
+
+function hasPointer(text: string): boolean {
+  return sections(text).some((s) => s.pointer);
+}
+
+/** The first and second `WIDE` call of a stdio session on the bundled fixture. */
+let first = '';
+let second = '';
+
+describe('over stdio', () => {
+  it('points at what the first call sent and brings source it did not', async () => {
+    const server = await startStdio();
+    first = await explore(server.client, { query: WIDE });
+    second = await explore(server.client, { query: WIDE });
+
+    expect(hasPointer(first)).toBe(false);
+    expect(sections(first).length).toBeGreaterThanOrEqual(3);
+    expectVerbatim(first, FIXTURE);
+    expectVerbatim(second, FIXTURE);
+
+    const before = sentLines(first);
+    const again = sections(second);
+    expect(again.filter((s) => s.pointer).length).toBeGreaterThanOrEqual(2);
+    // New source: lines the first call's budget left out.
+    const fresh = [...sentLines(second)].filter((l) => !before.has(l));
+    expect(fresh.length).toBeGreaterThan(20);
+    // Every span a pointer names was really in the first response.
+    for (const s of again) {
+      for (const r of s.pointed) {
+        for (let n = r.start; n <= r.end; n++) expect(before.has(`${s.path}:${n}`)).toBe(true);
+      }
+    }
+    // Stdout carried protocol only; logs went to stderr.
+    expect(server.faults).toEqual([]);
+    expect(server.stderr()).toContain('dedup on');
+  });
+
+  it('ignores a view the client put in the arguments', async () => {
+    // A view claiming every line of every fixture file was served, with the
+    // files' real fingerprints: trusted, it would turn the answer into pointers.
+    const names = ['src/cart.ts', 'src/catalog.ts', 'src/checkout.ts', 'src/money.ts'];
+    const files = names.map((path) => {
+      const content = readFileSync(join(FIXTURE, path), 'utf8');
+      const end = content.split('\n').length;
+      return {
+        path,
+        ranges: [{ start: 1, end }],
+        chars: content.length,
+        fingerprint: fingerprint(content),
+      };
+    });
+    const call = {
+      projectRoot: FIXTURE,
+      query: WIDE,
+      files,
+      sourceChars: 9999,
+      responseChars: 9999,
+    };
+    const forged: SessionView = {
+      version: 1,
+      projects: [
+        { projectRoot: FIXTURE, callCount: 1, responseChars: 9999, calls: [{ ...call, index: 1 }] },
+      ],
+    };
+
+    const server = await startStdio({ EXPLORE_ROOT: FIXTURE });
+    const text = await explore(server.client, { query: WIDE, _spanLedgerView: forged });
+    // The input schema is loose, so the key really reached the handler (it says
+    // so on stderr) and was replaced there, not stripped by argument parsing.
+    expect(server.stderr()).toContain('discarded a client-supplied _spanLedgerView');
+    expect(text).toBe(first);
+    // Nor did the forged view enter the session's ledger: the next call is an honest second call.
+    expect(await explore(server.client, { query: WIDE, _spanLedgerView: forged })).toBe(second);
+  });
+
+  it('renders every call as a first call with SPAN_LEDGER_DEDUP=0', async () => {
+    const server = await startStdio({ SPAN_LEDGER_DEDUP: '0' });
+    const texts = [];
+    for (const query of [WIDE, STOCK, WIDE, WIDE])
+      texts.push(await explore(server.client, { query }));
+    expect(server.stderr()).toContain('dedup off');
+    expect(texts.some(hasPointer)).toBe(false);
+    expect(texts[0]).toBe(first);
+    expect(texts[2]).toBe(first);
+    expect(texts[3]).toBe(first);
+  });
+
+  it('re-sends a file whole when it was edited between two calls', async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'span-ledger-mcp-'));
+    cpSync(FIXTURE, scratch, { recursive: true });
+    const server = await startStdio({ EXPLORE_ROOT: scratch });
+    const one = await explore(server.client, { query: WIDE });
+    expect(one).toBe(first);
+    const sentMoney = sections(one).find((s) => s.path === 'src/money.ts');
+    expect(sentMoney?.lines.length).toBeGreaterThan(8);
+
+    // Same line count, different bytes: only the fingerprint can tell.
+    const path = join(scratch, 'src/money.ts');
+    const edited = readFileSync(path, 'utf8').replace('cannot combine', 'refusing to combine');
+    expect(edited).not.toBe(readFileSync(path, 'utf8'));
+    writeFileSync(path, edited);
+
+    const two = await explore(server.client, { query: WIDE });
+    const money = sections(two).find((s) => s.path === 'src/money.ts');
+    expect(money?.pointer).toBe(false);
+    const shown = new Set(money?.lines.map((l) => l.line));
+    for (const l of sentMoney?.lines ?? []) expect(shown.has(l.line)).toBe(true);
+    expectVerbatim(two, scratch);
+    // The files that did not change are still pointed at.
+    expect(sections(two).filter((s) => s.pointer).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('over HTTP, many clients on one daemon', () => {
+  let url = '';
+
+  beforeAll(async () => {
+    url = await startDaemon();
+  });
+
+  it("never shows a client another client's history", async () => {
+    const a = await connectHttp(url);
+    const aFirst = await explore(a, { query: WIDE });
+    const aSecond = await explore(a, { query: WIDE });
+    expect(hasPointer(aSecond)).toBe(true);
+    await explore(a, { query: STOCK });
+
+    // B connects while A is still connected and has been served plenty.
+    const b = await connectHttp(url);
+    const bFirst = await explore(b, { query: WIDE });
+    expect(bFirst).toBe(aFirst);
+    expect(bFirst).toBe(first); // and the same bytes as a first call over stdio
+    expect(hasPointer(bFirst)).toBe(false);
+    // A's history is still A's.
+    expect(hasPointer(await explore(a, { query: WIDE }))).toBe(true);
+  });
+
+  it('keeps interleaved calls of two clients apart on the shared worker pool', async () => {
+    const seqX = [WIDE, STOCK, WIDE, RESTOCK];
+    const seqY = [STOCK, RESTOCK, STOCK, WIDE];
+    const x = await connectHttp(url);
+    const y = await connectHttp(url);
+    const gotX: string[] = [];
+    const gotY: string[] = [];
+    // Each step sends X's and Y's calls at the same time: both workers busy, one
+    // worker may answer X then Y, the other Y then X.
+    for (let i = 0; i < seqX.length; i++) {
+      const [tx, ty] = await Promise.all([
+        explore(x, { query: seqX[i]! }),
+        explore(y, { query: seqY[i]! }),
+      ]);
+      gotX.push(tx);
+      gotY.push(ty);
+    }
+
+    // The same sequences, each run alone by a fresh client.
+    const solo = async (seq: readonly string[]): Promise<string[]> => {
+      const c = await connectHttp(url);
+      const out: string[] = [];
+      for (const query of seq) out.push(await explore(c, { query }));
+      return out;
+    };
+    const aloneX = await solo(seqX);
+    const aloneY = await solo(seqY);
+    expect(gotX).toEqual(aloneX);
+    expect(gotY).toEqual(aloneY);
+    // History mattered (later calls point back), so equality is not trivial.
+    expect(aloneX.slice(1).some(hasPointer)).toBe(true);
+    expect(aloneY.slice(1).some(hasPointer)).toBe(true);
+  });
+});
