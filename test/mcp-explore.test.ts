@@ -95,6 +95,9 @@ async function startStdio(extra: Record<string, string> = {}): Promise<StdioServ
   return { client, stderr: () => err, faults };
 }
 
+/** What the daemon wrote to stderr so far. */
+let daemonLog = '';
+
 /** Starts the example as an HTTP daemon on a free port; resolves with its endpoint. */
 function startDaemon(extra: Record<string, string> = {}): Promise<string> {
   const proc = spawn(process.execPath, [SERVER, '--http', '0'], {
@@ -104,13 +107,12 @@ function startDaemon(extra: Record<string, string> = {}): Promise<string> {
   });
   daemons.push(proc);
   return new Promise((done, fail) => {
-    let err = '';
     proc.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString('utf8');
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+      daemonLog += chunk.toString('utf8');
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(daemonLog);
       if (m) done(m[1]!);
     });
-    proc.once('exit', (code) => fail(new Error(`daemon exited (${code}): ${err}`)));
+    proc.once('exit', (code) => fail(new Error(`daemon exited (${code}): ${daemonLog}`)));
   });
 }
 
@@ -120,6 +122,11 @@ async function connectHttp(url: string): Promise<Client> {
   clients.push(client);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
+}
+
+/** Ends `client`'s MCP session on the server (an HTTP DELETE), as a host does on exit. */
+async function endSession(client: Client): Promise<void> {
+  await (client.transport as StreamableHTTPClientTransport).terminateSession();
 }
 
 /** One `explore` call; the text the agent would read. */
@@ -321,5 +328,17 @@ describe('over HTTP, many clients on one daemon', () => {
     // History mattered (later calls point back), so equality is not trivial.
     expect(aloneX.slice(1).some(hasPointer)).toBe(true);
     expect(aloneY.slice(1).some(hasPointer)).toBe(true);
+  });
+
+  it('drops a session, ledger and all, when the client ends it', async () => {
+    const c = await connectHttp(url);
+    await explore(c, { query: WIDE });
+    const opened = Number(
+      /session opened \((\d+) open\)\n(?![\s\S]*session opened)/.exec(daemonLog)?.[1],
+    );
+    await endSession(c);
+    expect(daemonLog).toContain(`session closed (${opened - 1} open)`);
+    // The id is gone with it: the server no longer answers for that session.
+    await expect(c.callTool({ name: 'explore', arguments: { query: WIDE } })).rejects.toThrow();
   });
 });
