@@ -2,12 +2,14 @@
  * `npm run bench`: every benchmark, one process, peers side by side.
  * Each suite prints its ratios and returns whether it met its targets.
  */
+import { dedupBench } from './dedup.js';
 import { ledgerBench } from './ledger.js';
 import { rangesBench } from './ranges.js';
 
 const suites: [string, () => boolean | Promise<boolean>][] = [
   ['range algebra and fingerprint', rangesBench],
   ['session ledger', ledgerBench],
+  ['dedup planner', dedupBench],
 ];
 
 let missed = 0;

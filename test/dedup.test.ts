@@ -476,6 +476,22 @@ describe('planCall: scenarios', () => {
   });
 });
 
+describe('planCall: edge cases found by the properties', () => {
+  it('under bank with no room, a held-back file the budget cannot fit is left out, as with dedup off', () => {
+    const content = '\n'.repeat(7); // eight empty lines, 7 chars
+    const prior = project([
+      [{ path: 'e.ts', ranges: [r(1, 8)], fingerprint: fingerprint(content) }],
+    ]);
+    const files = [{ path: 'e.ts', content, intended: [r(1, 8)] }];
+    const budget = { maxChars: 0, policy: 'bank' as const };
+    const bank = planCall({ files, prior, budget });
+    const off = planCall({ files, prior, budget, enabled: false });
+    expect(off.files[0]!.render).toBe('skipped');
+    expect(bank.files[0]!.render).toBe('skipped');
+    expect(bank.heldBack).toBeNull();
+  });
+});
+
 describe('bad input never throws', () => {
   const content = source(20);
   const hostile = new Proxy(

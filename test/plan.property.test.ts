@@ -45,7 +45,8 @@ interface Built {
   readonly prior: ProjectState;
 }
 
-function build(specs: readonly FileSpec[]): Built {
+/** Builds a call; `repeat` adds a prior call that served every file's intended spans as they are now. */
+function build(specs: readonly FileSpec[], repeat = false): Built {
   const files = specs.map((s, i) => ({
     path: `f${i}.ts`,
     content: s.lens.map((n, j) => String.fromCharCode(97 + ((i + j) % 26)).repeat(n)).join('\n'),
@@ -71,7 +72,25 @@ function build(specs: readonly FileSpec[]): Built {
       ];
     }),
   }));
-  return { files, prior: { projectRoot: '/repo', callCount: 3, responseChars: 0, calls } };
+  if (repeat) {
+    calls.push({
+      index: 4,
+      projectRoot: '/repo',
+      query: 'q',
+      sourceChars: 0,
+      responseChars: 0,
+      files: files.map((f) => ({
+        path: f.path,
+        ranges: f.intended,
+        chars: 10,
+        fingerprint: fingerprint(f.content),
+      })),
+    });
+  }
+  return {
+    files,
+    prior: { projectRoot: '/repo', callCount: calls.length, responseChars: 0, calls },
+  };
 }
 
 /** Lines of a set, in order. */
@@ -195,8 +214,8 @@ describe('planCall hold-back', () => {
   it('fires only when new source would be zero, and restores exactly the first back-referenced file', () => {
     let fired = 0;
     fc.assert(
-      fc.property(callArb, (specs) => {
-        const { files, prior } = build(specs);
+      fc.property(callArb, fc.boolean(), (specs, repeat) => {
+        const { files, prior } = build(specs, repeat);
         const plan = planCall({ files, prior });
         const alone = files.map((f) => planFile({ ...f, prior }));
         const zero = alone.every((p) => p.newChars === 0);

@@ -9,23 +9,43 @@
  */
 import { EMPTY, type Spans, SpanWriter } from '../ranges/_spans.js';
 
-/** Prefix sums of line lengths: line `k` (1-based) is `offsets[k - 1] .. offsets[k]`. */
+/**
+ * Prefix sums of line lengths: line `k` (1-based) is `offsets[k - 1] .. offsets[k]`,
+ * for `k <= lineCount`. When the index was built only up to a line, `lineCount`
+ * is that line and `complete` is false (the file goes on).
+ */
 export interface LineIndex {
   readonly offsets: Float64Array;
   readonly lineCount: number;
+  readonly complete: boolean;
 }
 
-/** Scans `content` once for line breaks. */
-export function indexLines(content: string): LineIndex {
-  let count = 1;
-  for (let i = content.indexOf('\n'); i !== -1; i = content.indexOf('\n', i + 1)) count++;
-  const offsets = new Float64Array(count + 1);
-  let line = 1;
-  for (let i = content.indexOf('\n'); i !== -1; i = content.indexOf('\n', i + 1)) {
-    offsets[line++] = i + 1;
+/**
+ * Indexes the lines of `content`, only the first `upTo` of them when the file
+ * has more: lines past the last one a plan can touch are never scanned. One
+ * `indexOf` pass into a typed array (no per-line strings: `split` measured
+ * slower once its garbage is counted).
+ */
+export function indexLines(content: string, upTo = Number.POSITIVE_INFINITY): LineIndex {
+  const limit = Number.isSafeInteger(upTo) && upTo >= 1 ? upTo : Number.POSITIVE_INFINITY;
+  let cap = Math.max(16, Math.min((content.length >>> 5) + 2, limit + 1));
+  let offsets = new Float64Array(cap);
+  let n = 1;
+  let i = content.indexOf('\n');
+  for (; i !== -1 && n <= limit; i = content.indexOf('\n', i + 1)) {
+    if (n + 1 >= cap) {
+      cap *= 2;
+      const grown = new Float64Array(cap);
+      grown.set(offsets);
+      offsets = grown;
+    }
+    offsets[n++] = i + 1;
   }
-  offsets[count] = content.length;
-  return { offsets, lineCount: count };
+  // Stopped with a line break still ahead: the file goes on past `limit`.
+  if (i !== -1) return { offsets, lineCount: limit, complete: false };
+  // The file's last line has no terminator.
+  offsets[n] = content.length;
+  return { offsets, lineCount: n, complete: true };
 }
 
 /** Chars of lines `start..end` (both within the file). */
@@ -40,7 +60,7 @@ export function charsOf(index: LineIndex, spans: Spans): number {
   return sum;
 }
 
-/** The part of a normalized set that lies within the file's lines. */
+/** The part of a normalized set that lies within the file's lines (as far as `lineCount`). */
 export function clipToFile(spans: Spans, lineCount: number): Spans {
   if (spans.n === 0 || spans.e[spans.n - 1]! <= lineCount) return spans;
   const out = new SpanWriter(spans.n);
@@ -90,6 +110,25 @@ export function takePrefix(index: LineIndex, spans: Spans, allowance: number): P
     break;
   }
   return { spans: out.done(), chars: used };
+}
+
+/** `a ∪ b` on packed sets: a linear merge. */
+export function unionSpans(a: Spans, b: Spans): Spans {
+  if (a.n === 0) return b;
+  if (b.n === 0) return a;
+  const out = new SpanWriter(a.n + b.n);
+  let i = 0;
+  let j = 0;
+  while (i < a.n || j < b.n) {
+    if (j >= b.n || (i < a.n && a.s[i]! <= b.s[j]!)) {
+      out.push(a.s[i]!, a.e[i]!);
+      i++;
+    } else {
+      out.push(b.s[j]!, b.e[j]!);
+      j++;
+    }
+  }
+  return out.done();
 }
 
 /** Lines in a set. */

@@ -7,11 +7,11 @@
 
 import type { ProjectState } from '../ledger/types.js';
 import { EMPTY, type Spans, toSpans } from '../ranges/_spans.js';
-import type { LineRange } from '../ranges/range.js';
+import { unionSpans } from './_lines.js';
 
 interface PathEntry {
-  /** Served ranges per fingerprint. */
-  readonly byFingerprint: Map<string, LineRange[]>;
+  /** The union of served spans per fingerprint. */
+  readonly byFingerprint: Map<string, Spans>;
   /** Some record of this path carried no fingerprint. */
   unproven: boolean;
 }
@@ -34,10 +34,13 @@ export function sessionStateOf(prior: unknown): SessionState {
 }
 
 /**
- * Indexes the retained calls of `prior`. Malformed records and files are
- * skipped; a fault while reading gives an empty index (nothing withheld).
+ * Indexes the retained calls of `prior`, for the paths in `wanted` only (all
+ * paths when absent). Each record's ranges are packed once (already normalized
+ * in a ledger's view, so that is a copy) and joined by a linear merge: no sort.
+ * Malformed records and files are skipped; a fault while reading gives an
+ * empty index (nothing withheld).
  */
-export function indexServed(prior: ProjectState | null): ServedIndex {
+export function indexServed(prior: ProjectState | null, wanted?: ReadonlySet<string>): ServedIndex {
   const index = new Map<string, PathEntry>();
   if (sessionStateOf(prior) !== 'has-history') return index;
   try {
@@ -47,6 +50,7 @@ export function indexServed(prior: ProjectState | null): ServedIndex {
         if (file === null || typeof file !== 'object') continue;
         const { path, fingerprint, ranges } = file;
         if (typeof path !== 'string' || path === '') continue;
+        if (wanted && !wanted.has(path)) continue;
         let entry = index.get(path);
         if (!entry) {
           entry = { byFingerprint: new Map(), unproven: false };
@@ -56,12 +60,9 @@ export function indexServed(prior: ProjectState | null): ServedIndex {
           entry.unproven = true;
           continue;
         }
-        let list = entry.byFingerprint.get(fingerprint);
-        if (!list) {
-          list = [];
-          entry.byFingerprint.set(fingerprint, list);
-        }
-        if (Array.isArray(ranges)) for (const r of ranges) list.push(r);
+        const spans = toSpans(ranges);
+        const before = entry.byFingerprint.get(fingerprint);
+        entry.byFingerprint.set(fingerprint, before ? unionSpans(before, spans) : spans);
       }
     }
   } catch {
@@ -85,11 +86,8 @@ export function servedFor(
 ): { spans: Spans; reason: ServedReason } {
   const entry = index.get(path);
   if (!entry) return { spans: EMPTY, reason: 'never-served' };
-  const list = fingerprint === '' ? undefined : entry.byFingerprint.get(fingerprint);
-  if (list) {
-    const spans = toSpans(list);
-    return { spans, reason: spans.n > 0 ? 'fingerprint-match' : 'never-served' };
-  }
+  const spans = fingerprint === '' ? undefined : entry.byFingerprint.get(fingerprint);
+  if (spans) return { spans, reason: spans.n > 0 ? 'fingerprint-match' : 'never-served' };
   if (entry.byFingerprint.size > 0) return { spans: EMPTY, reason: 'fingerprint-changed' };
   return { spans: EMPTY, reason: entry.unproven ? 'no-fingerprint' : 'never-served' };
 }

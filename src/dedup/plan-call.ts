@@ -222,7 +222,16 @@ export function planCall(input: PlanCallInput): CallPlan {
   const rawFiles = get('files');
   const entries: readonly unknown[] = Array.isArray(rawFiles) ? rawFiles : [];
   const prior = get('prior') ?? null;
-  const ctx = gateContext(prior, get('enabled'), get('thresholds'));
+  const paths = new Set<string>();
+  for (const entry of entries) {
+    try {
+      const path = (entry as { path?: unknown } | null)?.path;
+      if (typeof path === 'string') paths.add(path);
+    } catch {
+      // A file whose path cannot be read is skipped below.
+    }
+  }
+  const ctx = gateContext(prior, get('enabled'), get('thresholds'), paths);
   const limits = readLimits(get('budget'));
 
   const works = entries.map((entry) => {
@@ -301,7 +310,8 @@ export function planCall(input: PlanCallInput): CallPlan {
       heldBack = null;
       w.emit = EMPTY;
       w.plan = heldOriginal;
-      if (offGrants && !offGrants[heldIndex]!.slot) skip(w);
+      const g = offGrants?.[heldIndex];
+      if (g && (!g.slot || g.spans.n === 0)) skip(w);
     }
   }
 

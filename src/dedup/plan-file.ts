@@ -124,10 +124,10 @@ export function planWork(input: unknown, ctx: GateContext): FileWork {
   const path = typeof rawPath === 'string' ? rawPath : '';
   const hasContent = typeof rawContent === 'string';
   const content = hasContent ? rawContent : '';
-  const index = indexLines(content);
-  const intended = hasContent
-    ? clipToFile(toSpans(read(() => obj.intended)), index.lineCount)
-    : EMPTY;
+  const asked = hasContent ? toSpans(read(() => obj.intended)) : EMPTY;
+  // Lines past the last intended one are never scanned.
+  const index = indexLines(content, asked.n > 0 ? asked.e[asked.n - 1]! : 1);
+  const intended = clipToFile(asked, index.lineCount);
   let fp = '';
   if (hasContent) {
     fp =
@@ -229,13 +229,14 @@ export function gateContext(
   prior: ProjectState | null,
   enabled: unknown,
   thresholds: unknown,
+  paths?: ReadonlySet<string>,
 ): GateContext {
   const on = enabled !== false;
   const session = sessionStateOf(prior);
   return {
     enabled: on,
     session,
-    served: on && session === 'has-history' ? indexServed(prior) : new Map(),
+    served: on && session === 'has-history' ? indexServed(prior, paths) : new Map(),
     thresholds: resolveThresholds(thresholds as Partial<DedupThresholds> | undefined),
   };
 }
@@ -262,10 +263,12 @@ export function gateContext(
  */
 export function planFile(input: PlanFileInput): FilePlan {
   const obj = input !== null && typeof input === 'object' ? input : ({} as PlanFileInput);
+  const path = read(() => obj.path);
   const ctx = gateContext(
     read(() => obj.prior) ?? null,
     read(() => obj.enabled),
     read(() => obj.thresholds),
+    new Set(typeof path === 'string' ? [path] : []),
   );
   return planWork(obj, ctx).plan;
 }
