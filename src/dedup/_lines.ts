@@ -130,10 +130,3 @@ export function unionSpans(a: Spans, b: Spans): Spans {
   }
   return out.done();
 }
-
-/** Lines in a set. */
-export function lineCountOf(spans: Spans): number {
-  let n = 0;
-  for (let i = 0; i < spans.n; i++) n += spans.e[i]! - spans.s[i]! + 1;
-  return n;
-}

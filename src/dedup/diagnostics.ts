@@ -11,7 +11,14 @@ import { fromSpans, toSpans } from '../ranges/_spans.js';
 import { formatSpans } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
 
-/** What one path was served over the retained calls. */
+/**
+ * What one path was served over the retained calls.
+ *
+ * @example
+ * ```ts
+ * const f: PriorFile = { path: 'src/a.ts', ranges: [{ start: 1, end: 159 }], chars: 4928 };
+ * ```
+ */
 export interface PriorFile {
   readonly path: string;
   /** Union of the served spans (source and held), normalized. */
@@ -20,7 +27,14 @@ export interface PriorFile {
   readonly chars: number;
 }
 
-/** The session block. */
+/**
+ * The session block.
+ *
+ * @example
+ * ```ts
+ * const d: SessionDiagnostics = { callIndex: 2, priorCalls: 1, priorChars: 18204, priorFiles: [] };
+ * ```
+ */
 export interface SessionDiagnostics {
   /** Position of the call being planned: `priorCalls + 1`. */
   readonly callIndex: number;

@@ -3,7 +3,14 @@
  * reason codes. Types only; the decisions are made in `plan-file.ts`.
  */
 
-/** The five gates, in the order a file passes them. */
+/**
+ * The five gates, in the order a file passes them.
+ *
+ * @example
+ * ```ts
+ * plan.gates.find((g) => g.gate === 'content')?.reason; // 'fingerprint-changed'
+ * ```
+ */
 export type DedupGate = 'switch' | 'session' | 'content' | 'size' | 'delta';
 
 /**
@@ -13,6 +20,11 @@ export type DedupGate = 'switch' | 'session' | 'content' | 'size' | 'delta';
  * - `stop` — this gate ends withholding: the file renders in full;
  * - `fold` — the delta gate folded a small new remainder into the pointer;
  * - `skip` — not reached, an earlier gate stopped.
+ *
+ * @example
+ * ```ts
+ * const stopped = plan.gates.find((g) => g.verdict === 'stop'); // who kept the file whole
+ * ```
  */
 export type GateVerdict = 'pass' | 'stop' | 'fold' | 'skip';
 
@@ -29,6 +41,11 @@ export type GateVerdict = 'pass' | 'stop' | 'fold' | 'skip';
  *
  * Any gate after a `stop` reads `not-reached`, except `delta`, which reads
  * `nothing-covered`.
+ *
+ * @example
+ * ```ts
+ * const why: GateReason = plan.gates[2]!.reason; // e.g. 'never-served'
+ * ```
  */
 export type GateReason =
   | 'enabled'

@@ -29,6 +29,11 @@ import { type DedupThresholds, resolveThresholds } from './thresholds.js';
  * - `backref` — a pointer only, `emit` empty;
  * - `skipped` — (from `planCall` with a budget) left out: no source, no pointer,
  *   never recorded, whatever the other fields say.
+ *
+ * @example
+ * ```ts
+ * if (plan.render === 'skipped') continue;
+ * ```
  */
 export type FileRender = 'full' | 'partial' | 'backref' | 'skipped';
 
@@ -38,6 +43,13 @@ export type FileRender = 'full' | 'partial' | 'backref' | 'skipped';
  * What to record after rendering it: `emit` as source with `fingerprint`, and
  * (for `partial` and `backref`) `covered` as held with 0 chars. Never `folded`:
  * the reader has not seen those lines.
+ *
+ * @example
+ * ```ts
+ * const plan: FilePlan = planFile({ path, content, intended, prior });
+ * if (plan.render === 'partial' || plan.render === 'backref') rec.backref(plan.path, plan.covered, plan.fingerprint);
+ * if (plan.emit.length > 0) rec.source(plan.path, plan.emit, plan.newChars, plan.fingerprint);
+ * ```
  */
 export interface FilePlan {
   readonly path: string;
@@ -64,7 +76,14 @@ export interface FilePlan {
   readonly gates: readonly GateDecision[];
 }
 
-/** One file to plan. */
+/**
+ * One file to plan.
+ *
+ * @example
+ * ```ts
+ * const input: PlanFileInput = { path: 'src/a.ts', content, intended: [{ start: 1, end: 40 }], prior: null };
+ * ```
+ */
 export interface PlanFileInput {
   /** Project-relative path, as the ledger records it. */
   readonly path: string;

@@ -11,7 +11,14 @@ import { formatSpans } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
 import { DEDUP_THRESHOLDS } from './thresholds.js';
 
-/** What {@link formatBackReference} takes. */
+/**
+ * What {@link formatBackReference} takes.
+ *
+ * @example
+ * ```ts
+ * const input: BackReferenceInput = { path: plan.path, covered: plan.covered, partial: plan.render === 'partial' };
+ * ```
+ */
 export interface BackReferenceInput {
   /** The file, as the response's file headers spell it. */
   readonly path: string;

@@ -6,7 +6,14 @@
 import { firstEndingAtOrAfter, toSpans } from '../ranges/_spans.js';
 import type { LineRange } from '../ranges/range.js';
 
-/** The kinds of symbol a node can be. Imports and exports are never named in a pointer. */
+/**
+ * The kinds of symbol a node can be. Imports and exports are never named in a pointer.
+ *
+ * @example
+ * ```ts
+ * const kind: SymbolKind = 'method';
+ * ```
+ */
 export type SymbolKind =
   | 'function'
   | 'class'

@@ -5,7 +5,14 @@
  * call-level rules in `plan-call.ts`.
  */
 
-/** The thresholds the gates and the pointer use. See {@link DEDUP_THRESHOLDS}. */
+/**
+ * The thresholds the gates and the pointer use. See {@link DEDUP_THRESHOLDS}.
+ *
+ * @example
+ * ```ts
+ * const strict: DedupThresholds = { ...DEDUP_THRESHOLDS, minCoveredLines: 16 };
+ * ```
+ */
 export interface DedupThresholds {
   /** Shortest run of held lines that is replaced by a pointer (size gate). */
   readonly minCoveredLines: number;
