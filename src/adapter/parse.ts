@@ -10,6 +10,7 @@
  * lines and lines that are not numbered are ignored, never guessed at.
  */
 
+import { at, listOf } from '../ledger/_sanitize.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 
@@ -154,7 +155,9 @@ export interface DuplicateReport {
  * Measures how much of the source in a sequence of responses (in call order)
  * the agent had already received. A line counts as duplicate when an earlier
  * response, or an earlier section of the same one, delivered the same path and
- * line number with the same text; an edited line is new source.
+ * line number with the same text; an edited line is new source. Never throws:
+ * entries that are not strings (or cannot be read) are not responses and are
+ * skipped, and anything but an array reads as no responses.
  *
  * @example
  * ```ts
@@ -168,8 +171,13 @@ export function measureDuplicates(texts: readonly string[]): DuplicateReport {
   let sourceChars = 0;
   let duplicateChars = 0;
   let responseChars = 0;
-  for (const text of texts) {
-    if (typeof text === 'string') responseChars += text.length;
+  let responses = 0;
+  const { list, length } = listOf(texts);
+  for (let i = 0; i < length; i++) {
+    const text = at(list, i);
+    if (typeof text !== 'string') continue;
+    responses += 1;
+    responseChars += text.length;
     for (const section of parseRenderedResponse(text).sections) {
       let held = seen.get(section.path);
       if (!held) {
@@ -187,7 +195,7 @@ export function measureDuplicates(texts: readonly string[]): DuplicateReport {
   }
   const uniqueChars = sourceChars - duplicateChars;
   return {
-    responses: texts.length,
+    responses,
     responseChars,
     sourceChars,
     uniqueChars,

@@ -9,6 +9,8 @@
  * mirror drifts, and an over-reported span makes a later call withhold source
  * the agent never saw.
  */
+
+import { at, listOf, prop } from '../ledger/_sanitize.js';
 import type { Emission, FileEmission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
@@ -84,16 +86,37 @@ function validPath(path: unknown): path is string {
   return typeof path === 'string' && path !== '';
 }
 
+/** A fresh `{ start, end }` when `x` reads as a valid range, each end read once; else null. */
+function copyRange(x: unknown): LineRange | null {
+  const start = prop(x, 'start');
+  const end = prop(x, 'end');
+  const copy = { start, end };
+  return isLineRange(copy) ? copy : null;
+}
+
+/** The valid ranges of a range or a list of them, copied; unreadable members are dropped. */
 function asRanges(ranges: unknown): LineRange[] {
-  if (Array.isArray(ranges)) return ranges.filter(isLineRange);
-  return isLineRange(ranges) ? [ranges] : [];
+  const { list, length } = listOf(ranges);
+  if (length === 0) {
+    const one = copyRange(ranges);
+    return one === null ? [] : [one];
+  }
+  const out: LineRange[] = [];
+  for (let i = 0; i < length; i++) {
+    const r = copyRange(at(list, i));
+    if (r !== null) out.push(r);
+  }
+  return out;
 }
 
 /**
  * A recorder for one response. Every method ignores bad input (empty path,
  * invalid ranges, non-finite chars) rather than throwing: bookkeeping must
  * never fail a tool call. Reports for the same path are merged; the file keeps
- * a fingerprint only when every report carried the same one.
+ * a fingerprint only when every report carried the same one. Options that
+ * cannot be read or hold no non-empty `projectRoot` give an inert recorder:
+ * it records nothing, and `finish` returns an emission with no files (one the
+ * ledger ignores).
  *
  * @example
  * ```ts
@@ -108,19 +131,22 @@ function asRanges(ranges: unknown): LineRange[] {
  * ```
  */
 export function createEmissionRecorder(options: EmissionRecorderOptions): EmissionRecorder {
-  const projectRoot = typeof options?.projectRoot === 'string' ? options.projectRoot : '';
-  const query = typeof options?.query === 'string' ? options.query : '';
+  const root = prop(options, 'projectRoot');
+  // Without a usable root the ledger would ignore the emission anyway: record nothing.
+  const projectRoot = validPath(root) ? root : '';
+  const rawQuery = projectRoot === '' ? '' : prop(options, 'query');
+  const query = typeof rawQuery === 'string' ? rawQuery : '';
   const entries = new Map<string, Entry>();
   const droppedPaths: string[] = [];
 
   function report(path: string, ranges: LineRange[], chars: number, fp: unknown): void {
-    if (!validPath(path) || ranges.length === 0) return;
+    if (projectRoot === '' || !validPath(path) || ranges.length === 0) return;
     let entry = entries.get(path);
     if (!entry) {
       entry = { ranges: [], chars: 0, fingerprint: undefined };
       entries.set(path, entry);
     }
-    entry.ranges.push(...ranges);
+    for (const r of ranges) entry.ranges.push(r);
     entry.chars += chars;
     const given = typeof fp === 'string' && fp !== '' ? fp : null;
     if (entry.fingerprint === undefined) entry.fingerprint = given;

@@ -10,6 +10,7 @@
  */
 import { formatBackReference } from '../dedup/pointer.js';
 import { type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
+import { at, listOf, prop } from '../ledger/_sanitize.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import type { EmissionRecorder } from './recorder.js';
@@ -154,21 +155,28 @@ function quote(text: string): string {
  * ```
  */
 export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown {
-  const { plan, recorder, maxResponseChars, title } = options;
-  const pointer = options.pointer ?? formatBackReference;
-  const sources = new Map<string, RenderSource>();
-  for (const s of options.sources) sources.set(s.path, s);
+  const empty: RenderedMarkdown = { text: '', dropped: [] };
+  const recorder = readRecorder(prop(options, 'recorder'));
+  if (recorder === null) return empty;
+  const plan = prop(options, 'plan');
+  const given = prop(options, 'pointer');
+  const pointer = typeof given === 'function' ? (given as PointerWriter) : formatBackReference;
+  const sources = readSources(prop(options, 'sources'));
+  const maxResponseChars = prop(options, 'maxResponseChars');
   const cap =
     typeof maxResponseChars === 'number' && maxResponseChars >= 0
       ? maxResponseChars
       : Number.POSITIVE_INFINITY;
-  let text = title ? `${title}\n` : '';
+  const title = prop(options, 'title');
+  let text = typeof title === 'string' && title !== '' ? `${title}\n` : '';
   const dropped: string[] = [];
 
-  for (const file of plan.files) {
-    if (file.render === 'skipped') continue;
+  const { list, length } = listOf(prop(plan, 'files'));
+  for (let i = 0; i < length; i++) {
+    const file = readPlan(at(list, i));
+    if (file === null || file.render === 'skipped') continue;
     const source = sources.get(file.path);
-    if (source === undefined || typeof source.content !== 'string') continue;
+    if (source === undefined) continue;
     const section = renderSection(file, source, recorder, pointer);
     if (section === '') continue;
     const next = text === '' ? section : `${text}\n${section}`;
@@ -182,31 +190,117 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
   return { text, dropped };
 }
 
+type PointerWriter = (input: PointerInput) => string;
+
+/** What the renderer reads of a source, copied out of whatever was passed. */
+interface ReadSource {
+  readonly content: string;
+  readonly symbols: unknown;
+}
+
+const RENDERS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
+  'full',
+  'partial',
+  'backref',
+  'skipped',
+]);
+
+/**
+ * The recorder's three reporting methods, each guarded so a recorder that
+ * throws never fails the render (what it failed to record is under-reported,
+ * the safe direction); null when `raw` lacks any of them.
+ */
+function readRecorder(raw: unknown): Pick<EmissionRecorder, 'source' | 'backref' | 'drop'> | null {
+  const source = prop(raw, 'source');
+  const backref = prop(raw, 'backref');
+  const drop = prop(raw, 'drop');
+  if (typeof source !== 'function' || typeof backref !== 'function' || typeof drop !== 'function')
+    return null;
+  const guard =
+    (f: unknown) =>
+    (...args: unknown[]): void => {
+      try {
+        Reflect.apply(f as (...a: unknown[]) => unknown, raw, args);
+      } catch {
+        // a failing recorder under-reports; the response still goes out
+      }
+    };
+  return { source: guard(source), backref: guard(backref), drop: guard(drop) };
+}
+
+/** Readable sources by path (the last one for a path wins); unreadable ones are left out. */
+function readSources(raw: unknown): Map<string, ReadSource> {
+  const byPath = new Map<string, ReadSource>();
+  const { list, length } = listOf(raw);
+  for (let i = 0; i < length; i++) {
+    const s = at(list, i);
+    const path = prop(s, 'path');
+    const content = prop(s, 'content');
+    if (typeof path !== 'string' || path === '' || typeof content !== 'string') continue;
+    byPath.set(path, { content, symbols: prop(s, 'symbols') });
+  }
+  return byPath;
+}
+
+/** A planned file copied into plain data, or null when its path or render kind is unusable. */
+function readPlan(raw: unknown): RenderablePlan | null {
+  const path = prop(raw, 'path');
+  const render = prop(raw, 'render');
+  if (typeof path !== 'string' || path === '' || !RENDERS.has(render)) return null;
+  const fingerprint = prop(raw, 'fingerprint');
+  return {
+    path,
+    fingerprint: typeof fingerprint === 'string' ? fingerprint : '',
+    render: render as RenderablePlan['render'],
+    emit: mergeRanges(prop(raw, 'emit') as readonly LineRange[]),
+    covered: mergeRanges(prop(raw, 'covered') as readonly LineRange[]),
+  };
+}
+
+/** `symbolsInSpans`, with symbols that cannot be read naming nothing. */
+function namesIn(nodes: unknown, spans: readonly LineRange[]): string[] {
+  try {
+    return symbolsInSpans((nodes ?? []) as readonly SymbolNode[], spans);
+  } catch {
+    return [];
+  }
+}
+
+/** The pointer text: the caller's writer, or the default when it throws or returns no string. */
+function writePointer(pointer: PointerWriter, input: PointerInput): string {
+  try {
+    const out = pointer(input);
+    if (typeof out === 'string') return out;
+  } catch {
+    // fall back to the default wording below
+  }
+  return formatBackReference(input);
+}
+
 function renderSection(
   file: RenderablePlan,
-  source: RenderSource,
-  recorder: EmissionRecorder,
-  pointer: (input: PointerInput) => string,
+  source: ReadSource,
+  recorder: Pick<EmissionRecorder, 'source' | 'backref'>,
+  pointer: PointerWriter,
 ): string {
   const lines = source.content.split('\n');
-  const nodes = source.symbols ?? [];
   const clip = (set: readonly LineRange[]) =>
-    mergeRanges(set)
+    set
       .filter((r) => r.start <= lines.length)
       .map((r) => ({ start: r.start, end: Math.min(r.end, lines.length) }));
   const emit = clip(file.emit);
   const covered = file.render === 'full' ? [] : clip(file.covered);
   if (emit.length === 0 && covered.length === 0) return '';
 
-  const named = symbolsInSpans(nodes, [...covered, ...emit]);
+  const named = namesIn(source.symbols, [...covered, ...emit]);
   const shown = named.length > 5 ? [...named.slice(0, 5), `+${named.length - 5} more`] : named;
   const header = `**\`${file.path}\`**`;
   const parts = [shown.length > 0 ? `${header} — ${shown.join(', ')}` : header];
   if (covered.length > 0) {
-    const coveredSymbols = symbolsInSpans(nodes, covered);
+    const coveredSymbols = namesIn(source.symbols, covered);
     parts.push(
       quote(
-        pointer({
+        writePointer(pointer, {
           path: file.path,
           covered,
           symbols: coveredSymbols,
