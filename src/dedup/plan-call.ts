@@ -211,7 +211,9 @@ function cutTo(work: FileWork, spans: Spans, chars: number): void {
  * - **Anti-abandonment hold-back**: when the call would carry zero new source
  *   chars and some file is fully back-referenced, the first such file is
  *   restored to its real section (`heldBack` names it). A response of pointers
- *   only reads as "found nothing".
+ *   only reads as "found nothing". The restored file then takes its place in
+ *   the budget like any other; if the budget has no room for it at all, its
+ *   pointer stays and `heldBack` is `null`.
  * - **Budget** (`maxChars` counts source chars only): a fully back-referenced
  *   file takes no file slot; the files that render share `maxChars` max-min
  *   fairly in rank order, by their deduped length; a file is cut at whole
