@@ -11,7 +11,14 @@ import { sha1Hex } from './_sha1.js';
 const createHash = /* @__PURE__ */ nativeCreateHash();
 let encoder: TextEncoder | undefined;
 
-/** Which SHA-1 implementation {@link fingerprint} uses on this runtime. */
+/**
+ * Which SHA-1 implementation {@link fingerprint} uses on this runtime.
+ *
+ * @example
+ * ```ts
+ * fingerprintBackend(); // 'native' on Node, 'portable' in browsers, workers and Deno
+ * ```
+ */
 export function fingerprintBackend(): 'native' | 'portable' {
   return createHash ? 'native' : 'portable';
 }

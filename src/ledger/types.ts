@@ -5,7 +5,16 @@
  */
 import type { LineRange } from '../ranges/range.js';
 
-/** What one call sent of one file. */
+/**
+ * What one call sent of one file.
+ *
+ * @example
+ * ```ts
+ * const file: FileEmission = {
+ *   path: 'src/cart.ts', ranges: [{ start: 10, end: 40 }], chars: 912, fingerprint: '2310:9f2c0d4e1a7b3c55',
+ * };
+ * ```
+ */
 export interface FileEmission {
   /** Project-relative path, spelled as the response's file header spells it. */
   readonly path: string;
@@ -19,7 +28,19 @@ export interface FileEmission {
   readonly rangesTruncated?: boolean;
 }
 
-/** What one tool call sent, as its renderer reports it. */
+/**
+ * What one tool call sent, as its renderer reports it.
+ *
+ * @example
+ * ```ts
+ * const emission: Emission = {
+ *   projectRoot: '/repo', query: 'cart totals',
+ *   files: [{ path: 'src/cart.ts', ranges: [{ start: 10, end: 40 }], chars: 912 }],
+ *   sourceChars: 912, responseChars: 1240,
+ * };
+ * ledgerReducer(createLedger(), { type: 'recorded', emission });
+ * ```
+ */
 export interface Emission {
   /** The resolved project root the call was answered from. */
   readonly projectRoot: string;
@@ -32,13 +53,29 @@ export interface Emission {
   readonly responseChars: number;
 }
 
-/** A recorded call. */
+/**
+ * A recorded call.
+ *
+ * @example
+ * ```ts
+ * const [first]: readonly CallRecord[] = projectFromView(sessionView(ledger), '/repo')?.calls ?? [];
+ * first?.index; // 1: the session's first call for this project
+ * ```
+ */
 export interface CallRecord extends Emission {
   /** 1-based position of this call per (session bucket, project); keeps counting past eviction. */
   readonly index: number;
 }
 
-/** What the ledger knows of one project in one session. */
+/**
+ * What the ledger knows of one project in one session.
+ *
+ * @example
+ * ```ts
+ * const project: ProjectState | null = projectFromView(sessionView(ledger, 'conn-1'), '/repo');
+ * project?.callCount; // calls answered for /repo in conn-1, evicted ones included
+ * ```
+ */
 export interface ProjectState {
   readonly projectRoot: string;
   /** Calls answered for this project in this session, including evicted ones. Never reset by a bound. */
@@ -49,13 +86,29 @@ export interface ProjectState {
   readonly calls: readonly CallRecord[];
 }
 
-/** What crosses into a tool call: one session's projects, each with its last few calls. */
+/**
+ * What crosses into a tool call: one session's projects, each with its last few calls.
+ *
+ * @example
+ * ```ts
+ * const view: SessionView = sessionView(ledger, 'conn-1');
+ * // → { version: 1, projects: [{ projectRoot: '/repo', callCount: 3, responseChars: 5120, calls: [ … ] }] }
+ * ```
+ */
 export interface SessionView {
   readonly version: 1;
   readonly projects: readonly ProjectState[];
 }
 
-/** Bounds on what the ledger keeps. Counters are never bounded, only detail. */
+/**
+ * Bounds on what the ledger keeps. Counters are never bounded, only detail.
+ *
+ * @example
+ * ```ts
+ * const limits: LedgerLimits = { ...DEFAULT_LIMITS, maxProjects: 16 };
+ * createLedger(limits);
+ * ```
+ */
 export interface LedgerLimits {
   /** (session, project) entries kept across the whole ledger, least recently used evicted whole. */
   readonly maxProjects: number;

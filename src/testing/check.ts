@@ -35,27 +35,57 @@ import {
  * The range algebra as `span-ledger` exports it. Another implementation passes
  * an object with the same functions (any subset: the laws of missing functions
  * are skipped and listed in the report).
+ *
+ * @example
+ * ```ts
+ * import * as spanLedger from 'span-ledger';
+ * const algebra: RangeAlgebra = spanLedger; // the library's own functions fit
+ * const partial: Partial<RangeAlgebra> = { countLines: (set) => set.length };
+ * ```
  */
 export interface RangeAlgebra {
+  /** The set's lines as a normalized set: invalid members dropped, overlaps and neighbours joined. */
   mergeRanges(ranges: readonly LineRange[]): readonly LineRange[];
+  /** The lines of `range` that are also in `set`, normalized. */
   intersectRange(range: LineRange, set: readonly LineRange[]): readonly LineRange[];
+  /** The lines of `range` that are not in `set`, normalized. */
   subtractRange(range: LineRange, set: readonly LineRange[]): readonly LineRange[];
+  /** The lines in both sets, normalized. */
   intersectRanges(a: readonly LineRange[], b: readonly LineRange[]): readonly LineRange[];
+  /** The lines of `a` that are not in `b`, normalized. */
   subtractRanges(a: readonly LineRange[], b: readonly LineRange[]): readonly LineRange[];
+  /**
+   * Splits `range` into the lines to send (`emit`) and the runs of at least
+   * `minCovered` lines already in `served` (`covered`); together they are `range`.
+   */
   dedupeRange(
     range: LineRange,
     served: readonly LineRange[],
     minCovered?: number,
   ): { readonly emit: readonly LineRange[]; readonly covered: readonly LineRange[] };
+  /**
+   * The merged set cut to its `max` largest spans (never a line added), and
+   * whether a span had to be left out.
+   */
   coalesceRanges(
     ranges: readonly LineRange[],
     max?: number,
   ): { readonly ranges: readonly LineRange[]; readonly truncated: boolean };
+  /** Whether `line` is in the set. */
   rangesCover(set: readonly LineRange[], line: number): boolean;
+  /** How many distinct lines the set holds. */
   countLines(set: readonly LineRange[]): number;
 }
 
-/** The names of the algebra's functions, in the order their laws run. */
+/**
+ * The names of the algebra's functions, in the order their laws run.
+ *
+ * @example
+ * ```ts
+ * const missing = RANGE_ALGEBRA_FUNCTIONS.filter((name) => !(name in mine));
+ * // e.g. ['dedupeRange', 'coalesceRanges']: those laws are skipped
+ * ```
+ */
 export const RANGE_ALGEBRA_FUNCTIONS: readonly (keyof RangeAlgebra)[] =
   /* @__PURE__ */ Object.freeze([
     'mergeRanges',
@@ -69,7 +99,15 @@ export const RANGE_ALGEBRA_FUNCTIONS: readonly (keyof RangeAlgebra)[] =
     'countLines',
   ]);
 
-/** Options for {@link checkRangeAlgebra}. */
+/**
+ * Options for {@link checkRangeAlgebra}.
+ *
+ * @example
+ * ```ts
+ * const options: CheckRangeAlgebraOptions = { numRuns: 200, seed: 42 };
+ * checkRangeAlgebra(mine, options);
+ * ```
+ */
 export interface CheckRangeAlgebraOptions {
   /** Generated cases per law (default 100; the large-set law runs a tenth of it, at least 3). */
   readonly numRuns?: number;
@@ -77,7 +115,16 @@ export interface CheckRangeAlgebraOptions {
   readonly seed?: number;
 }
 
-/** What {@link checkRangeAlgebra} checked. */
+/**
+ * What {@link checkRangeAlgebra} checked.
+ *
+ * @example
+ * ```ts
+ * const report: RangeAlgebraReport = checkRangeAlgebra({ countLines, mergeRanges });
+ * report.skipped; // ['intersectRange', 'subtractRange', …]: no such functions in the object
+ * report.runs;    // cases generated over the laws that ran
+ * ```
+ */
 export interface RangeAlgebraReport {
   /** The laws that held, in the order they ran. */
   readonly laws: readonly string[];

@@ -10,7 +10,14 @@
  */
 import type { LineRange } from '../ranges/range.js';
 
-/** A set of line numbers. */
+/**
+ * A set of line numbers.
+ *
+ * @example
+ * ```ts
+ * const lines: LineSet = linesOf([{ start: 3, end: 5 }]); // Set { 3, 4, 5 }
+ * ```
+ */
 export type LineSet = ReadonlySet<number>;
 
 /** The ends of `x` when it is a valid range, read once; `undefined` otherwise. */

@@ -111,6 +111,7 @@ export function takeEmission<T>(
  * ```
  */
 export interface EmissionSink {
+  /** Records a sanitized emission under `sessionId` (the default bucket when absent); what it returns is ignored. */
   record(emission: Emission, sessionId?: string): unknown;
 }
 
