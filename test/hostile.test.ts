@@ -6,8 +6,8 @@
  * argument. Then: nothing the ledger, the carriers or the planner return holds a
  * path, line or fingerprint the input did not contain.
  *
- * Tests marked `KNOWN BUG` reproduce a throw in another layer; they use
- * `it.fails` so the suite stays green, and flip to a plain `it` once fixed.
+ * The bulk checks run one test per function, so a mutation-testing run only
+ * re-runs the functions a mutant can reach.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -280,31 +280,6 @@ function exportedFunctions(): [string, Fn][] {
   return [...all];
 }
 
-/**
- * KNOWN BUGS in other layers: function → hostile values that make it throw (in
- * some argument position) although the contract says it must not. The bulk
- * tests below skip exactly these; the `KNOWN BUG` test fails while any remains,
- * so each fix shows up as that test starting to pass: then delete the entry.
- * Most are one of two root causes: `Array.isArray` on a revoked proxy throws
- * (guard it with try), and a property read on a view/project/options object
- * that is not wrapped in try.
- */
-const KNOWN_BUGS: Record<string, readonly string[]> = {
-  formatSessionBlock: [
-    'a proxy that throws',
-    'a revoked array proxy',
-    'a revoked proxy',
-    'an array proxy whose length throws',
-  ],
-  symbolsInSpans: [
-    'a revoked array proxy',
-    'a revoked proxy',
-    'an array proxy whose length throws',
-  ],
-};
-const isKnown = (name: string, label: string): boolean =>
-  KNOWN_BUGS[name]?.includes(label) ?? false;
-
 /** Calls `f` and classifies the outcome against the contract; returns a failure or null. */
 function violation(
   name: string,
@@ -344,53 +319,34 @@ describe('hostile input across every export', () => {
     expect(failures).toEqual([]);
   });
 
-  const cases: [string, string, Fn, number, string, () => unknown][] = [];
-  for (const [name, f] of exportedFunctions()) {
-    const sample = SAMPLES[name];
-    if (!sample) continue;
-    const width = Math.max(1, sample.args().length);
-    for (let pos = 0; pos < width; pos++) {
-      for (const [label, make] of HOSTILE)
-        cases.push([`${name}#${pos} ${label}`, name, f, pos, label, make]);
-    }
-  }
+  const sampled = exportedFunctions().filter(([name]) => SAMPLES[name] !== undefined);
 
-  /** Every (function, position) pair, each hostile value in turn: the contract, in bulk. */
-  it('tool-path functions never throw; developer entry points throw only a named TypeError', () => {
-    const failures: string[] = [];
-    for (const [id, name, f, pos, label, make] of cases) {
-      const sample = SAMPLES[name]!;
-      const args = sample.args();
-      args[pos] = make();
-      const v = violation(name, f, args, sample.kind);
-      if (v && !isKnown(name, label)) failures.push(`${id}: ${v}`);
-    }
-    expect(failures).toEqual([]);
-  });
+  /** Each function, each hostile value in each argument position: the contract, in bulk. */
+  describe.each(sampled)('%s', (name, f) => {
+    const sample = SAMPLES[name]!;
 
-  it.fails('KNOWN BUG: every listed throw is fixed (flip to `it` when KNOWN_BUGS is empty)', () => {
-    const still: string[] = [];
-    for (const [, name, f, pos, label, make] of cases) {
-      if (!isKnown(name, label)) continue;
-      const args = SAMPLES[name]!.args();
-      args[pos] = make();
-      const v = violation(name, f, args, SAMPLES[name]!.kind);
-      if (v) still.push(`${name}#${pos} ${label}: ${v}`);
-    }
-    expect(still).toEqual([]);
-  });
+    it('never throws (or, at a developer entry point, throws a TypeError naming the argument)', () => {
+      const failures: string[] = [];
+      const width = Math.max(1, sample.args().length);
+      for (let pos = 0; pos < width; pos++) {
+        for (const [label, make] of HOSTILE) {
+          const args = sample.args();
+          args[pos] = make();
+          const v = violation(name, f, args, sample.kind);
+          if (v) failures.push(`${name}#${pos} ${label}: ${v}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    });
 
-  it('a hostile value in every position at once', () => {
-    const failures: string[] = [];
-    for (const [name, f] of exportedFunctions()) {
-      const sample = SAMPLES[name];
-      if (!sample) continue;
+    it('survives a hostile value in every position at once', () => {
+      const failures: string[] = [];
       for (const [label, make] of HOSTILE) {
         const v = violation(name, f, [make(), make(), make()], sample.kind);
-        if (v && !isKnown(name, label)) failures.push(`${name}#* ${label}: ${v}`);
+        if (v) failures.push(`${name}#* ${label}: ${v}`);
       }
-    }
-    expect(failures).toEqual([]);
+      expect(failures).toEqual([]);
+    });
   });
 });
 
@@ -426,7 +382,6 @@ describe('developer entry points name the argument', () => {
         },
       }),
     ],
-    // a revoked proxy: see KNOWN_BUGS.createLedger
   ])('createLedger(%s) throws a TypeError naming limits', (_label, limits) => {
     expect(() => main.createLedger(limits as never)).toThrow(TypeError);
     expect(() => main.createLedger(limits as never)).toThrow(/limits/);

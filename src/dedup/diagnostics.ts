@@ -116,6 +116,15 @@ const MAX_FILES_SHOWN = 8;
  */
 export function formatSessionBlock(d: SessionDiagnostics | undefined): string {
   if (d === null || typeof d !== 'object') return '';
+  try {
+    return sessionLines(d);
+  } catch {
+    // Diagnostics never fail a call: an unreadable block renders as none.
+    return '';
+  }
+}
+
+function sessionLines(d: SessionDiagnostics): string {
   const calls = count(d.priorCalls);
   const head =
     calls === 0

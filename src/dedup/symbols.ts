@@ -67,9 +67,15 @@ export function symbolsInSpans(
   spans: readonly LineRange[],
 ): string[] {
   const set = toSpans(spans);
-  if (set.n === 0 || !Array.isArray(nodes)) return [];
+  let count = 0;
+  try {
+    // Array.isArray throws on a revoked proxy; a length getter may throw too.
+    count = set.n > 0 && Array.isArray(nodes) ? nodes.length : 0;
+  } catch {
+    return [];
+  }
   const hits: { name: string; start: number; order: number }[] = [];
-  for (let i = 0; i < nodes.length; i++) {
+  for (let i = 0; i < count; i++) {
     let name: unknown;
     let kind: unknown;
     let start: unknown;
