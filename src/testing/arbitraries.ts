@@ -130,7 +130,7 @@ export function invalidRangeArb(options: RangeArbitraryOptions = {}): fc.Arbitra
     fc.tuple(line, line).map(([a, b]) => ({ start: String(a), end: String(b) })),
     fc.tuple(line, line).map(([a, b]) => [a, b]),
     fc.tuple(line, line).map(([a, b]) => Object.freeze({ start: a + 0.5, end: b + 1 })),
-    fc.constantFrom<unknown>(null, undefined, 0, 1, 'L1-3', true, Symbol('range'), () => 1),
+    fc.constantFrom<unknown>(null, undefined, 0, 1, 'L1-3', true, Symbol('range'), Number),
     fc
       .tuple(fc.constantFrom<'start' | 'end'>('start', 'end'), line)
       .map(([w, o]) => throwingGetter(w, o)),
