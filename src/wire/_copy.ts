@@ -6,12 +6,24 @@
 
 /**
  * A plain shallow copy of `obj`'s own enumerable properties except `key`, or
- * `undefined` when one of them cannot be read.
+ * `undefined` when one of them cannot be read. With `skipUnreadable`, a
+ * property that cannot be read is left out instead, and only an object whose
+ * keys cannot be listed gives `undefined`.
  */
-export function copyWithout(obj: object, key: string): Record<PropertyKey, unknown> | undefined {
+export function copyWithout(
+  obj: object,
+  key: string,
+  skipUnreadable = false,
+): Record<PropertyKey, unknown> | undefined {
+  let keys: (string | symbol)[];
   try {
-    const out: Record<PropertyKey, unknown> = {};
-    for (const k of Reflect.ownKeys(obj)) {
+    keys = Reflect.ownKeys(obj);
+  } catch {
+    return undefined;
+  }
+  const out: Record<PropertyKey, unknown> = {};
+  for (const k of keys) {
+    try {
       if (k === key || !Object.prototype.propertyIsEnumerable.call(obj, k)) continue;
       // Defined, not assigned: a JSON key `__proto__` stays a plain property.
       Object.defineProperty(out, k, {
@@ -20,9 +32,9 @@ export function copyWithout(obj: object, key: string): Record<PropertyKey, unkno
         writable: true,
         configurable: true,
       });
+    } catch {
+      if (!skipUnreadable) return undefined;
     }
-    return out;
-  } catch {
-    return undefined;
   }
+  return out;
 }

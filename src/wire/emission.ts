@@ -68,8 +68,10 @@ export function attachEmission<T extends object>(
  * Splits a tool result into what the agent sees and what the host records:
  * `result` never carries {@link EMISSION_KEY} (stripped unconditionally, even
  * when the caller does not record), and `emission` is a sanitized, bounded copy
- * or `null`. A result without the key is returned as the same object. Never
- * throws.
+ * or `null`. A result without the key is returned as the same object. A
+ * property of the result that cannot be read is left out of the copy; a result
+ * whose properties cannot even be listed (a hostile proxy, which no host can
+ * serialize either) comes back as it is, with no emission. Never throws.
  *
  * @example
  * ```ts
@@ -90,7 +92,9 @@ export function takeEmission<T>(
     return { result, emission: null };
   }
   if (!has) return { result, emission: null };
-  const stripped = copyWithout(result, EMISSION_KEY);
+  // The carrier must not reach the agent: a property that cannot be read is
+  // left out rather than the whole result going out with the carrier still on.
+  const stripped = copyWithout(result, EMISSION_KEY, true);
   if (stripped === undefined) return { result, emission: null };
   const raw = prop(result, EMISSION_KEY);
   let emission: Emission | null = null;
