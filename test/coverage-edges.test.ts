@@ -10,6 +10,7 @@ import { createEmissionRecorder, renderMarkdown } from '../src/adapter/index.js'
 import {
   createLedger,
   EMISSION_KEY,
+  intersectRanges,
   ledgerReducer,
   projectKey,
   rangesCover,
@@ -110,6 +111,13 @@ describe('projectKey without a platform argument', () => {
   });
 });
 
+describe('projectKey on win32', () => {
+  it('keeps a drive-relative path relative: `..` is kept, never climbs past the drive', () => {
+    expect(projectKey('C:foo\\..\\..\\bar', 'win32')).toBe('c:../bar');
+    expect(projectKey('C:Work', 'win32')).toBe('c:work');
+  });
+});
+
 describe('the ledger on unreadable input', () => {
   it('readLimits: a getter that throws reads as the default for that field', () => {
     const limits = Object.defineProperty({ maxProjects: 9 }, 'maxViewCalls', {
@@ -155,6 +163,7 @@ describe('the ledger on unreadable input', () => {
         null,
         { files: 'not a list' },
         { files: [null, 7, { path: 'a.ts', fingerprint: 'fp', ranges: [{ start: 3, end: 4 }] }] },
+        { files: [{ path: 'a.ts', fingerprint: 'fp', ranges: 'L9-12' }] },
       ],
     };
     expect(servedRangesForFile(project as never, 'a.ts', 'fp')).toEqual([{ start: 3, end: 4 }]);
@@ -174,6 +183,19 @@ describe('the algebra internals', () => {
     });
     expect(rangesCover(set, 3)).toBe(false);
     expect(rangesCover(set, 8)).toBe(true);
+  });
+
+  it('a normalized-looking prefix with a bad member after the walk ends: that member is dropped', () => {
+    // The direct walk over `b` stops at 1-5 (a is exhausted); 8-6 is checked afterwards.
+    expect(
+      intersectRanges(
+        [{ start: 1, end: 1 }],
+        [
+          { start: 1, end: 5 },
+          { start: 8, end: 6 },
+        ],
+      ),
+    ).toEqual([{ start: 1, end: 1 }]);
   });
 
   it('SpanWriter ignores an empty span and joins touching ones', () => {
