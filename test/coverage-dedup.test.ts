@@ -1,0 +1,184 @@
+/**
+ * The planner's edge cases the dedup suites leave to chance: priors that cannot
+ * be read or serve other paths, served records without a fingerprint or
+ * without spans, the bank policy with an unusable file, threshold and pointer
+ * inputs at the edges, and the session block's wording. Internals are checked
+ * directly where no public call reaches them.
+ */
+import { describe, expect, it } from 'vitest';
+import { indexLines, takePrefix } from '../src/dedup/_lines.js';
+import { indexServed, servedFor, sessionStateOf } from '../src/dedup/_served.js';
+import { resolveThresholds } from '../src/dedup/thresholds.js';
+import {
+  describeSession,
+  fingerprint,
+  formatBackReference,
+  formatSessionBlock,
+  type ProjectState,
+  planCall,
+  planFile,
+} from '../src/index.js';
+import { toSpans } from '../src/ranges/_spans.js';
+
+const content = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
+const fp = fingerprint(content);
+
+function prior(files: unknown[]): ProjectState {
+  return {
+    projectRoot: '/r',
+    callCount: 1,
+    responseChars: 100,
+    calls: [
+      {
+        projectRoot: '/r',
+        query: '',
+        files: files as never,
+        sourceChars: 0,
+        responseChars: 100,
+        index: 1,
+      },
+    ],
+  };
+}
+
+const contentGate = (p: { gates: readonly { gate: string; reason: string }[] }) =>
+  p.gates.find((g) => g.gate === 'content')?.reason;
+
+describe('the served index', () => {
+  it('a prior whose calls cannot be read is a first call: nothing withheld', () => {
+    const unreadable = Object.defineProperty({ projectRoot: '/r' }, 'calls', {
+      get(): never {
+        throw new Error('hostile calls');
+      },
+    });
+    expect(sessionStateOf(unreadable)).toBe('first-call');
+    const plan = planFile({
+      path: 'a.ts',
+      content,
+      intended: [{ start: 1, end: 30 }],
+      prior: unreadable as never,
+    });
+    expect(plan.render).toBe('full');
+    expect(plan.emit).toEqual([{ start: 1, end: 30 }]);
+  });
+
+  it('records of other paths are not indexed when only some paths are wanted', () => {
+    const p = prior([
+      { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
+      { path: 'b.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
+    ]);
+    expect([...indexServed(p, new Set(['a.ts'])).keys()]).toEqual(['a.ts']);
+    expect([...indexServed(p).keys()]).toEqual(['a.ts', 'b.ts']);
+  });
+
+  it('a path served only without a fingerprint: no-fingerprint, nothing withheld', () => {
+    const p = prior([{ path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10 }]);
+    const plan = planFile({ path: 'a.ts', content, intended: [{ start: 1, end: 30 }], prior: p });
+    expect(contentGate(plan)).toBe('no-fingerprint');
+    expect(plan.covered).toEqual([]);
+  });
+
+  it('a matching fingerprint with no valid spans is never-served', () => {
+    const p = prior([{ path: 'a.ts', ranges: [{ start: 5, end: 2 }], chars: 10, fingerprint: fp }]);
+    expect(servedFor(indexServed(p), 'a.ts', fp).reason).toBe('never-served');
+    const plan = planFile({ path: 'a.ts', content, intended: [{ start: 1, end: 30 }], prior: p });
+    expect(contentGate(plan)).toBe('never-served');
+  });
+
+  it('an empty fingerprint proves nothing, even against a record that has one', () => {
+    const p = prior([
+      { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
+    ]);
+    expect(servedFor(indexServed(p), 'a.ts', '')).toEqual({
+      spans: expect.objectContaining({ n: 0 }),
+      reason: 'fingerprint-changed',
+    });
+  });
+});
+
+describe('line indexing', () => {
+  it('indexes every line when no limit is given', () => {
+    const index = indexLines('a\nbb\nccc');
+    // offsets of the line starts, then the end: 0, 2, 5, and 8
+    expect([...index.offsets.slice(0, 4)]).toEqual([0, 2, 5, 8]);
+  });
+
+  it.each([Number.NaN, -1])('takePrefix with allowance %s takes nothing', (allowance) => {
+    const index = indexLines('a\nbb\nccc');
+    const out = takePrefix(index, toSpans([{ start: 1, end: 3 }]), allowance);
+    expect(out.chars).toBe(0);
+    expect(out.spans.n).toBe(0);
+  });
+});
+
+describe('the bank budget', () => {
+  it('an unusable file is skipped and the others keep their dedup-off slot', () => {
+    const plan = planCall({
+      files: [null as never, { path: 'a.ts', content, intended: [{ start: 1, end: 3 }] }],
+      prior: null,
+      budget: { maxChars: 10_000, policy: 'bank' },
+    });
+    expect(plan.files.map((f) => f.render)).toEqual(['skipped', 'full']);
+    expect(plan.files[1]?.emit).toEqual([{ start: 1, end: 3 }]);
+  });
+});
+
+describe('thresholds and the pointer at the edges', () => {
+  it('Infinity is kept as a threshold, -Infinity falls back to the default', () => {
+    const t = resolveThresholds({
+      minCoveredLines: Number.POSITIVE_INFINITY,
+      minDeltaChars: Number.NEGATIVE_INFINITY,
+    });
+    expect(t.minCoveredLines).toBe(Number.POSITIVE_INFINITY);
+    expect(t.minDeltaChars).toBe(resolveThresholds().minDeltaChars);
+  });
+
+  it('a pointer with symbols that are not a list names none', () => {
+    const withList = formatBackReference({
+      path: 'a.ts',
+      covered: [{ start: 1, end: 9 }],
+      symbols: ['Cart'],
+    });
+    const without = formatBackReference({
+      path: 'a.ts',
+      covered: [{ start: 1, end: 9 }],
+      symbols: 'Cart' as never,
+    });
+    expect(withList).toContain('Cart');
+    expect(without).not.toContain('Cart');
+    expect(without).toContain('L1-9');
+  });
+});
+
+describe('the session block', () => {
+  it('a file recorded without a spans list counts its chars and shows no spans', () => {
+    const p = prior([{ path: 'a.ts', ranges: 'L1-3', chars: 1200 }]);
+    const d = describeSession(p);
+    expect(d?.priorFiles).toEqual([{ path: 'a.ts', ranges: [], chars: 1200 }]);
+    expect(formatSessionBlock(d)).toBe(
+      'session: call #2 for this project · 1 earlier call · 100 chars sent so far\n' +
+        '  sent before: a.ts · 1,200 chars',
+    );
+  });
+
+  it('a block whose file has no spans list shows none for it', () => {
+    const text = formatSessionBlock({
+      callIndex: 3,
+      priorCalls: 2,
+      priorChars: 5,
+      priorFiles: [{ path: 'x.ts', ranges: 'nope' as never, chars: 7 }],
+    });
+    expect(text.split('\n')[1]).toBe('  sent before: x.ts · 7 chars');
+  });
+
+  it('says "+1 more file" for exactly one file past the eight shown', () => {
+    const priorFiles = Array.from({ length: 9 }, (_, i) => ({
+      path: `f${i}.ts`,
+      ranges: [{ start: 1, end: 2 }],
+      chars: 10,
+    }));
+    const text = formatSessionBlock({ callIndex: 2, priorCalls: 1, priorChars: 90, priorFiles });
+    expect(text.split('\n').at(-1)).toBe('  +1 more file');
+    expect(text.split('\n')).toHaveLength(1 + 8 + 1);
+  });
+});
