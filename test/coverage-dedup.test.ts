@@ -17,6 +17,7 @@ import {
   type ProjectState,
   planCall,
   planFile,
+  symbolsInSpans,
 } from '../src/index.js';
 import { toSpans } from '../src/ranges/_spans.js';
 
@@ -60,6 +61,22 @@ describe('the served index', () => {
     });
     expect(plan.render).toBe('full');
     expect(plan.emit).toEqual([{ start: 1, end: 30 }]);
+  });
+
+  it('nothing is indexed for a prior without history', () => {
+    expect(indexServed(null).size).toBe(0);
+    expect(indexServed({ projectRoot: '/r', callCount: 0, responseChars: 0, calls: [] }).size).toBe(
+      0,
+    );
+  });
+
+  it('served files without a usable path are skipped', () => {
+    const p = prior([
+      { path: '', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
+      { path: 7, ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
+      { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
+    ]);
+    expect([...indexServed(p).keys()]).toEqual(['a.ts']);
   });
 
   it('records of other paths are not indexed when only some paths are wanted', () => {
@@ -131,6 +148,28 @@ describe('thresholds and the pointer at the edges', () => {
     });
     expect(t.minCoveredLines).toBe(Number.POSITIVE_INFINITY);
     expect(t.minDeltaChars).toBe(resolveThresholds().minDeltaChars);
+  });
+
+  it('a pointer names only the string symbols of its list', () => {
+    const text = formatBackReference({
+      path: 'a.ts',
+      covered: [{ start: 1, end: 9 }],
+      symbols: ['Cart', 7 as never, 'total'],
+    });
+    expect(text).toContain('Cart');
+    expect(text).toContain('total');
+    expect(text).not.toContain('7');
+  });
+
+  it('symbolsInSpans skips a node whose fields cannot be read', () => {
+    const hostile = Object.defineProperty({}, 'name', {
+      enumerable: true,
+      get(): never {
+        throw new Error('hostile node');
+      },
+    });
+    const nodes = [hostile, { name: 'f', kind: 'function', start: 1, end: 3 }];
+    expect(symbolsInSpans(nodes as never, [{ start: 1, end: 9 }])).toEqual(['f']);
   });
 
   it('a pointer with symbols that are not a list names none', () => {
