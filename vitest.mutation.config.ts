@@ -1,22 +1,17 @@
 /**
- * The vitest config Stryker runs against each mutant: the unit, property and
- * hostile suites, without the slow end-to-end ones (packed tarball, real
- * worker threads, recorded replays, browser), which mutate nothing more and
- * would multiply the run time.
+ * The vitest config Stryker runs against each mutant: the suites of the layer
+ * being mutated (SPAN_LEDGER_MUTATION_LAYER, see scripts/mutation-layers.mjs),
+ * with fewer generated cases per property (test/testing.mutation-setup.ts).
  */
 import { defineConfig } from 'vitest/config';
+import { LAYERS } from './scripts/mutation-layers.mjs';
+
+const layer = (process.env.SPAN_LEDGER_MUTATION_LAYER ?? 'ranges') as keyof typeof LAYERS;
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: [
-      'test/browser/**',
-      'test/package/**',
-      'test/**/*.worker.test.ts',
-      'test/**/*replay*.test.ts',
-      'test/fixtures.test.ts',
-      'node_modules/**',
-    ],
+    include: LAYERS[layer].tests,
+    exclude: ['test/browser/**', 'test/package/**', 'node_modules/**'],
     setupFiles: ['test/testing.mutation-setup.ts'],
     testTimeout: 30_000,
   },
