@@ -6,7 +6,7 @@
  * directly where no public call reaches them.
  */
 import { describe, expect, it } from 'vitest';
-import { indexLines, takePrefix } from '../src/dedup/_lines.js';
+import { indexLines, takePrefix, unionSpans } from '../src/dedup/_lines.js';
 import { indexServed, servedFor, sessionStateOf } from '../src/dedup/_served.js';
 import { resolveThresholds } from '../src/dedup/thresholds.js';
 import {
@@ -128,7 +128,52 @@ describe('line indexing', () => {
   });
 });
 
+describe('unionSpans', () => {
+  it('returns the other set when one is empty', () => {
+    const a = toSpans([{ start: 1, end: 3 }]);
+    const none = toSpans([]);
+    expect(unionSpans(none, a)).toBe(a);
+    expect(unionSpans(a, none)).toBe(a);
+  });
+});
+
+describe('budgets', () => {
+  const file = { path: 'a.ts', content, intended: [{ start: 1, end: 3 }] };
+
+  it('a budget with no usable limit is no budget', () => {
+    const none = planCall({ files: [file], prior: null });
+    for (const budget of [{}, { maxChars: -1, maxFiles: Number.NaN }, { policy: 'bank' as const }])
+      expect(planCall({ files: [file], prior: null, budget })).toEqual(none);
+  });
+
+  it.each(['spend', 'bank'] as const)(
+    '%s: a file whose first line does not fit in the budget is skipped',
+    (policy) => {
+      const plan = planCall({ files: [file], prior: null, budget: { maxChars: 1, policy } });
+      expect(plan.files[0]?.render).toBe('skipped');
+      expect(plan.newChars).toBe(0);
+    },
+  );
+});
+
 describe('the bank budget', () => {
+  it('a file answered by a pointer keeps it; the new file gets its source', () => {
+    const p = prior([
+      { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 200, fingerprint: fp },
+    ]);
+    const plan = planCall({
+      files: [
+        { path: 'a.ts', content, intended: [{ start: 1, end: 30 }] },
+        { path: 'b.ts', content, intended: [{ start: 1, end: 3 }] },
+      ],
+      prior: p,
+      budget: { maxChars: 10_000, policy: 'bank' },
+    });
+    expect(plan.files.map((f) => f.render)).toEqual(['backref', 'full']);
+    expect(plan.files[0]?.covered).toEqual([{ start: 1, end: 30 }]);
+    expect(plan.files[1]?.emit).toEqual([{ start: 1, end: 3 }]);
+  });
+
   it('an unusable file is skipped and the others keep their dedup-off slot', () => {
     const plan = planCall({
       files: [null as never, { path: 'a.ts', content, intended: [{ start: 1, end: 3 }] }],
