@@ -31,7 +31,8 @@ export function replaySvg(rows: readonly ReplayRow[]): string {
     ];
   });
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" font-family="system-ui, sans-serif" font-size="12" role="img">`,
+    '<title>Duplicate share of source chars per replayed sequence, with and without dedup</title>',
     '<style>.v{fill:#444;font-size:11px}</style>',
     `<rect width="${W}" height="${height}" fill="#fff"/>`,
     `<text x="${LEFT}" y="20" font-size="14" font-weight="600">Duplicate share of source chars, per drill-down sequence</text>`,
