@@ -4,17 +4,11 @@
  * never for security: SHA-1 is not collision-resistant against an adversary,
  * and the fingerprint does not need it to be.
  */
+import { padMessage } from './_pad.js';
 
 /** SHA-1 of `bytes` as 40 lowercase hex digits. */
 export function sha1Hex(bytes: Uint8Array): string {
-  const bitLength = bytes.length * 8;
-  const padded = new Uint8Array(((bytes.length + 8) >>> 6) * 64 + 64);
-  padded.set(bytes);
-  padded[bytes.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  // Message length in bits, big-endian, in the last 8 bytes.
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 2 ** 32));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
+  const view = padMessage(bytes);
 
   let h0 = 0x67452301;
   let h1 = 0xefcdab89;
@@ -22,7 +16,7 @@ export function sha1Hex(bytes: Uint8Array): string {
   let h3 = 0x10325476;
   let h4 = 0xc3d2e1f0;
   const w = new Int32Array(80);
-  for (let off = 0; off < padded.length; off += 64) {
+  for (let off = 0; off < view.byteLength; off += 64) {
     for (let t = 0; t < 16; t++) w[t] = view.getInt32(off + t * 4);
     for (let t = 16; t < 80; t++) {
       const x = w[t - 3]! ^ w[t - 8]! ^ w[t - 14]! ^ w[t - 16]!;

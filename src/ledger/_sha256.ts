@@ -3,6 +3,7 @@
  * native synchronous hash (browsers, workers, Deno). It only turns long session
  * ids into fixed-size keys; it is not offered as a general hash.
  */
+import { padMessage } from '../fingerprint/_pad.js';
 
 /** The first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
 const K = /* @__PURE__ */ new Int32Array([
@@ -25,18 +26,11 @@ const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
 /** SHA-256 of `bytes` as 64 lowercase hex digits. */
 export function sha256Hex(bytes: Uint8Array): string {
-  const bitLength = bytes.length * 8;
-  const padded = new Uint8Array(((bytes.length + 8) >>> 6) * 64 + 64);
-  padded.set(bytes);
-  padded[bytes.length] = 0x80;
-  const data = new DataView(padded.buffer);
-  // Message length in bits, big-endian, in the last 8 bytes.
-  data.setUint32(padded.length - 8, Math.floor(bitLength / 2 ** 32));
-  data.setUint32(padded.length - 4, bitLength >>> 0);
+  const data = padMessage(bytes);
 
   const h = Int32Array.from(H0);
   const w = new Int32Array(64);
-  for (let off = 0; off < padded.length; off += 64) {
+  for (let off = 0; off < data.byteLength; off += 64) {
     for (let t = 0; t < 16; t++) w[t] = data.getInt32(off + t * 4);
     for (let t = 16; t < 64; t++) {
       const x = w[t - 15]!;
