@@ -10,10 +10,8 @@ import { EMPTY, type Spans, toSpans } from '../ranges/_spans.js';
 import { unionSpans } from './_lines.js';
 
 interface PathEntry {
-  /** The union of served spans per fingerprint. */
+  /** The union of served spans per fingerprint; empty when no record of the path had one. */
   readonly byFingerprint: Map<string, Spans>;
-  /** Some record of this path carried no fingerprint. */
-  unproven: boolean;
 }
 
 /** Served ranges by path, then by fingerprint. */
@@ -53,13 +51,10 @@ export function indexServed(prior: ProjectState | null, wanted?: ReadonlySet<str
         if (wanted && !wanted.has(path)) continue;
         let entry = index.get(path);
         if (!entry) {
-          entry = { byFingerprint: new Map(), unproven: false };
+          entry = { byFingerprint: new Map() };
           index.set(path, entry);
         }
-        if (typeof fingerprint !== 'string' || fingerprint === '') {
-          entry.unproven = true;
-          continue;
-        }
+        if (typeof fingerprint !== 'string' || fingerprint === '') continue;
         const spans = toSpans(ranges);
         const before = entry.byFingerprint.get(fingerprint);
         entry.byFingerprint.set(fingerprint, before ? unionSpans(before, spans) : spans);
@@ -89,5 +84,6 @@ export function servedFor(
   const spans = fingerprint === '' ? undefined : entry.byFingerprint.get(fingerprint);
   if (spans) return { spans, reason: spans.n > 0 ? 'fingerprint-match' : 'never-served' };
   if (entry.byFingerprint.size > 0) return { spans: EMPTY, reason: 'fingerprint-changed' };
-  return { spans: EMPTY, reason: entry.unproven ? 'no-fingerprint' : 'never-served' };
+  // The path was served, but never with a fingerprint: unprovable, so re-sent.
+  return { spans: EMPTY, reason: 'no-fingerprint' };
 }
