@@ -48,78 +48,81 @@ export function rangesBench(): boolean {
   const spans = randomSpans(200_000, 1, 4_000_000, 40);
   const spansMir = toMir(spans);
   const numbers = new Float64Array(spans.map((r) => r.start));
-  ok &&= report(
-    'mergeRanges on 200,000 random spans',
-    comparePeers([
-      { name: 'span-ledger mergeRanges', run: () => mergeRanges(spans) },
-      { name: 'multi-integer-range normalize', run: () => mir.normalize(spansMir) },
-      { name: 'Float64Array#sort of 200,000 numbers (floor)', run: () => numbers.slice().sort() },
-    ]),
-    [
-      {
-        label: 'mergeRanges / multi-integer-range',
-        subject: 'span-ledger mergeRanges',
-        peer: 'multi-integer-range normalize',
-        max: 1 / 5,
-      },
-      {
-        label: 'mergeRanges / typed-array sort',
-        subject: 'span-ledger mergeRanges',
-        peer: 'Float64Array#sort of 200,000 numbers (floor)',
-        max: 1.5,
-      },
-    ],
-  );
+  ok =
+    report(
+      'mergeRanges on 200,000 random spans',
+      comparePeers([
+        { name: 'span-ledger mergeRanges', run: () => mergeRanges(spans) },
+        { name: 'multi-integer-range normalize', run: () => mir.normalize(spansMir) },
+        { name: 'Float64Array#sort of 200,000 numbers (floor)', run: () => numbers.slice().sort() },
+      ]),
+      [
+        {
+          label: 'mergeRanges / multi-integer-range',
+          subject: 'span-ledger mergeRanges',
+          peer: 'multi-integer-range normalize',
+          max: 1 / 5,
+        },
+        {
+          label: 'mergeRanges / typed-array sort',
+          subject: 'span-ledger mergeRanges',
+          peer: 'Float64Array#sort of 200,000 numbers (floor)',
+          max: 1.5,
+        },
+      ],
+    ) && ok;
 
   const a = mergeRanges(normalizedSet(5_000, 2));
   const b = mergeRanges(normalizedSet(5_000, 3));
   const aMir = mir.normalize(toMir(a));
   const bMir = mir.normalize(toMir(b));
-  ok &&= report(
-    'subtract / intersect on two normalized sets of 5,000 spans',
-    comparePeers([
-      { name: 'span-ledger subtractRanges', run: () => subtractRanges(a, b) },
-      { name: 'multi-integer-range subtract', run: () => mir.subtract(aMir, bMir) },
-      { name: 'span-ledger intersectRanges', run: () => intersectRanges(a, b) },
-      { name: 'multi-integer-range intersect', run: () => mir.intersect(aMir, bMir) },
-    ]),
-    [
-      {
-        label: 'subtractRanges / multi-integer-range',
-        subject: 'span-ledger subtractRanges',
-        peer: 'multi-integer-range subtract',
-        max: 1 / 2,
-      },
-      {
-        label: 'intersectRanges / multi-integer-range',
-        subject: 'span-ledger intersectRanges',
-        peer: 'multi-integer-range intersect',
-        max: 1 / 2,
-      },
-    ],
-  );
+  ok =
+    report(
+      'subtract / intersect on two normalized sets of 5,000 spans',
+      comparePeers([
+        { name: 'span-ledger subtractRanges', run: () => subtractRanges(a, b) },
+        { name: 'multi-integer-range subtract', run: () => mir.subtract(aMir, bMir) },
+        { name: 'span-ledger intersectRanges', run: () => intersectRanges(a, b) },
+        { name: 'multi-integer-range intersect', run: () => mir.intersect(aMir, bMir) },
+      ]),
+      [
+        {
+          label: 'subtractRanges / multi-integer-range',
+          subject: 'span-ledger subtractRanges',
+          peer: 'multi-integer-range subtract',
+          max: 1 / 2,
+        },
+        {
+          label: 'intersectRanges / multi-integer-range',
+          subject: 'span-ledger intersectRanges',
+          peer: 'multi-integer-range intersect',
+          max: 1 / 2,
+        },
+      ],
+    ) && ok;
 
   const rand = prng(4);
   let mib = '';
   while (mib.length < 1 << 20) mib += `const v${Math.floor(rand() * 1e9)} = "ünïcödé ${rand()}";\n`;
   mib = mib.slice(0, 1 << 20);
-  ok &&= report(
-    'fingerprint of a 1 MiB string',
-    comparePeers([
-      { name: 'span-ledger fingerprint', run: () => fingerprint(mib) },
-      {
-        name: "bare createHash('sha1') digest",
-        run: () => createHash('sha1').update(mib).digest('hex'),
-      },
-    ]),
-    [
-      {
-        label: 'fingerprint / bare hash',
-        subject: 'span-ledger fingerprint',
-        peer: "bare createHash('sha1') digest",
-        max: 1.15,
-      },
-    ],
-  );
+  ok =
+    report(
+      'fingerprint of a 1 MiB string',
+      comparePeers([
+        { name: 'span-ledger fingerprint', run: () => fingerprint(mib) },
+        {
+          name: "bare createHash('sha1') digest",
+          run: () => createHash('sha1').update(mib).digest('hex'),
+        },
+      ]),
+      [
+        {
+          label: 'fingerprint / bare hash',
+          subject: 'span-ledger fingerprint',
+          peer: "bare createHash('sha1') digest",
+          max: 1.15,
+        },
+      ],
+    ) && ok;
   return ok;
 }

@@ -105,6 +105,14 @@ describe('mergeRanges', () => {
     expect(plain(mergeRanges(many))).toEqual([r(3, 50_004)]);
   });
 
+  it('merges a mid-sized unsorted input the same way (packed, natively sorted)', () => {
+    const many: LineRange[] = [];
+    for (let i = 1500; i >= 1; i--) many.push(r(i * 4, i * 4 + 1));
+    const out = mergeRanges(many);
+    expect(out).toHaveLength(1500);
+    expect(plain([out[0]!, out[1499]!])).toEqual([r(4, 5), r(6000, 6001)]);
+  });
+
   it('handles line numbers beyond 2^32 (native sort path)', () => {
     const big = 2 ** 40;
     const many: LineRange[] = [];

@@ -16,8 +16,12 @@ const MASK = RADIX - 1;
 const RADIX_MIN = 2048;
 
 /** Sorts the first `n` values of `a` ascending, in place. */
-export function sortNumbers(a: number[], n: number, max: number): void {
+export function sortNumbers(a: number[] | Float64Array, n: number, max: number): void {
   if (n < RADIX_MIN || max >= 2 ** 32) {
+    if (a instanceof Float64Array) {
+      a.subarray(0, n).sort();
+      return;
+    }
     const sorted = Float64Array.from(a.slice(0, n)).sort();
     for (let i = 0; i < n; i++) a[i] = sorted[i]!;
     return;
