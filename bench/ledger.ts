@@ -11,6 +11,7 @@ import {
   type Ledger,
   type LedgerLimits,
   ledgerReducer,
+  MAX_EVICTED_COUNTERS,
 } from '../dist/index.js';
 import { comparePeers, prng, report } from './_harness.js';
 
@@ -94,10 +95,12 @@ function sizeBound(limits: LedgerLimits, w: Widths): number {
       calls: Array.from({ length: limits.maxCallsRetained }, () => call),
     },
   };
+  const counters = { session: s(w.session), key: s(w.root), callCount: big, responseChars: chars };
   return JSON.stringify({
     version: 1,
     limits,
     entries: Array.from({ length: limits.maxProjects }, () => entry),
+    evicted: Array.from({ length: MAX_EVICTED_COUNTERS }, () => counters),
   }).length;
 }
 

@@ -11,6 +11,7 @@ import {
   type Ledger,
   type LedgerLimits,
   ledgerReducer,
+  MAX_EVICTED_COUNTERS,
   sessionView,
 } from '../src/index.js';
 
@@ -64,6 +65,9 @@ interface ModelEntry {
 
 class Model {
   entries: ModelEntry[] = []; // least recently used first
+  /** Counters of entries evicted whole, oldest first. */
+  evicted: { bucket: string | null; project: string; callCount: number; responseChars: number }[] =
+    [];
   constructor(readonly limits: LedgerLimits) {}
 }
 
@@ -135,17 +139,29 @@ class RecordCommand implements fc.Command<Model, Real> {
     expect(before).toEqual(snapshot); // never mutates its input
 
     const at = m.entries.findIndex((e) => e.bucket === bucket && e.project === project);
+    const back = m.evicted.findIndex((e) => e.bucket === bucket && e.project === project);
+    const counters = at < 0 && back >= 0 ? m.evicted.splice(back, 1)[0]! : undefined;
     const entry: ModelEntry =
       at >= 0
         ? m.entries.splice(at, 1)[0]!
-        : { bucket, project, callCount: 0, responseChars: 0, calls: [] };
+        : {
+            bucket,
+            project,
+            callCount: counters?.callCount ?? 0,
+            responseChars: counters?.responseChars ?? 0,
+            calls: [],
+          };
     entry.callCount += 1;
     entry.responseChars += asCount(this.raw.responseChars);
     entry.calls.push({ index: entry.callCount, emission });
     entry.calls =
       m.limits.maxCallsRetained === 0 ? [] : entry.calls.slice(-m.limits.maxCallsRetained);
     m.entries.push(entry);
-    while (m.entries.length > m.limits.maxProjects) m.entries.shift();
+    while (m.entries.length > m.limits.maxProjects) {
+      const gone = m.entries.shift()!;
+      m.evicted.push({ ...gone });
+    }
+    m.evicted = m.evicted.slice(-MAX_EVICTED_COUNTERS);
     checkAgainst(m, r.ledger);
   }
   toString = () =>
@@ -163,6 +179,7 @@ class ForgetCommand implements fc.Command<Model, Real> {
       expect(r.ledger).toBe(before); // a blank or non-string id clears nothing
     } else {
       m.entries = m.entries.filter((e) => e.bucket !== bucket);
+      m.evicted = m.evicted.filter((e) => e.bucket !== bucket);
     }
     checkAgainst(m, r.ledger);
   }
@@ -174,6 +191,7 @@ class ClearCommand implements fc.Command<Model, Real> {
   run(m: Model, r: Real): void {
     r.ledger = ledgerReducer(r.ledger, { type: 'cleared' });
     m.entries = [];
+    m.evicted = [];
     checkAgainst(m, r.ledger);
   }
   toString = () => 'clear()';

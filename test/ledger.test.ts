@@ -6,6 +6,7 @@ import {
   type FileEmission,
   type Ledger,
   ledgerReducer,
+  MAX_EVICTED_COUNTERS,
   normalizeSessionId,
   projectFromView,
   projectKey,
@@ -49,6 +50,7 @@ describe('createLedger', () => {
         maxViewCalls: 4,
       },
       entries: [],
+      evicted: [],
     });
   });
 
@@ -325,9 +327,40 @@ describe('ledgerReducer: recording rules', () => {
       ['s1', '/c'],
     ]);
     expect(sessionView(ledger, 's2').projects).toEqual([]);
-    // The evicted entry is gone whole: a new call starts it afresh.
+    // The evicted entry is gone whole, records and all; only its counters stay
+    // aside, so when it comes back it goes on counting.
+    expect(ledger.evicted).toEqual([
+      { session: 's2', key: '/b', callCount: 1, responseChars: 1400 },
+    ]);
     ledger = record(ledger, emission({ projectRoot: '/b' }), 's2');
-    expect(sessionView(ledger, 's2').projects[0]!.callCount).toBe(1);
+    const back = sessionView(ledger, 's2').projects[0]!;
+    expect(back.callCount).toBe(2);
+    expect(back.calls.map((c) => c.index)).toEqual([2]);
+    expect(ledger.evicted.map((c) => c.key)).toEqual(['/a']);
+  });
+
+  it('remembers at most MAX_EVICTED_COUNTERS evicted counters, forgetting the oldest', () => {
+    let ledger = createLedger({ maxProjects: 1 });
+    for (let i = 0; i <= MAX_EVICTED_COUNTERS + 1; i++) {
+      ledger = record(ledger, emission({ projectRoot: `/p${i}` }));
+    }
+    expect(ledger.evicted).toHaveLength(MAX_EVICTED_COUNTERS);
+    expect(ledger.evicted[0]!.key).toBe('/p1'); // /p0, the oldest, is forgotten
+    ledger = record(ledger, emission({ projectRoot: '/p1' }));
+    expect(sessionView(ledger).projects[0]!.callCount).toBe(2);
+    ledger = record(ledger, emission({ projectRoot: '/p0' }));
+    expect(sessionView(ledger).projects[0]!.callCount).toBe(1);
+  });
+
+  it('forgets and clears kept counters with their session', () => {
+    let ledger = createLedger({ maxProjects: 1 });
+    ledger = record(ledger, emission({ projectRoot: '/a' }), 's1');
+    ledger = record(ledger, emission({ projectRoot: '/b' }), 's2');
+    expect(ledger.evicted.map((c) => c.session)).toEqual(['s1']);
+    const forgotten = ledgerReducer(ledger, { type: 'forgotten', sessionId: 's1' });
+    expect(forgotten.evicted).toEqual([]);
+    expect(forgotten.entries).toHaveLength(1);
+    expect(ledgerReducer(ledger, { type: 'cleared' }).evicted).toEqual([]);
   });
 
   it('keys one project under several spellings of its root', () => {

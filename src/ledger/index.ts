@@ -3,7 +3,7 @@
  * the selectors that read it.
  */
 export { createLedger, ledgerReducer, sessionView } from './ledger.js';
-export { DEFAULT_LIMITS } from './limits.js';
+export { DEFAULT_LIMITS, MAX_EVICTED_COUNTERS } from './limits.js';
 export { projectKey } from './project-key.js';
 export { projectFromView, servedRangesForFile } from './selectors.js';
 export { normalizeSessionId } from './session-id.js';
@@ -12,6 +12,7 @@ export type {
   CallRecord,
   ClearedEvent,
   Emission,
+  EvictedCounters,
   FileEmission,
   ForgottenEvent,
   Ledger,

@@ -6,11 +6,12 @@
  * reading the view through the selectors).
  */
 import { addCounts, listOf, prop, sanitizeEmission } from './_sanitize.js';
-import { checkLimits, readLimits } from './limits.js';
+import { checkLimits, MAX_EVICTED_COUNTERS, readLimits } from './limits.js';
 import { projectKey } from './project-key.js';
 import { normalizeSessionId } from './session-id.js';
 import type {
   CallRecord,
+  EvictedCounters,
   Ledger,
   LedgerEntry,
   LedgerEvent,
@@ -28,13 +29,18 @@ import type {
  * @example
  * ```ts
  * createLedger();
- * // → { version: 1, limits: { maxProjects: 4, maxCallsRetained: 8, … }, entries: [] }
+ * // → { version: 1, limits: { maxProjects: 4, maxCallsRetained: 8, … }, entries: [], evicted: [] }
  * createLedger({ maxProjects: 16 }).limits.maxProjects; // 16
  * ```
  */
 export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
   const checked = Object.freeze(checkLimits(limits, 'createLedger(limits)'));
-  return Object.freeze({ version: 1, limits: checked, entries: Object.freeze([]) });
+  return Object.freeze({
+    version: 1,
+    limits: checked,
+    entries: Object.freeze([]),
+    evicted: Object.freeze([]),
+  });
 }
 
 /**
@@ -44,14 +50,16 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  * - `recorded` — the emission is copied and bounded (see below) into the entry
  *   for (session bucket, `projectKey(projectRoot)`), which becomes the most
  *   recently used. A new entry past `maxProjects` evicts the least recently
- *   used one, whole (the bound counts entries across all sessions).
+ *   used one, whole (the bound counts entries across all sessions); its
+ *   counters are kept aside, so if it comes back it goes on counting.
  *   `callCount` += 1 and `responseChars` += the emission's; the record's
  *   `index` is the new `callCount`, so it keeps counting after old records
- *   leave the window. Only the last `maxCallsRetained` records stay.
- * - `forgotten` — drops every entry of that session bucket. An id that
+ *   leave the window and after the entry itself was evicted. Only the last
+ *   `maxCallsRetained` records stay.
+ * - `forgotten` — drops every entry (and kept counter) of that session bucket. An id that
  *   normalizes to the default bucket (blank, not a string) clears nothing: a
  *   malformed id must never wipe the shared default bucket.
- * - `cleared` — drops every entry.
+ * - `cleared` — drops every entry and kept counter.
  *
  * What a record keeps of an emission: files with a non-empty string `path`;
  * entries with one path merged (their fingerprint kept only if all agree);
@@ -88,14 +96,20 @@ export function ledgerReducer(ledger: Ledger, event: LedgerEvent): Ledger {
       case 'forgotten': {
         const session = normalizeSessionId(prop(event, 'sessionId'));
         if (session === undefined) return ledger;
+        const evicted = evictedOf(ledger);
         const kept = entries.filter((e) => prop(e, 'session') !== session);
-        if (kept.length === entries.length) return ledger;
-        return Object.freeze({ ...ledger, entries: Object.freeze(kept) });
+        const keptCounters = evicted.filter((c) => c.session !== session);
+        if (kept.length === entries.length && keptCounters.length === evicted.length) return ledger;
+        return Object.freeze({
+          ...ledger,
+          entries: Object.freeze(kept),
+          evicted: Object.freeze(keptCounters),
+        });
       }
       case 'cleared':
-        return entries.length === 0
+        return entries.length === 0 && evictedOf(ledger).length === 0
           ? ledger
-          : Object.freeze({ ...ledger, entries: Object.freeze([]) });
+          : Object.freeze({ ...ledger, entries: Object.freeze([]), evicted: Object.freeze([]) });
       default:
         return ledger;
     }
@@ -114,21 +128,66 @@ function recorded(ledger: Ledger, entries: readonly LedgerEntry[], event: unknow
 
   const at = entries.findIndex((e) => e.session === session && e.key === key);
   const prev = at >= 0 ? entries[at]!.project : undefined;
-  const callCount = (prev?.callCount ?? 0) + 1;
+  // An entry evicted earlier goes on counting from where it stopped.
+  let evicted = evictedOf(ledger);
+  const back = at >= 0 ? -1 : evicted.findIndex((c) => c.session === session && c.key === key);
+  const counted = prev ?? evicted[back];
+  if (back >= 0) evicted = evicted.filter((_, i) => i !== back);
+  const callCount = (counted?.callCount ?? 0) + 1;
   const record = freezeRecord({ ...emission, index: callCount });
   const project: ProjectState = Object.freeze({
     projectRoot: emission.projectRoot,
     callCount,
-    responseChars: addCounts(prev?.responseChars ?? 0, emission.responseChars),
+    responseChars: addCounts(counted?.responseChars ?? 0, emission.responseChars),
     calls: retain(prev?.calls ?? [], record, limits.maxCallsRetained),
   });
 
   const next: LedgerEntry[] = [];
   for (let i = 0; i < entries.length; i++) if (i !== at) next.push(entries[i]!);
   next.push(Object.freeze({ session, key, project }));
-  // Least recently used first: evict from the front, whole entries.
-  const over = next.length - limits.maxProjects;
-  return Object.freeze({ ...ledger, entries: Object.freeze(over > 0 ? next.slice(over) : next) });
+  // Least recently used first: evict from the front, whole entries, keeping
+  // only their counters.
+  const over = Math.max(0, next.length - limits.maxProjects);
+  if (over > 0) {
+    const gone = next.slice(0, over).map((e) =>
+      Object.freeze({
+        session: e.session,
+        key: e.key,
+        callCount: e.project.callCount,
+        responseChars: e.project.responseChars,
+      }),
+    );
+    evicted = [...evicted, ...gone].slice(-MAX_EVICTED_COUNTERS);
+  }
+  return Object.freeze({
+    ...ledger,
+    entries: Object.freeze(next.slice(over)),
+    evicted: Object.freeze(evicted),
+  });
+}
+
+/**
+ * The kept counters of evicted entries. A ledger from before they existed, or
+ * one whose list is unreadable, remembers none (forgetting only resets a count).
+ */
+function evictedOf(ledger: Ledger): readonly EvictedCounters[] {
+  const list = prop(ledger, 'evicted');
+  if (!Array.isArray(list)) return [];
+  // Shared as it is when every member is sound, the common case.
+  return list.every(isCounters) ? list : list.filter(isCounters);
+}
+
+function isCounters(c: unknown): c is EvictedCounters {
+  if (c === null || typeof c !== 'object') return false;
+  const { session, key, callCount, responseChars } = c as Record<string, unknown>;
+  return (
+    typeof key === 'string' &&
+    (session === null || typeof session === 'string') &&
+    Number.isSafeInteger(callCount) &&
+    (callCount as number) >= 0 &&
+    Number.isFinite(responseChars) &&
+    (responseChars as number) >= 0
+  );
 }
 
 /**

@@ -105,3 +105,15 @@ export function readLimits(limits: unknown): LedgerLimits {
   }
   return out as unknown as LedgerLimits;
 }
+
+/**
+ * How many evicted entries' counters a ledger remembers. Past it the oldest are
+ * forgotten (a returning project then counts from 1 again): a few numbers per
+ * entry, so the bound is generous, but it is a bound.
+ *
+ * @example
+ * ```ts
+ * MAX_EVICTED_COUNTERS; // 64
+ * ```
+ */
+export const MAX_EVICTED_COUNTERS = 64;

@@ -158,6 +158,28 @@ export interface Ledger {
   readonly limits: LedgerLimits;
   /** Least recently used first, most recently used last. */
   readonly entries: readonly LedgerEntry[];
+  /**
+   * The counters of entries evicted whole, oldest first (at most
+   * `MAX_EVICTED_COUNTERS`), so a project that comes back keeps counting
+   * instead of starting again at call 1.
+   */
+  readonly evicted: readonly EvictedCounters[];
+}
+
+/**
+ * What the ledger keeps of an entry it evicted whole: its key and counters,
+ * no records.
+ *
+ * @example
+ * ```ts
+ * const kept: EvictedCounters = { session: 'conn-1', key: '/repo', callCount: 9, responseChars: 48_000 };
+ * ```
+ */
+export interface EvictedCounters {
+  readonly session: string | null;
+  readonly key: string;
+  readonly callCount: number;
+  readonly responseChars: number;
 }
 
 /**
