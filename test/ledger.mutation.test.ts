@@ -6,7 +6,7 @@
  * chars. Expected values are written out by hand, never computed by the code
  * under test.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   attachEmission,
   createLedger,
@@ -17,9 +17,11 @@ import {
   type Ledger,
   ledgerReducer,
   normalizeSessionId,
+  projectFromView,
   projectKey,
   readSessionView,
   recordSafely,
+  servedRangesForFile,
   sessionView,
   takeEmission,
   VIEW_KEY,
@@ -1050,5 +1052,151 @@ describe('the carriers', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]![1]).toBe('conn');
     expect((seen[0]![0] as Emission).files.map((f) => f.path)).toEqual(['f2']);
+  });
+});
+
+describe('sha256OfUtf8 backends', () => {
+  /** SHA-256 of 'abc' (FIPS 180-2 example). */
+  const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+
+  afterEach(() => {
+    vi.resetModules();
+  });
+
+  /** The session-id module loaded fresh while `process.getBuiltinModule` is `value`. */
+  async function loadWith(value: unknown) {
+    vi.resetModules();
+    const saved = Object.getOwnPropertyDescriptor(process, 'getBuiltinModule');
+    Object.defineProperty(process, 'getBuiltinModule', {
+      configurable: true,
+      writable: true,
+      value,
+    });
+    try {
+      return await import('../src/ledger/session-id.js');
+    } finally {
+      if (saved) Object.defineProperty(process, 'getBuiltinModule', saved);
+      else delete (process as unknown as Record<string, unknown>).getBuiltinModule;
+    }
+  }
+
+  it('the native backend asks the runtime hash; the portable one never does', async () => {
+    const crypto = process.getBuiltinModule('crypto');
+    const asked: string[] = [];
+    const fresh = await loadWith(() => ({
+      createHash: (algorithm: string) => {
+        asked.push(algorithm);
+        return crypto.createHash(algorithm);
+      },
+    }));
+    expect(fresh.sha256OfUtf8('abc', 'portable')).toBe(ABC);
+    expect(asked).toEqual([]);
+    expect(fresh.sha256OfUtf8('abc')).toBe(ABC);
+    expect(fresh.sha256OfUtf8('abc', 'native')).toBe(ABC);
+    expect(asked).toEqual(['sha256', 'sha256']);
+  });
+
+  it('without a runtime hash, asking for the native backend hashes portably', async () => {
+    const fresh = await loadWith(undefined);
+    expect(fresh.sha256OfUtf8('abc', 'native')).toBe(ABC);
+    expect(fresh.normalizeSessionId(` ${'a'.repeat(129)}`)).toBe(
+      'c12cb024a2e5551cca0e08fce8f1c5e314555cc3fef6329ee994a3db752166ae',
+    );
+  });
+});
+
+describe('the selectors on views no ledger built', () => {
+  const served = {
+    path: 'a.ts',
+    fingerprint: 'fp',
+    ranges: [{ start: 3, end: 4 }],
+  };
+  const project = (calls: unknown) =>
+    ({ projectRoot: '/r', callCount: 1, responseChars: 0, calls }) as never;
+  const empty = (projectRoot: unknown) => ({
+    projectRoot,
+    callCount: 0,
+    responseChars: 0,
+    calls: [],
+  });
+
+  it('projectFromView: a view that is not an object is untracked', () => {
+    expect(projectFromView(undefined as never, '/r')).toBeNull();
+    expect(projectFromView('view' as never, '/r')).toBeNull();
+  });
+
+  it('projectFromView: projects that are not a list read as none', () => {
+    const view = { version: 1, projects: { 0: { projectRoot: '/r', callCount: 5 } } } as never;
+    expect(projectFromView(view, '/r')).toEqual(empty('/r'));
+  });
+
+  it('projectFromView: skips members that are not objects or have no string root', () => {
+    const fn = Object.assign(() => 0, { projectRoot: '/r', callCount: 8 });
+    const good = { projectRoot: '/r/', callCount: 2, responseChars: 0, calls: [] };
+    const view = {
+      version: 1,
+      projects: [null, fn, { projectRoot: 7, callCount: 9 }, good],
+    } as never;
+    expect(projectFromView(view, '/r')).toBe(good);
+    expect(projectFromView({ version: 1, projects: [fn] } as never, '/r')).toEqual(empty('/r'));
+  });
+
+  it('projectFromView: a root that is not a string finds nothing and does not throw', () => {
+    const view = { version: 1, projects: [{ projectRoot: '/r', callCount: 1 }] } as never;
+    expect(projectFromView(view, 5 as never)).toEqual(empty(5));
+  });
+
+  it('servedRangesForFile: no fingerprint, or an empty one, holds nothing', () => {
+    const unproven = project([{ files: [{ path: 'a.ts', ranges: [{ start: 1, end: 9 }] }] }]);
+    expect(servedRangesForFile(unproven, 'a.ts', undefined as never)).toEqual([]);
+    const blank = project([{ files: [{ ...served, fingerprint: '' }] }]);
+    expect(servedRangesForFile(blank, 'a.ts', '')).toEqual([]);
+    expect(servedRangesForFile(project([{ files: [served] }]), 'a.ts', 'fp')).toEqual([
+      { start: 3, end: 4 },
+    ]);
+  });
+
+  it('servedRangesForFile: a project that is not an object holds nothing', () => {
+    const fn = Object.assign(() => 0, { calls: [{ files: [served] }] });
+    expect(servedRangesForFile(fn as never, 'a.ts', 'fp')).toEqual([]);
+    expect(servedRangesForFile('p' as never, 'a.ts', 'fp')).toEqual([]);
+  });
+
+  it('servedRangesForFile: reads only arrays, skipping members that are not objects', () => {
+    const fnCall = Object.assign(() => 0, { files: [served] });
+    const fnFile = Object.assign(() => 0, { ...served, ranges: [{ start: 20, end: 30 }] });
+    expect(servedRangesForFile(project(new Set([{ files: [served] }])), 'a.ts', 'fp')).toEqual([]);
+    expect(
+      servedRangesForFile(
+        project([
+          null,
+          fnCall,
+          { files: new Set([served]) },
+          { files: [null, fnFile, { ...served, ranges: new Set([{ start: 40, end: 41 }]) }] },
+          { files: [served] },
+        ]),
+        'a.ts',
+        'fp',
+      ),
+    ).toEqual([{ start: 3, end: 4 }]);
+  });
+
+  it('servedRangesForFile: matches path and fingerprint both, merging what several calls served', () => {
+    const calls = [
+      { files: [{ ...served, ranges: [{ start: 5, end: 6 }] }] },
+      { files: [{ ...served, path: 'b.ts', ranges: [{ start: 50, end: 60 }] }] },
+      { files: [{ ...served, fingerprint: 'other', ranges: [{ start: 70, end: 80 }] }] },
+      { files: [served] },
+    ];
+    expect(servedRangesForFile(project(calls), 'a.ts', 'fp')).toEqual([{ start: 3, end: 6 }]);
+  });
+
+  it('servedRangesForFile: a call whose getter throws holds nothing at all', () => {
+    const hostile = Object.defineProperty({}, 'files', {
+      get(): never {
+        throw new Error('hostile');
+      },
+    });
+    expect(servedRangesForFile(project([{ files: [served] }, hostile]), 'a.ts', 'fp')).toEqual([]);
   });
 });
