@@ -1200,3 +1200,118 @@ describe('the selectors on views no ledger built', () => {
     expect(servedRangesForFile(project([{ files: [served] }, hostile]), 'a.ts', 'fp')).toEqual([]);
   });
 });
+
+describe('kept counters of evicted entries', () => {
+  const counters = (
+    key: string,
+    callCount: number,
+    responseChars = 0,
+    session: unknown = null,
+  ) => ({
+    session,
+    key,
+    callCount,
+    responseChars,
+  });
+  /** A ledger holding exactly these kept counters and no entries. */
+  const withEvicted = (evicted: unknown, limits = {}) =>
+    ({ ...createLedger(limits), evicted }) as unknown as Ledger;
+
+  it('resumes a returning entry from its counters, wherever they sit in the list', () => {
+    const ledger = withEvicted([counters('/a', 3, 30), counters('/b', 5, 50), counters('/c', 1)]);
+    const back = record(ledger, emission({ projectRoot: '/b', responseChars: 7 }));
+    expect(back.entries[0]!.project).toMatchObject({ callCount: 6, responseChars: 57 });
+    expect(back.entries[0]!.project.calls.map((c) => c.index)).toEqual([6]);
+    expect(back.evicted.map((c) => c.key)).toEqual(['/a', '/c']);
+    const first = record(ledger, emission({ projectRoot: '/a' }));
+    expect(first.entries[0]!.project.callCount).toBe(4);
+    expect(first.evicted.map((c) => c.key)).toEqual(['/b', '/c']);
+  });
+
+  it('resumes only the same session’s counters', () => {
+    const ledger = withEvicted([counters('/a', 3, 0, 's1')]);
+    const other = record(ledger, emission({ projectRoot: '/a' }), 's2');
+    expect(other.entries[0]!.project.callCount).toBe(1);
+    expect(other.evicted).toEqual([counters('/a', 3, 0, 's1')]);
+    const same = record(ledger, emission({ projectRoot: '/a' }), 's1');
+    expect(same.entries[0]!.project.callCount).toBe(4);
+    expect(same.evicted).toEqual([]);
+  });
+
+  it('keeps the counters of everything evicted at once, oldest first', () => {
+    let ledger = createLedger({ maxProjects: 3 });
+    for (const root of ['/a', '/b', '/c']) ledger = record(ledger, emission({ projectRoot: root }));
+    expect(ledger.evicted).toEqual([]);
+    const shrunk = record(
+      { ...ledger, limits: { ...ledger.limits, maxProjects: 1 } } as Ledger,
+      emission({ projectRoot: '/d', responseChars: 1 }),
+    );
+    expect(shrunk.entries.map((e) => e.key)).toEqual(['/d']);
+    expect(shrunk.evicted).toEqual([
+      counters('/a', 1, 200),
+      counters('/b', 1, 200),
+      counters('/c', 1, 200),
+    ]);
+    expect(shrunk.evicted.every((c) => Object.isFrozen(c))).toBe(true);
+    expect(Object.isFrozen(shrunk.evicted)).toBe(true);
+  });
+
+  it('shares the kept counters when a call evicts nothing', () => {
+    let ledger = createLedger({ maxProjects: 1 });
+    ledger = record(ledger, emission({ projectRoot: '/a' }));
+    ledger = record(ledger, emission({ projectRoot: '/b' }));
+    const again = record(ledger, emission({ projectRoot: '/b' }));
+    expect(again.evicted).toBe(ledger.evicted);
+    expect(again.evicted).toEqual([counters('/a', 1, 200)]);
+  });
+
+  it('counts with maxProjects 0: every call is evicted at once, its counters kept', () => {
+    let ledger = createLedger({ maxProjects: 0 });
+    ledger = record(ledger, emission({ responseChars: 4 }));
+    ledger = record(ledger, emission({ responseChars: 5 }));
+    expect(ledger.entries).toEqual([]);
+    expect(ledger.evicted).toEqual([counters('/repo', 2, 9)]);
+    const cleared = ledgerReducer(ledger, { type: 'cleared' });
+    expect(cleared).not.toBe(ledger);
+    expect(cleared.evicted).toEqual([]);
+    const forgot = ledgerReducer(record(createLedger({ maxProjects: 0 }), emission(), 's'), {
+      type: 'forgotten',
+      sessionId: 's',
+    });
+    expect(forgot.evicted).toEqual([]);
+  });
+
+  it('a ledger from before kept counters, or with an unreadable list, remembers none', () => {
+    for (const evicted of [undefined, 'x', { 0: counters('/repo', 4) }]) {
+      const next = record(withEvicted(evicted), emission());
+      expect(next.entries[0]!.project.callCount).toBe(1);
+      expect(next.evicted).toEqual([]);
+    }
+  });
+
+  it('drops malformed counters, keeps sound ones', () => {
+    const fn = Object.assign(() => 0, counters('/f', 9));
+    const sound = [counters('/zero', 0, 0), counters('/s', 2, 1.5, 'conn')];
+    const malformed = [
+      null,
+      7,
+      fn,
+      { ...counters('/k', 1), key: 7 },
+      { ...counters('/u', 1), session: undefined },
+      { ...counters('/n', 1), session: 3 },
+      counters('/frac', 1.5),
+      counters('/neg', -1),
+      counters('/nan', 1, Number.NaN),
+      counters('/inf', 1, Number.POSITIVE_INFINITY),
+      counters('/negchars', 1, -1),
+      { ...counters('/str', 1), responseChars: '5' },
+      { ...counters('/cstr', 1), callCount: '5' },
+    ];
+    const next = record(withEvicted([...malformed, ...sound]), emission({ projectRoot: '/x' }));
+    expect(next.evicted).toEqual(sound);
+    const fnBack = record(withEvicted([fn]), emission({ projectRoot: '/f' }));
+    expect(fnBack.entries[0]!.project.callCount).toBe(1);
+    const nullBack = record(withEvicted([null, counters('/repo', 4)]), emission());
+    expect(nullBack.entries[0]!.project.callCount).toBe(5);
+  });
+});
