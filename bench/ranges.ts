@@ -48,13 +48,31 @@ export function rangesBench(): boolean {
   const spans = randomSpans(200_000, 1, 4_000_000, 40);
   const spansMir = toMir(spans);
   const numbers = new Float64Array(spans.map((r) => r.start));
+  // Two groups, not one: multi-integer-range's quadratic normalize leaves a
+  // large heap behind, and interleaving it with the floor would bill our merge
+  // for the collections that garbage causes.
   ok =
     report(
-      'mergeRanges on 200,000 random spans',
+      'mergeRanges on 200,000 random spans, against the typed-array sort floor',
+      comparePeers([
+        { name: 'span-ledger mergeRanges', run: () => mergeRanges(spans) },
+        { name: 'Float64Array#sort of 200,000 numbers (floor)', run: () => numbers.slice().sort() },
+      ]),
+      [
+        {
+          label: 'mergeRanges / typed-array sort',
+          subject: 'span-ledger mergeRanges',
+          peer: 'Float64Array#sort of 200,000 numbers (floor)',
+          max: 1.5,
+        },
+      ],
+    ) && ok;
+  ok =
+    report(
+      'mergeRanges on 200,000 random spans, against multi-integer-range',
       comparePeers([
         { name: 'span-ledger mergeRanges', run: () => mergeRanges(spans) },
         { name: 'multi-integer-range normalize', run: () => mir.normalize(spansMir) },
-        { name: 'Float64Array#sort of 200,000 numbers (floor)', run: () => numbers.slice().sort() },
       ]),
       [
         {
@@ -62,12 +80,6 @@ export function rangesBench(): boolean {
           subject: 'span-ledger mergeRanges',
           peer: 'multi-integer-range normalize',
           max: 1 / 5,
-        },
-        {
-          label: 'mergeRanges / typed-array sort',
-          subject: 'span-ledger mergeRanges',
-          peer: 'Float64Array#sort of 200,000 numbers (floor)',
-          max: 1.5,
         },
       ],
     ) && ok;
