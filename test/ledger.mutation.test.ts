@@ -1319,3 +1319,100 @@ describe('kept counters of evicted entries', () => {
     expect(nullBack.entries[0]!.project.callCount).toBe(5);
   });
 });
+
+describe('lists read only up to their length', () => {
+  /** An array whose member at `length` (past its end) reads as `extra`. */
+  const pastEnd = <T>(items: T[], extra: unknown): T[] =>
+    new Proxy(items, {
+      get: (target, key) => (key === String(target.length) ? extra : Reflect.get(target, key)),
+    });
+
+  it('files, and a merged entry’s spans', () => {
+    const files = pastEnd([{ path: 'a', ranges: [{ start: 1, end: 1 }], chars: 1 }], {
+      path: 'ghost',
+      ranges: [],
+      chars: 9,
+    });
+    expect(filesOf(emission({ files })).map((f) => f.path)).toEqual(['a']);
+    const merged = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [{ start: 1, end: 1 }], chars: 1 },
+          { path: 'a', ranges: pastEnd([{ start: 3, end: 3 }], { start: 9, end: 9 }), chars: 1 },
+        ],
+      }),
+    );
+    expect(merged[0]!.ranges).toEqual([
+      { start: 1, end: 1 },
+      { start: 3, end: 3 },
+    ]);
+  });
+
+  it('a ledger’s entries, a view’s projects and a project’s calls', () => {
+    const good = record(createLedger(), emission()).entries[0]!;
+    const ghost = { ...good, project: { ...good.project, projectRoot: '/ghost' } };
+    const ledger = { ...createLedger(), entries: pastEnd([good], ghost) } as unknown as Ledger;
+    expect(sessionView(ledger).projects.map((p) => p.projectRoot)).toEqual(['/repo']);
+
+    const projects = pastEnd([rawProject('/a')], rawProject('/ghost'));
+    const view = readSessionView(wrap({ version: 1, projects }));
+    expect(view!.projects.map((p) => p.projectRoot)).toEqual(['/a']);
+
+    const calls = pastEnd([rawCall(1)], rawCall(9));
+    const read = readSessionView(wrap({ version: 1, projects: [rawProject('/a', calls)] }));
+    expect(read!.projects[0]!.calls.map((c) => c.index)).toEqual([1]);
+  });
+});
+
+describe('malformed ledgers, views and results', () => {
+  it('cleared of a ledger whose entries are not a list returns it as it is', () => {
+    const junk = { ...createLedger(), entries: 'abc' } as unknown as Ledger;
+    expect(ledgerReducer(junk, { type: 'cleared' })).toBe(junk);
+    expect(ledgerReducer(junk, { type: 'forgotten', sessionId: 'a' })).toBe(junk);
+  });
+
+  it('a blank id forgets nothing, even an entry with no session at all', () => {
+    const good = record(createLedger(), emission()).entries[0]!;
+    const ledger = {
+      ...createLedger(),
+      entries: [{ ...good, session: undefined }],
+    } as unknown as Ledger;
+    expect(ledgerReducer(ledger, { type: 'forgotten', sessionId: '  ' })).toBe(ledger);
+  });
+
+  it('projectFromView: a view whose projects cannot be read is untracked', () => {
+    const view = Object.defineProperty({ version: 1 }, 'projects', {
+      get(): never {
+        throw new Error('hostile');
+      },
+    });
+    expect(projectFromView(view as never, '/r')).toBeNull();
+  });
+
+  it('projectFromView: matches only its own root, by key or as it is', () => {
+    const other = { projectRoot: '/other', callCount: 4, responseChars: 0, calls: [] };
+    const mine = { projectRoot: '/r/', callCount: 2, responseChars: 0, calls: [] };
+    expect(projectFromView({ version: 1, projects: [other, mine] }, '/r')).toBe(mine);
+    const odd = { projectRoot: 5, callCount: 3 };
+    const view = { version: 1, projects: [{ projectRoot: 7 }, odd] } as never;
+    expect(projectFromView(view, 5 as never)).toBe(odd);
+  });
+
+  it('the store answers null for a malformed emission after a good one', () => {
+    const store = createSessionStore();
+    expect(store.record(emission())?.index).toBe(1);
+    const before = store.ledger();
+    expect(store.record({ projectRoot: '' } as never)).toBeNull();
+    expect(store.ledger()).toBe(before);
+  });
+
+  it('takeEmission and attachEmission leave arrays and functions carrying the key as they are', () => {
+    const list = Object.assign([1, 2], { [EMISSION_KEY]: emission() });
+    expect(takeEmission(list)).toEqual({ result: list, emission: null });
+    expect(takeEmission(list).result).toBe(list);
+    const fn = Object.assign(() => 0, { [EMISSION_KEY]: emission() });
+    expect(takeEmission(fn).result).toBe(fn);
+    expect(takeEmission(fn).emission).toBeNull();
+    expect(attachEmission(fn, emission())).toBe(fn);
+  });
+});
