@@ -99,7 +99,6 @@ export function readLimits(limits: unknown): LedgerLimits {
     try {
       // Stryker disable next-line OptionalChaining: reading a field of null or undefined throws into the catch, which also gives undefined
       value = (limits as Record<string, unknown> | null | undefined)?.[field];
-      // Stryker disable next-line BlockStatement: value is declared per field and is already undefined
     } catch {
       value = undefined;
     }

@@ -14,7 +14,6 @@ function currentPlatform(): string {
     const p = (globalThis as { process?: { platform?: unknown } }).process?.platform;
     // Stryker disable next-line LogicalOperator: a non-string or empty platform keys as linux does: neither win32 nor darwin
     return typeof p === 'string' && p !== '' ? p : 'linux';
-    // Stryker disable next-line BlockStatement: undefined keys as linux does: neither win32 nor darwin
   } catch {
     // Stryker disable next-line StringLiteral: any platform other than win32 or darwin keys as linux does
     return 'linux';

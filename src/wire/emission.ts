@@ -28,7 +28,6 @@ export interface TakenEmission<T> {
 function isPlainRecord(x: unknown): x is Record<string, unknown> {
   try {
     return typeof x === 'object' && x !== null && !Array.isArray(x);
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined, which reads as false
   } catch {
     // Stryker disable next-line BooleanLiteral: a value Array.isArray throws on also throws on listing or checking keys, which both callers catch the same way
     return false;
@@ -90,7 +89,6 @@ export function takeEmission<T>(
   let has: boolean;
   try {
     has = Object.hasOwn(result, EMISSION_KEY);
-    // Stryker disable next-line BlockStatement: has stays undefined and the next line returns the same answer
   } catch {
     return { result, emission: null };
   }
@@ -103,7 +101,6 @@ export function takeEmission<T>(
   let emission: Emission | null = null;
   try {
     emission = sanitizeEmission(raw, readLimits(limits));
-    // Stryker disable next-line BlockStatement: emission is already null
   } catch {
     emission = null;
   }
