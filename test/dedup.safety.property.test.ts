@@ -16,7 +16,6 @@ import {
   type CallPlan,
   createLedger,
   DEDUP_THRESHOLDS,
-  type Emission,
   fingerprint,
   type Ledger,
   type LineRange,
@@ -27,6 +26,7 @@ import {
   servedRangesForFile,
   sessionView,
 } from '../src/index.js';
+import { emissionOf } from './_plan-emission.js';
 
 const ROOT = '/repo';
 const PATHS = ['a.ts', 'b.ts', 'c.ts'] as const;
@@ -92,25 +92,6 @@ function charsModel(content: string, spans: readonly LineRange[]): number {
   let sum = 0;
   for (const l of lineSet(spans)) sum += lines[l - 1]!.length + (l < lines.length ? 1 : 0);
   return sum;
-}
-
-/** What a renderer records: source spans with their chars, pointer spans with 0. */
-function emissionOf(plan: CallPlan): Emission {
-  const files = plan.files
-    .filter((f) => f.render !== 'skipped')
-    .map((f) => ({
-      path: f.path,
-      ranges: [...f.emit, ...(f.render === 'full' ? [] : f.covered)],
-      chars: f.newChars,
-      fingerprint: f.fingerprint,
-    }));
-  return {
-    projectRoot: ROOT,
-    query: 'q',
-    files,
-    sourceChars: plan.newChars,
-    responseChars: plan.newChars,
-  };
 }
 
 const withoutGates = (p: CallPlan) => ({ ...p, files: p.files.map((f) => ({ ...f, gates: [] })) });
@@ -210,7 +191,7 @@ describe('dedup safety over random sessions', () => {
 
           if (step.tracked) {
             for (const i of order) editedSince[i] = false;
-            ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(plan) });
+            ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(plan, ROOT) });
             tracedCalls++;
             for (const p of plan.files) {
               if (p.render === 'skipped') continue;

@@ -4,7 +4,6 @@ import {
   createLedger,
   DEDUP_THRESHOLDS,
   dedupEnabledFromEnv,
-  type Emission,
   type FilePlan,
   fingerprint,
   type Ledger,
@@ -17,6 +16,7 @@ import {
   projectFromView,
   sessionView,
 } from '../src/index.js';
+import { emissionOf } from './_plan-emission.js';
 
 const ROOT = '/repo';
 const r = (start: number, end: number): LineRange => ({ start, end });
@@ -58,25 +58,6 @@ function project(
   };
 }
 
-/** What a renderer reports after rendering a plan: source spans with chars, pointers with 0. */
-function emissionOf(plan: CallPlan): Emission {
-  const files = plan.files
-    .filter((f) => f.render !== 'skipped')
-    .map((f) => ({
-      path: f.path,
-      ranges: [...f.emit, ...(f.render === 'full' ? [] : f.covered)],
-      chars: f.newChars,
-      fingerprint: f.fingerprint,
-    }));
-  return {
-    projectRoot: ROOT,
-    query: 'q',
-    files,
-    sourceChars: plan.newChars,
-    responseChars: plan.newChars + 200,
-  };
-}
-
 /** A session driven through the real ledger: plan against its view, then record. */
 function session() {
   let ledger: Ledger = createLedger();
@@ -84,7 +65,7 @@ function session() {
     prior: () => projectFromView(sessionView(ledger), ROOT),
     call(files: PlanCallFile[]): CallPlan {
       const plan = planCall({ files, prior: projectFromView(sessionView(ledger), ROOT) });
-      ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(plan) });
+      ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(plan, ROOT, 200) });
       return plan;
     },
   };
