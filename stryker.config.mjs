@@ -31,6 +31,10 @@ export default {
   thresholds: { high: 95, low: 90, break: null },
   incremental: true,
   incrementalFile: `stryker-incremental/${layer}.json`,
+  // vitest transpiles without type checking, so the sandbox needs no
+  // `// @ts-nocheck` banners; adding them would also alter fixtures/sample,
+  // which a test compares byte for byte with the copy the CLI embeds.
+  disableTypeChecks: false,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 };
