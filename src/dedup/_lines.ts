@@ -15,7 +15,7 @@ import { EMPTY, type Spans, SpanWriter } from '../ranges/_spans.js';
  * is that line and `complete` is false (the file goes on).
  */
 export interface LineIndex {
-  readonly offsets: Float64Array;
+  readonly offsets: Uint32Array;
   readonly lineCount: number;
   readonly complete: boolean;
 }
@@ -28,14 +28,16 @@ export interface LineIndex {
  */
 export function indexLines(content: string, upTo = Number.POSITIVE_INFINITY): LineIndex {
   const limit = Number.isSafeInteger(upTo) && upTo >= 1 ? upTo : Number.POSITIVE_INFINITY;
-  let cap = Math.max(16, Math.min((content.length >>> 5) + 2, limit + 1));
-  let offsets = new Float64Array(cap);
+  // Room for line starts up to `limit` and one end: no growth when a limit is given.
+  let cap = Math.max(16, Math.min((content.length >>> 5) + 2, limit + 2));
+  // 32 bits hold any offset: no engine allows a string of 2^32 chars.
+  let offsets = new Uint32Array(cap);
   let n = 1;
   let i = content.indexOf('\n');
   for (; i !== -1 && n <= limit; i = content.indexOf('\n', i + 1)) {
     if (n + 1 >= cap) {
       cap *= 2;
-      const grown = new Float64Array(cap);
+      const grown = new Uint32Array(cap);
       grown.set(offsets);
       offsets = grown;
     }

@@ -7,10 +7,10 @@
  */
 
 import type { ProjectState } from '../ledger/types.js';
-import { EMPTY, fromSpans, type Spans } from '../ranges/_spans.js';
+import { EMPTY, type Spans } from '../ranges/_spans.js';
 import type { LineRange } from '../ranges/range.js';
 import { charsOf, type LineIndex, takePrefix } from './_lines.js';
-import { type FilePlan, type FileWork, gateContext, makePlan, planWork } from './plan-file.js';
+import { type FilePlan, type FileWork, gateContext, planOf, planWork } from './plan-file.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
@@ -189,20 +189,14 @@ function allocate(demands: readonly Demand[], limits: Limits): Grant[] {
   return grants;
 }
 
-const SKIPPED = 'skipped' as const;
-
 function skip(work: FileWork): void {
   work.emit = EMPTY;
-  work.plan = { ...work.plan, render: SKIPPED, emit: [], newChars: 0 };
+  work.render = 'skipped';
 }
 
-function cutTo(work: FileWork, spans: Spans, chars: number): void {
-  if (spans.n === 0) {
-    skip(work);
-    return;
-  }
-  work.emit = spans;
-  work.plan = { ...work.plan, emit: fromSpans(spans), newChars: chars };
+function cutTo(work: FileWork, spans: Spans): void {
+  if (spans.n === 0) skip(work);
+  else work.emit = spans;
 }
 
 /**
@@ -269,37 +263,36 @@ export function planCall(input: PlanCallInput): CallPlan {
     return work;
   });
 
-  // Totals the ranking intended, before hold-back changes a file and before the budget.
+  // New source chars the ranking intended, before hold-back and budget.
   let newBefore = 0;
-  for (const w of works) newBefore += w.plan.newChars;
+  for (const w of works) newBefore += charsOf(w.index, w.emit);
 
   let heldBack: string | null = null;
   let heldIndex = -1;
-  let heldOriginal: FilePlan | null = null;
+  let heldOriginal: Pick<FileWork, 'render' | 'covered' | 'folded'> | null = null;
   if (newBefore === 0) {
-    heldIndex = works.findIndex((w) => w.plan.render === 'backref');
+    heldIndex = works.findIndex((w) => w.render === 'backref');
     if (heldIndex >= 0) {
       const w = works[heldIndex]!;
-      heldOriginal = w.plan;
-      heldBack = w.plan.path;
+      heldOriginal = { render: w.render, covered: w.covered, folded: w.folded };
+      heldBack = w.path;
+      w.render = 'full';
       w.emit = w.intended;
-      w.plan = {
-        ...makePlan(w.plan.path, w.plan.fingerprint, 'full', w.index, w.intended, EMPTY, EMPTY, []),
-        gates: w.plan.gates,
-      };
+      w.covered = EMPTY;
+      w.folded = EMPTY;
     }
   }
 
   let coveredChars = 0;
   let foldedChars = 0;
   for (const w of works) {
-    coveredChars += w.plan.coveredChars;
-    foldedChars += w.plan.foldedChars;
+    coveredChars += charsOf(w.index, w.covered);
+    foldedChars += charsOf(w.index, w.folded);
   }
 
   if (limits) {
     let offGrants: Grant[] | null = null;
-    const renders = (w: FileWork) => w.valid && w.plan.render !== 'backref' && w.emit.n > 0;
+    const renders = (w: FileWork) => w.valid && w.render !== 'backref' && w.emit.n > 0;
     if (!limits.bank) {
       const grants = allocate(
         works.map((w) => ({ index: w.index, spans: w.emit, needsSlot: renders(w) })),
@@ -309,7 +302,7 @@ export function planCall(input: PlanCallInput): CallPlan {
         if (!renders(w)) continue;
         const g = grants[i]!;
         if (!g.slot) skip(w);
-        else cutTo(w, g.spans, g.chars);
+        else cutTo(w, g.spans);
       }
     } else {
       // What each file would have had with dedup off: its slot and its chars.
@@ -325,26 +318,26 @@ export function planCall(input: PlanCallInput): CallPlan {
         const g = off[i]!;
         if (!w.valid) continue;
         if (!g.slot || g.spans.n === 0) {
-          if (w.plan.render !== 'full' || w.emit.n > 0) skip(w);
+          if (w.render !== 'full' || w.emit.n > 0) skip(w);
           continue;
         }
         if (!renders(w)) continue;
-        const p = takePrefix(w.index, w.emit, g.chars);
-        cutTo(w, p.spans, p.chars);
+        cutTo(w, takePrefix(w.index, w.emit, g.chars).spans);
       }
     }
-    if (heldIndex >= 0 && works[heldIndex]!.plan.render === SKIPPED && heldOriginal) {
+    if (heldIndex >= 0 && works[heldIndex]!.render === 'skipped' && heldOriginal) {
       // The budget left no room for the restored section: keep the pointer instead.
       const w = works[heldIndex]!;
       heldBack = null;
       w.emit = EMPTY;
-      w.plan = heldOriginal;
+      Object.assign(w, heldOriginal);
       const g = offGrants?.[heldIndex];
       if (g && (!g.slot || g.spans.n === 0)) skip(w);
     }
   }
 
+  const files = works.map(planOf);
   let newChars = 0;
-  for (const w of works) newChars += w.plan.newChars;
-  return { files: works.map((w) => w.plan), heldBack, newChars, coveredChars, foldedChars };
+  for (const f of files) newChars += f.newChars;
+  return { files, heldBack, newChars, coveredChars, foldedChars };
 }

@@ -101,13 +101,21 @@ export interface PlanFileInput {
   readonly thresholds?: Partial<DedupThresholds> | undefined;
 }
 
-/** @internal A plan with the packed spans and line index `planCall` goes on with. */
+/**
+ * @internal One file's decision in packed form, which `planCall` goes on
+ * changing (hold-back, budget) before {@link planOf} builds the public plan once.
+ */
 export interface FileWork {
-  plan: FilePlan;
+  readonly path: string;
+  readonly fingerprint: string;
+  render: FileRender;
   readonly index: LineIndex;
   /** The intended spans clipped to the file. */
   readonly intended: Spans;
   emit: Spans;
+  covered: Spans;
+  folded: Spans;
+  readonly gates: readonly GateDecision[];
   /** The path and content were usable. */
   readonly valid: boolean;
 }
@@ -126,9 +134,10 @@ const decide = (
   reason: GateReason,
 ): GateDecision => ({ gate, verdict, reason });
 
-function read<T>(get: () => T): T | undefined {
+/** `obj[key]`, or `undefined` when reading it throws (a hostile getter or proxy). */
+function read(obj: object, key: string): unknown {
   try {
-    return get();
+    return (obj as Record<string, unknown>)[key];
   } catch {
     return undefined;
   }
@@ -137,13 +146,13 @@ function read<T>(get: () => T): T | undefined {
 /** @internal Runs the five gates on one file. */
 export function planWork(input: unknown, ctx: GateContext): FileWork {
   const obj = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-  const rawPath = read(() => obj.path);
-  const rawContent = read(() => obj.content);
-  const rawFingerprint = read(() => obj.fingerprint);
+  const rawPath = read(obj, 'path');
+  const rawContent = read(obj, 'content');
+  const rawFingerprint = read(obj, 'fingerprint');
   const path = typeof rawPath === 'string' ? rawPath : '';
   const hasContent = typeof rawContent === 'string';
   const content = hasContent ? rawContent : '';
-  const asked = hasContent ? toSpans(read(() => obj.intended)) : EMPTY;
+  const asked = hasContent ? toSpans(read(obj, 'intended')) : EMPTY;
   // Lines past the last intended one are never scanned.
   const index = indexLines(content, asked.n > 0 ? asked.e[asked.n - 1]! : 1);
   const intended = clipToFile(asked, index.lineCount);
@@ -210,36 +219,43 @@ export function planWork(input: unknown, ctx: GateContext): FileWork {
   }
 
   return {
-    plan: makePlan(path, fp, render, index, emit, covered, folded, gates),
+    path,
+    fingerprint: fp,
+    render,
     index,
     intended,
     emit,
+    covered,
+    folded,
+    gates,
     valid: hasContent && path !== '',
   };
 }
 
+/**
+ * Public ranges of a packed set. Most plans leave `covered` or `folded` empty,
+ * and an empty array needs none of the bookkeeping `fromSpans` does for
+ * lookups, so it is built directly.
+ */
+function rangesOf(spans: Spans): LineRange[] {
+  // Stryker disable next-line ConditionalExpression: fromSpans of an empty set is an empty array as well
+  return spans.n === 0 ? [] : fromSpans(spans);
+}
+
 /** @internal Builds the public plan object from packed spans. */
-export function makePlan(
-  path: string,
-  fp: string,
-  render: FileRender,
-  index: LineIndex,
-  emit: Spans,
-  covered: Spans,
-  folded: Spans,
-  gates: readonly GateDecision[],
-): FilePlan {
+export function planOf(work: FileWork): FilePlan {
+  const { index } = work;
   return {
-    path,
-    fingerprint: fp,
-    render,
-    emit: fromSpans(emit),
-    covered: fromSpans(covered),
-    folded: fromSpans(folded),
-    newChars: charsOf(index, emit),
-    coveredChars: charsOf(index, covered),
-    foldedChars: charsOf(index, folded),
-    gates,
+    path: work.path,
+    fingerprint: work.fingerprint,
+    render: work.render,
+    emit: rangesOf(work.emit),
+    covered: rangesOf(work.covered),
+    folded: rangesOf(work.folded),
+    newChars: charsOf(index, work.emit),
+    coveredChars: charsOf(index, work.covered),
+    foldedChars: charsOf(index, work.folded),
+    gates: work.gates,
   };
 }
 
@@ -282,12 +298,12 @@ export function gateContext(
  */
 export function planFile(input: PlanFileInput): FilePlan {
   const obj = input !== null && typeof input === 'object' ? input : ({} as PlanFileInput);
-  const path = read(() => obj.path);
+  const path = read(obj, 'path');
   const ctx = gateContext(
-    read(() => obj.prior) ?? null,
-    read(() => obj.enabled),
-    read(() => obj.thresholds),
+    (read(obj, 'prior') as ProjectState | null | undefined) ?? null,
+    read(obj, 'enabled'),
+    read(obj, 'thresholds'),
     new Set(typeof path === 'string' ? [path] : []),
   );
-  return planWork(obj, ctx).plan;
+  return planOf(planWork(obj, ctx));
 }
