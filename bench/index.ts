@@ -1,6 +1,11 @@
 /**
- * `npm run bench`: every benchmark, one process, peers side by side.
- * Each suite prints its ratios and returns whether it met its targets.
+ * `npm run bench [-- name…]`: every benchmark (or those whose name contains
+ * one of the arguments), one process, peers side by side. Each suite prints
+ * its ratios and returns whether it met its targets.
+ *
+ * The script compiles this file to .bench/ and runs it on plain Node against
+ * dist/: the library is timed as users run it, not through a loader that
+ * re-transforms it on the fly.
  */
 import { dedupBench } from './dedup.js';
 import { ledgerBench } from './ledger.js';
@@ -12,8 +17,16 @@ const suites: [string, () => boolean | Promise<boolean>][] = [
   ['dedup planner', dedupBench],
 ];
 
+const wanted = process.argv.slice(2);
+const chosen = suites.filter(
+  ([name]) => wanted.length === 0 || wanted.some((w) => name.includes(w)),
+);
+if (chosen.length === 0) {
+  console.error(`no benchmark matches ${wanted.join(', ')}: ${suites.map(([n]) => n).join('; ')}`);
+  process.exit(2);
+}
 let missed = 0;
-for (const [name, run] of suites) {
+for (const [name, run] of chosen) {
   console.log(`\n# ${name}`);
   if (!(await run())) missed++;
 }
