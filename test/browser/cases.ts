@@ -250,17 +250,20 @@ const LEDGER: Case[] = [
   },
 ];
 
+/** What a planner case uses: a ledger to record a call into, and the planner. */
+const PLANNER_NEEDS: readonly ExportName[] = [
+  'createLedger',
+  'ledgerReducer',
+  'sessionView',
+  'projectFromView',
+  'planCall',
+  'fingerprint',
+];
+
 const PLANNER: Case[] = [
   {
     name: 'planCall points at an unchanged file and sends a new one in full',
-    needs: [
-      'createLedger',
-      'ledgerReducer',
-      'sessionView',
-      'projectFromView',
-      'planCall',
-      'fingerprint',
-    ],
+    needs: PLANNER_NEEDS,
     run: (lib) => {
       const seen = numberedLines(40, 'a');
       const fresh = numberedLines(30, 'b');
@@ -284,14 +287,7 @@ const PLANNER: Case[] = [
   },
   {
     name: 'planCall re-sends a file whose content changed, and holds back an all-pointer call',
-    needs: [
-      'createLedger',
-      'ledgerReducer',
-      'sessionView',
-      'projectFromView',
-      'planCall',
-      'fingerprint',
-    ],
+    needs: PLANNER_NEEDS,
     run: (lib) => {
       const seen = numberedLines(40, 'a');
       const prior = lib.projectFromView(lib.sessionView(recordOnce(lib, seen)), ROOT);
