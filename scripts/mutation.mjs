@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 /**
- * `npm run test:mutation [-- layer…]`: Stryker once per layer (all of them by
- * default), then one report for the whole library at
+ * `npm run test:mutation [-- [--force] layer…]`: Stryker once per layer (all of
+ * them by default), then one report for the whole library at
  * reports/mutation/mutation.json, a score per file and per layer, and a
  * non-zero exit when the library's score is under the break threshold.
+ *
+ * Runs are incremental (stryker-incremental/<layer>.json). `--force` tests
+ * every mutant again and rewrites the baseline: use it when results look
+ * stale, for instance after an interrupted run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { LAYERS } from './mutation-layers.mjs';
 
 const BREAK = 90;
-const asked = process.argv.slice(2);
+const force = process.argv.includes('--force');
+const asked = process.argv.slice(2).filter((a) => a !== '--force');
 const unknown = asked.filter((l) => !(l in LAYERS));
 if (unknown.length > 0) {
   console.error(`unknown layer ${unknown.join(', ')}: one of ${Object.keys(LAYERS).join(', ')}`);
@@ -20,7 +25,7 @@ const layers = asked.length > 0 ? asked : Object.keys(LAYERS);
 
 for (const layer of layers) {
   console.log(`\n# mutation testing: ${layer}`);
-  const run = spawnSync('npx', ['--no-install', 'stryker', 'run'], {
+  const run = spawnSync('npx', ['--no-install', 'stryker', 'run', ...(force ? ['--force'] : [])], {
     stdio: 'inherit',
     env: { ...process.env, SPAN_LEDGER_MUTATION_LAYER: layer },
   });
