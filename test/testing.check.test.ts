@@ -7,19 +7,8 @@
  */
 import { types } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import {
-  coalesceRanges,
-  countLines,
-  dedupeRange,
-  intersectRange,
-  intersectRanges,
-  isLineRange,
-  type LineRange,
-  mergeRanges,
-  rangesCover,
-  subtractRange,
-  subtractRanges,
-} from '../src/index.js';
+import * as spanLedger from '../src/index.js';
+import { isLineRange, type LineRange } from '../src/index.js';
 import {
   checkRangeAlgebra,
   RANGE_ALGEBRA_FUNCTIONS,
@@ -27,17 +16,10 @@ import {
   RangeAlgebraLawError,
 } from '../src/testing/index.js';
 
-const ours: RangeAlgebra = {
-  mergeRanges,
-  intersectRange,
-  subtractRange,
-  intersectRanges,
-  subtractRanges,
-  dedupeRange,
-  coalesceRanges,
-  rangesCover,
-  countLines,
-};
+/** This library's algebra, as another implementation would hand it over. */
+const ours: RangeAlgebra = spanLedger;
+const { mergeRanges, countLines, rangesCover, coalesceRanges, dedupeRange } = ours;
+const { intersectRange, subtractRange, intersectRanges, subtractRanges } = ours;
 
 const RUNS = 20;
 
@@ -107,17 +89,9 @@ describe('checkRangeAlgebra: arguments and report', () => {
   });
 
   it('names the functions it looks for', () => {
-    expect(RANGE_ALGEBRA_FUNCTIONS).toEqual([
-      'mergeRanges',
-      'intersectRange',
-      'subtractRange',
-      'intersectRanges',
-      'subtractRanges',
-      'dedupeRange',
-      'coalesceRanges',
-      'rangesCover',
-      'countLines',
-    ]);
+    expect(RANGE_ALGEBRA_FUNCTIONS.join(' ')).toBe(
+      'mergeRanges intersectRange subtractRange intersectRanges subtractRanges dedupeRange coalesceRanges rangesCover countLines',
+    );
     expect(Object.isFrozen(RANGE_ALGEBRA_FUNCTIONS)).toBe(true);
   });
 
