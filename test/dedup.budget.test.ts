@@ -166,3 +166,45 @@ describe('bank', () => {
     expect(bank.files[1]!.newChars).toBe(0);
   });
 });
+
+describe('what planCall passes on and restores', () => {
+  it('plans with the thresholds it is given', () => {
+    // 5 lines held: under the default minCoveredLines (8) they are re-sent, at 3 they are not.
+    // (c.ts is new, so the hold-back has no reason to restore a.ts.)
+    const files = [file('a.ts', 5), file('c.ts', 3)];
+    const prior = priorFor([files[0]!], 5);
+    expect(planCall({ files, prior }).files[0]!.render).toBe('full');
+    expect(planCall({ files, prior, thresholds: { minCoveredLines: 3 } }).files[0]!.render).toBe(
+      'backref',
+    );
+  });
+
+  it('under spend, keeps the pointer when the held-back file does not fit the budget', () => {
+    const files = [file('a.ts', 10), file('b.ts', 10)];
+    const prior = priorFor(files, 10);
+    const roomy = planCall({ files, prior, budget: { maxChars: 1000 } });
+    expect(roomy.heldBack).toBe('a.ts');
+    expect(roomy.files.map((f) => f.render)).toEqual(['full', 'backref']);
+    const tight = planCall({ files, prior, budget: { maxChars: 5 } });
+    expect(tight.heldBack).toBeNull();
+    expect(tight.files.map((f) => f.render)).toEqual(['backref', 'backref']);
+    expect(tight.files[0]!.covered).toEqual([{ start: 1, end: 10 }]);
+    expect(tight.newChars).toBe(0);
+  });
+
+  it('under bank, a file without a path takes no slot from the files after it', () => {
+    const files = [{ ...file('a.ts', 5), path: '' }, file('b.ts', 5)];
+    const plan = planCall({ files, prior: null, budget: { maxFiles: 1, policy: 'bank' } });
+    expect(plan.files.map((f) => f.render)).toEqual(['skipped', 'full']);
+    expect(plan.newChars).toBe(50);
+  });
+
+  it('leaves a file with nothing intended as it is, under either policy', () => {
+    const files = [file('a.ts', 5), { ...file('b.ts', 5), intended: [] }];
+    for (const policy of ['spend', 'bank'] as const) {
+      const plan = planCall({ files, prior: null, budget: { maxChars: 100, policy } });
+      expect(plan.files[1]!.render).toBe('full');
+      expect(plan.files[1]!.emit).toEqual([]);
+    }
+  });
+});
