@@ -10,7 +10,7 @@ import type { ProjectState } from '../ledger/types.js';
 import { EMPTY, type Spans } from '../ranges/_spans.js';
 import type { LineRange } from '../ranges/range.js';
 import { charsOf, type LineIndex, takePrefix } from './_lines.js';
-import { type FilePlan, type FileWork, gateContext, planOf, planWork } from './plan-file.js';
+import { type FilePlan, type FileWork, gateContext, planOf, planWork, read } from './plan-file.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
@@ -235,13 +235,8 @@ function cutTo(work: FileWork, spans: Spans): void {
  */
 export function planCall(input: PlanCallInput): CallPlan {
   // Every read is guarded: null, a primitive or a hostile object reads as no field.
-  const get = <K extends keyof PlanCallInput>(k: K): PlanCallInput[K] | undefined => {
-    try {
-      return input[k];
-    } catch {
-      return undefined;
-    }
-  };
+  const get = <K extends keyof PlanCallInput>(k: K) =>
+    read(input, k) as PlanCallInput[K] | undefined;
   const rawFiles = get('files');
   const entries: readonly unknown[] = Array.isArray(rawFiles) ? rawFiles : [];
   const prior = get('prior') ?? null;

@@ -134,8 +134,11 @@ const decide = (
   reason: GateReason,
 ): GateDecision => ({ gate, verdict, reason });
 
-/** `obj[key]`, or `undefined` when reading it throws (a hostile getter or proxy). */
-function read(obj: object, key: string): unknown {
+/**
+ * @internal `obj[key]`, or `undefined` when reading it throws: a hostile getter
+ * or proxy, or `obj` being null or undefined.
+ */
+export function read(obj: unknown, key: string): unknown {
   try {
     return (obj as Record<string, unknown>)[key];
   } catch {
