@@ -6,13 +6,8 @@
  * have had room to show.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  type CallBudget,
-  type LineRange,
-  type PlanCallFile,
-  type ProjectState,
-  planCall,
-} from '../src/index.js';
+import { type CallBudget, type PlanCallFile, type ProjectState, planCall } from '../src/index.js';
+import { callRecord, projectState } from './_prior.js';
 
 /** `n` lines of exactly 10 chars each (9 + '\n'), distinct per `tag`. */
 const tenCharLines = (n: number, tag: string): string =>
@@ -106,26 +101,13 @@ describe('sharing maxChars', () => {
 
 /** A session that was sent lines `1..covered` of each file, from this very content. */
 function priorFor(files: readonly PlanCallFile[], covered: number): ProjectState {
-  return {
-    projectRoot: '/repo',
-    callCount: 1,
-    responseChars: 0,
-    calls: [
-      {
-        index: 1,
-        projectRoot: '/repo',
-        query: 'q',
-        sourceChars: 0,
-        responseChars: 0,
-        files: files.map((f) => ({
-          path: f.path,
-          ranges: [{ start: 1, end: covered }] as LineRange[],
-          chars: covered * 10,
-          fingerprint: planCall({ files: [f], prior: null }).files[0]!.fingerprint,
-        })),
-      },
-    ],
-  };
+  const served = files.map((f) => ({
+    path: f.path,
+    ranges: [{ start: 1, end: covered }],
+    chars: covered * 10,
+    fingerprint: planCall({ files: [f], prior: null }).files[0]!.fingerprint,
+  }));
+  return projectState([callRecord(served)]);
 }
 
 describe('the call totals', () => {

@@ -12,21 +12,12 @@ import {
   type SymbolNode,
   symbolsInSpans,
 } from '../src/index.js';
+import { callRecord as call, projectState as prior } from './_prior.js';
 
 const content = Array.from({ length: 40 }, (_, i) => `const v${i + 1} = ${i + 1};`).join('\n');
 const fp = fingerprint(content);
 const whole: LineRange[] = [{ start: 1, end: 40 }];
 
-const prior = (calls: unknown[]): ProjectState =>
-  ({ projectRoot: '/repo', callCount: calls.length, responseChars: 0, calls }) as ProjectState;
-const call = (files: unknown) => ({
-  index: 1,
-  projectRoot: '/repo',
-  query: 'q',
-  sourceChars: 0,
-  responseChars: 0,
-  files,
-});
 const record = { path: 'a.ts', ranges: whole, chars: content.length, fingerprint: fp };
 const plan = (p: ProjectState) => planFile({ path: 'a.ts', content, intended: whole, prior: p });
 const contentGate = (p: ProjectState) => plan(p).gates.find((g) => g.gate === 'content')!.reason;

@@ -4,24 +4,8 @@
  * named), bad counts read as 0, and the block's wording at 1, 8 and 9.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  describeSession,
-  formatSessionBlock,
-  type ProjectState,
-  type SessionDiagnostics,
-} from '../src/index.js';
-
-const project = (calls: unknown, extra: Record<string, unknown> = {}): ProjectState =>
-  ({ projectRoot: '/repo', callCount: 0, responseChars: 0, calls, ...extra }) as ProjectState;
-
-const call = (files: unknown) => ({
-  index: 1,
-  projectRoot: '/repo',
-  query: 'q',
-  sourceChars: 0,
-  responseChars: 0,
-  files,
-});
+import { describeSession, formatSessionBlock, type SessionDiagnostics } from '../src/index.js';
+import { callRecord as call, projectState as project } from './_prior.js';
 
 describe('describeSession on junk', () => {
   it.each([null, undefined, 'p', 3])('has nothing to describe for %s', (p) => {
