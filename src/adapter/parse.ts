@@ -62,7 +62,9 @@ export interface RenderedResponse {
 
 const HEADER = /^\*\*`([^`]+)`\*\*/;
 const FENCE_OPEN = /^(`{3,})[^`]*$/;
-const NUMBERED = /^(\d+)\t(.*)$/;
+// The text is the rest of the line, read with slice: a `.` would stop at a lone CR or a U+2028
+// inside the source line, and the line would go uncounted.
+const NUMBERED = /^(\d+)\t/;
 const SPAN = /\bL(\d+)(?:-(\d+))?\b/g;
 
 interface Building {
@@ -98,7 +100,7 @@ export function parseRenderedResponse(text: string): RenderedResponse {
       const m = NUMBERED.exec(line);
       const n = m ? Number(m[1]) : 0;
       if (current && m && Number.isSafeInteger(n) && n >= 1) {
-        current.lines.push({ line: n, text: m[2]! });
+        current.lines.push({ line: n, text: line.slice(m[0].length) });
       }
       continue;
     }
