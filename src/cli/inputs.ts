@@ -92,8 +92,9 @@ function parseJsonl(path: string, text: string): string[] {
         `${path}:${i + 1}: not JSON (expected a directory of .md files or JSONL of { "text": … })`,
       );
     }
+    // Only an object can hold a string "text": null, numbers, strings and arrays all fail here.
     const body = (value as { text?: unknown } | null)?.text;
-    if (value === null || typeof value !== 'object' || typeof body !== 'string') {
+    if (typeof body !== 'string') {
       throw new InputError(`${path}:${i + 1}: expected an object with a string "text"`);
     }
     responses.push(body);
