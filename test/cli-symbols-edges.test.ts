@@ -1,0 +1,197 @@
+/**
+ * The demo's symbol extractor on the declarations, comments and strings a
+ * reader would try first: every keyword's kind, modifiers with extra spaces,
+ * doc comments from the first line, and the characters that must not end a
+ * declaration early (braces in comments and strings, division, parentheses).
+ * Line numbers in the comments are 1-based, as in the expected symbols.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractSymbols } from '../src/cli/symbols.js';
+
+const ts = (...lines: string[]) => extractSymbols('a.ts', lines.join('\n'));
+const py = (...lines: string[]) => extractSymbols('a.py', lines.join('\n'));
+
+describe('extractSymbols: TypeScript declarations', () => {
+  it("names each keyword's kind", () => {
+    expect(
+      ts(
+        'export enum Color {', // 1
+        '  Red,', // 2
+        '}', // 3
+        'export let counter = 0;', // 4
+        'export var legacy = 1;', // 5
+        'export namespace Shapes {', // 6
+        '  export function area(): number {', // 7
+        '    return 1;', // 8
+        '  }', // 9
+        '}', // 10
+        'declare module Ambient {', // 11
+        '  export const version: string;', // 12
+        '}', // 13
+        'export function* ids() {', // 14
+        '  yield 1;', // 15
+        '}', // 16
+      ),
+    ).toEqual([
+      { name: 'Color', kind: 'enum', start: 1, end: 3 },
+      { name: 'counter', kind: 'variable', start: 4, end: 4 },
+      { name: 'legacy', kind: 'variable', start: 5, end: 5 },
+      { name: 'Shapes', kind: 'module', start: 6, end: 10 },
+      // Indented, but a function: nested functions are named, nested constants are not.
+      { name: 'area', kind: 'function', start: 7, end: 9 },
+      { name: 'Ambient', kind: 'module', start: 11, end: 13 },
+      { name: 'ids', kind: 'function', start: 14, end: 16 },
+    ]);
+  });
+
+  it('skips an indented let, var or const: it is a local', () => {
+    expect(
+      ts(
+        'export function run() {', // 1
+        '  let count = 0;', // 2
+        '  var total = 1;', // 3
+        "  const note = 'export all';", // 4
+        '  return count + total;', // 5
+        '}', // 6
+      ),
+    ).toEqual([{ name: 'run', kind: 'function', start: 1, end: 6 }]);
+  });
+
+  it('reads modifiers and names separated by more than one space', () => {
+    expect(
+      ts(
+        'export  function spaced() {}', // 1
+        'declare  const LIMIT: number;', // 2
+        'export default  class Widget {}', // 3
+        'export abstract  class Base {}', // 4
+        'export async  function load() {}', // 5
+        'export default class Plain {}', // 6
+        'export abstract class Shape {}', // 7
+        'export async function fetchAll() {}', // 8
+        'function  twice() {}', // 9
+      ),
+    ).toEqual([
+      { name: 'spaced', kind: 'function', start: 1, end: 1 },
+      { name: 'LIMIT', kind: 'constant', start: 2, end: 2 },
+      { name: 'Widget', kind: 'class', start: 3, end: 3 },
+      { name: 'Base', kind: 'class', start: 4, end: 4 },
+      { name: 'load', kind: 'function', start: 5, end: 5 },
+      { name: 'Plain', kind: 'class', start: 6, end: 6 },
+      { name: 'Shape', kind: 'class', start: 7, end: 7 },
+      { name: 'fetchAll', kind: 'function', start: 8, end: 8 },
+      { name: 'twice', kind: 'function', start: 9, end: 9 },
+    ]);
+  });
+
+  it('does not take a keyword in the middle of a line for a declaration', () => {
+    expect(ts('registry.add(function handler() {});', 'log("a class Foo");')).toEqual([]);
+  });
+});
+
+describe('extractSymbols: where a TypeScript declaration starts', () => {
+  it('takes in a doc comment that opens on the first line, and decorators and // notes', () => {
+    expect(
+      ts(
+        '/**', // 1
+        ' * Doc for AREA.', // 2
+        ' */', // 3
+        'export const AREA = W * H;', // 4
+        'export function f() {}', // 5
+        '// a note', // 6
+        '@decorator()', // 7
+        'export class C {}', // 8
+      ),
+    ).toEqual([
+      { name: 'AREA', kind: 'constant', start: 1, end: 4 },
+      // Line 4 holds a `*` but is code, not a comment: f starts on its own line.
+      { name: 'f', kind: 'function', start: 5, end: 5 },
+      { name: 'C', kind: 'class', start: 6, end: 8 },
+    ]);
+  });
+});
+
+describe('extractSymbols: where a TypeScript declaration ends', () => {
+  it('ignores braces inside block comments and strings of every quote', () => {
+    expect(
+      ts(
+        'export interface Config {', // 1
+        '  /* 2*x a/b } */ ratio: number;', // 2
+        "  label: 'it\\'s }';", // 3
+        "  short: 'a}';", // 4
+        '  title: "a}";', // 5
+        '  tag: `b}`;', // 6
+        '}', // 7
+        'export const AFTER = 1;', // 8
+      ),
+    ).toEqual([
+      { name: 'Config', kind: 'interface', start: 1, end: 7 },
+      { name: 'AFTER', kind: 'constant', start: 8, end: 8 },
+    ]);
+  });
+
+  it('a division is neither a line comment nor a block comment', () => {
+    expect(
+      ts(
+        'export const HALF = 1 / 2;', // 1
+        'export const QUARTER = 1 /* one *//4;', // 2
+        'export const TWO = 2;', // 3
+      ),
+    ).toEqual([
+      { name: 'HALF', kind: 'constant', start: 1, end: 1 },
+      { name: 'QUARTER', kind: 'constant', start: 2, end: 2 },
+      { name: 'TWO', kind: 'constant', start: 3, end: 3 },
+    ]);
+  });
+
+  it('a closing brace inside open parentheses does not end it', () => {
+    expect(
+      ts(
+        'export const x = wrap(inner(1), { a: 1 } // note', // 1
+        '  , 2);', // 2
+        'export const y = 2;', // 3
+      ),
+    ).toEqual([
+      { name: 'x', kind: 'constant', start: 1, end: 2 },
+      { name: 'y', kind: 'constant', start: 3, end: 3 },
+    ]);
+  });
+
+  it('the closing brace of a nested block does not end it', () => {
+    expect(
+      ts(
+        'export class Counter {', // 1
+        '  next() {', // 2
+        '    return 1;', // 3
+        '  }', // 4
+        '}', // 5
+      ),
+    ).toEqual([{ name: 'Counter', kind: 'class', start: 1, end: 5 }]);
+  });
+
+  it('a declaration never closed runs to the last line', () => {
+    // Three lines: the trailing newline leaves an empty third one.
+    expect(ts('export function broken() {', '  return 1;', '')).toEqual([
+      { name: 'broken', kind: 'function', start: 1, end: 3 },
+    ]);
+  });
+});
+
+describe('extractSymbols: Python', () => {
+  it('reads async def and extra spaces, and not a class named in a comment', () => {
+    expect(
+      py(
+        '# see class Hidden for details', // 1
+        'async def fetch():', // 2
+        '    return 1', // 3
+        'async  def twice():', // 4
+        '    return 2', // 5
+        'def  spaced():', // 6
+        '    return 3', // 7
+      ),
+    ).toEqual([
+      { name: 'fetch', kind: 'function', start: 2, end: 3 },
+      { name: 'twice', kind: 'function', start: 4, end: 5 },
+      { name: 'spaced', kind: 'function', start: 6, end: 7 },
+    ]);
+  });
+});
