@@ -36,5 +36,7 @@ export default {
   // which a test compares byte for byte with the copy the CLI embeds.
   disableTypeChecks: false,
   tempDirName: '.stryker-tmp',
+  // Not copied into the sandbox: other runs' sandboxes, build and report output.
+  ignorePatterns: ['/.stryker-tmp*', '/coverage', '/.bench', '/docs/api'],
   cleanTempDir: 'always',
 };

@@ -40,8 +40,8 @@ export function sessionStateOf(prior: unknown): SessionState {
  */
 export function indexServed(prior: ProjectState | null, wanted?: ReadonlySet<string>): ServedIndex {
   const index = new Map<string, PathEntry>();
-  if (sessionStateOf(prior) !== 'has-history') return index;
   try {
+    // No history (null, no calls array) throws here or loops zero times: an empty index.
     for (const call of (prior as ProjectState).calls) {
       if (call === null || typeof call !== 'object' || !Array.isArray(call.files)) continue;
       for (const file of call.files) {
@@ -81,7 +81,8 @@ export function servedFor(
 ): { spans: Spans; reason: ServedReason } {
   const entry = index.get(path);
   if (!entry) return { spans: EMPTY, reason: 'never-served' };
-  const spans = fingerprint === '' ? undefined : entry.byFingerprint.get(fingerprint);
+  // Records with an empty fingerprint were never indexed, so '' finds nothing.
+  const spans = entry.byFingerprint.get(fingerprint);
   if (spans) return { spans, reason: spans.n > 0 ? 'fingerprint-match' : 'never-served' };
   if (entry.byFingerprint.size > 0) return { spans: EMPTY, reason: 'fingerprint-changed' };
   // The path was served, but never with a fingerprint: unprovable, so re-sent.

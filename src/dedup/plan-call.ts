@@ -103,16 +103,13 @@ interface Limits {
 }
 
 function readLimits(budget: unknown): Limits | null {
-  try {
-    // null and undefined throw here; any other value reads its fields (a number has none).
-    const { maxChars, maxFiles, policy } = budget as CallBudget;
-    const chars = typeof maxChars === 'number' && maxChars >= 0 ? maxChars : Infinity;
-    const files = typeof maxFiles === 'number' && maxFiles >= 0 ? Math.floor(maxFiles) : Infinity;
-    if (chars === Infinity && files === Infinity) return null;
-    return { maxChars: chars, maxFiles: files, bank: policy === 'bank' };
-  } catch {
-    return null;
-  }
+  const maxChars = read(budget, 'maxChars');
+  const maxFiles = read(budget, 'maxFiles');
+  const chars = typeof maxChars === 'number' && maxChars >= 0 ? maxChars : Infinity;
+  const files = typeof maxFiles === 'number' && maxFiles >= 0 ? Math.floor(maxFiles) : Infinity;
+  // Stryker disable next-line ConditionalExpression: unlimited limits grant every file all it asks, which is what no budget does
+  if (chars === Infinity && files === Infinity) return null;
+  return { maxChars: chars, maxFiles: files, bank: read(budget, 'policy') === 'bank' };
 }
 
 /** One file as the budget sees it: what it wants to send. */
@@ -134,11 +131,14 @@ interface Grant {
  * level is met in full, the rest get the level.
  */
 function waterFill(demands: readonly number[], total: number): number[] {
+  // Stryker disable next-line ArrowFunction: every entry is written below before it is read
   const out = demands.map(() => 0);
   let open = demands.map((_, i) => i);
   let left = total;
-  while (open.length > 0) {
+  // Ends when no open demand is at or under the level (an empty `open` included).
+  for (;;) {
     const share = left / open.length;
+    // Stryker disable next-line EqualityOperator: a demand equal to the level gets the level either way
     const met = open.filter((i) => demands[i]! <= share);
     if (met.length === 0) {
       for (const i of open) out[i] = share;
@@ -165,21 +165,25 @@ function allocate(demands: readonly Demand[], limits: Limits): Grant[] {
     if (d.needsSlot && slotted.length < limits.maxFiles) slotted.push(i);
   }
   const wants = slotted.map((i) => charsOf(demands[i]!.index, demands[i]!.spans));
+  // Stryker disable next-line ConditionalExpression: with no char limit, water-filling meets every demand in full
   const shares = limits.maxChars === Infinity ? wants : waterFill(wants, limits.maxChars);
   let used = 0;
   for (const [k, i] of slotted.entries()) {
     const d = demands[i]!;
     const p =
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: the prefix of a set within an allowance at least its chars is the whole set
       shares[k]! >= wants[k]!
         ? { spans: d.spans, chars: wants[k]! }
         : takePrefix(d.index, d.spans, shares[k]!);
     grants[i] = { slot: true, spans: p.spans, chars: p.chars };
     used += p.chars;
   }
+  // Stryker disable next-line ConditionalExpression: with no char limit every file already has all it asked
   if (limits.maxChars !== Infinity) {
     let left = limits.maxChars - used;
     for (const [k, i] of slotted.entries()) {
       const g = grants[i]!;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: a file granted all it asked gets the same prefix again
       if (g.chars >= wants[k]! && g.spans.n === demands[i]!.spans.n) continue;
       const p = takePrefix(demands[i]!.index, demands[i]!.spans, g.chars + Math.max(0, left));
       left -= p.chars - g.chars;
@@ -288,7 +292,6 @@ export function planCall(input: PlanCallInput): CallPlan {
   }
 
   if (limits) {
-    let offGrants: Grant[] | null = null;
     // Skipped, invalid and back-referenced files all have an empty emit.
     const renders = (w: FileWork) => w.emit.n > 0;
     if (!limits.bank) {
@@ -297,22 +300,19 @@ export function planCall(input: PlanCallInput): CallPlan {
         limits,
       );
       for (const [i, w] of works.entries()) {
-        if (!renders(w)) continue;
-        const g = grants[i]!;
-        // Stryker disable next-line ConditionalExpression: a grant without a slot has no spans, and cutTo skips an empty cut as well
-        if (!g.slot) skip(w);
-        else cutTo(w, g.spans);
+        // A file granted no slot has no spans, so the cut skips it.
+        if (renders(w)) cutTo(w, grants[i]!.spans);
       }
     } else {
       // What each file would have had with dedup off: its slot and its chars.
-      const off = (offGrants = allocate(
+      const off = allocate(
         works.map((w) => ({
           index: w.index,
           spans: w.intended,
           needsSlot: w.valid && w.intended.n > 0,
         })),
         limits,
-      ));
+      );
       for (const [i, w] of works.entries()) {
         const g = off[i]!;
         if (!g.slot || g.spans.n === 0) {
@@ -329,8 +329,9 @@ export function planCall(input: PlanCallInput): CallPlan {
       heldBack = null;
       w.emit = EMPTY;
       Object.assign(w, heldOriginal);
-      const g = offGrants?.[heldIndex];
-      if (g && (!g.slot || g.spans.n === 0)) skip(w);
+      // Under `bank` the budget skips a restored file only when dedup off had no slot or
+      // chars for it either; then its pointer gets none as well.
+      if (limits.bank) skip(w);
     }
   }
 

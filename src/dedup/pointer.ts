@@ -41,7 +41,6 @@ function symbolList(symbols: unknown, max: number): string {
     seen.add(name);
     names.push(name);
   }
-  if (names.length === 0) return '';
   const shown = names.slice(0, max);
   const rest = names.length - shown.length;
   if (rest > 0) shown.push(`+${rest} more`);

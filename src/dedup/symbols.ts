@@ -44,6 +44,9 @@ export interface SymbolNode {
   readonly end: number;
 }
 
+/** A valid line number: a safe integer of at least 1. */
+const isLine = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 1;
+
 /**
  * The names of the symbols (not imports or exports) whose definitions overlap
  * `spans`, ordered by where they start, each name once. Invalid nodes (blank
@@ -67,36 +70,34 @@ export function symbolsInSpans(
   spans: readonly LineRange[],
 ): string[] {
   const set = toSpans(spans);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: with no spans no node can hit; this only spares the loop
+  if (set.n === 0) return [];
   let count = 0;
   try {
-    // Array.isArray throws on a revoked proxy; a length getter may throw too.
-    count = set.n > 0 && Array.isArray(nodes) ? nodes.length : 0;
+    count = Array.isArray(nodes) ? nodes.length : 0;
   } catch {
-    return [];
+    // A revoked proxy (Array.isArray throws) or a length getter that throws: no nodes.
   }
-  const hits: { name: string; start: number; order: number }[] = [];
+  const hits: { name: string; start: number }[] = [];
   for (let i = 0; i < count; i++) {
     let name: unknown;
     let kind: unknown;
     let start: unknown;
     let end: unknown;
     try {
-      const node = nodes[i];
-      if (node === null || typeof node !== 'object') continue;
-      ({ name, kind, start, end } = node);
+      // null throws here, a primitive reads no field: either way the node is skipped below.
+      ({ name, kind, start, end } = nodes[i] as SymbolNode);
     } catch {
-      continue;
+      // A getter threw: the fields not read stay undefined.
     }
     if (typeof name !== 'string' || name.trim() === '') continue;
     if (kind === 'import' || kind === 'export') continue;
-    if (typeof start !== 'number' || typeof end !== 'number') continue;
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 1 || start > end) {
-      continue;
-    }
+    if (!isLine(start) || !isLine(end) || start > end) continue;
     const k = firstEndingAtOrAfter(set, start);
-    if (k < set.n && set.s[k]! <= end) hits.push({ name, start, order: i });
+    if (k < set.n && set.s[k]! <= end) hits.push({ name, start });
   }
-  hits.sort((a, b) => a.start - b.start || a.order - b.order);
+  // A stable sort: nodes that start on the same line keep their input order.
+  hits.sort((a, b) => a.start - b.start);
   const seen = new Set<string>();
   const out: string[] = [];
   for (const h of hits) {

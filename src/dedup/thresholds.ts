@@ -47,10 +47,10 @@ export const DEDUP_THRESHOLDS: DedupThresholds = /* @__PURE__ */ Object.freeze({
 });
 
 function intAtLeast(value: unknown, min: number, fallback: number): number {
-  if (typeof value !== 'number' || Number.isNaN(value)) return fallback;
   if (value === Number.POSITIVE_INFINITY) return value;
+  // False for NaN, -Infinity and anything that is not a number.
   if (!Number.isFinite(value)) return fallback;
-  return Math.max(min, Math.floor(value));
+  return Math.max(min, Math.floor(value as number));
 }
 
 /**
@@ -58,15 +58,13 @@ function intAtLeast(value: unknown, min: number, fallback: number): number {
  * number keeps its default; `minCoveredLines` below 1 acts as 1.
  */
 export function resolveThresholds(t?: Partial<DedupThresholds> | null): DedupThresholds {
+  // Stryker disable next-line ConditionalExpression: the read below throws on null and finds no field on a primitive, so the defaults come back either way; this spares an exception on the common path
   if (t === null || typeof t !== 'object') return DEDUP_THRESHOLDS;
   let read: Partial<Record<keyof DedupThresholds, unknown>>;
   try {
-    read = {
-      minCoveredLines: t.minCoveredLines,
-      minDeltaChars: t.minDeltaChars,
-      maxSpansInPointer: t.maxSpansInPointer,
-      maxSymbolsInPointer: t.maxSymbolsInPointer,
-    };
+    const { minCoveredLines, minDeltaChars, maxSpansInPointer, maxSymbolsInPointer } =
+      t as Partial<DedupThresholds>;
+    read = { minCoveredLines, minDeltaChars, maxSpansInPointer, maxSymbolsInPointer };
   } catch {
     return DEDUP_THRESHOLDS;
   }
@@ -99,11 +97,10 @@ export function dedupEnabledFromEnv(
   name = 'SPAN_LEDGER_DEDUP',
 ): boolean {
   try {
-    const source =
-      env ??
-      (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-    if (source === null || typeof source !== 'object') return true;
-    const raw: unknown = source[name];
+    // No `process` (browsers), a missing or junk environment: reading throws or finds no string.
+    const source = env ?? (globalThis as { process?: { env?: unknown } }).process!.env;
+    const raw: unknown = (source as Record<string, unknown>)[name];
+    // Stryker disable next-line ConditionalExpression: a non-string has no trim(), and the catch answers on as well
     if (typeof raw !== 'string') return true;
     return !OFF.has(raw.trim().toLowerCase());
   } catch {
