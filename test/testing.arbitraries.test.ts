@@ -224,6 +224,63 @@ describe('invalidRangeArb', () => {
   });
 });
 
+describe('invalidRangeArb: the lines it does use stay within maxLine', () => {
+  const values = sample(invalidRangeArb({ maxLine: 9 }), 4000);
+  const plain = values.filter(
+    (v): v is { start: unknown; end: unknown } =>
+      typeof v === 'object' && v !== null && !types.isProxy(v) && !Array.isArray(v),
+  );
+
+  it('reverses two lines of 1..maxLine, reaching maxLine', () => {
+    const reversed = plain.filter(
+      (r) =>
+        Number.isSafeInteger(peek(r, 'start')) &&
+        Number.isSafeInteger(peek(r, 'end')) &&
+        (r.start as number) > (r.end as number) &&
+        (r.end as number) >= 1,
+    );
+    const starts = reversed.map((r) => r.start as number);
+    expect(Math.max(...starts)).toBe(9);
+    expect(Math.min(...reversed.map((r) => r.end as number))).toBe(1);
+  });
+
+  it('defaults maxLine to 200 for its lines', () => {
+    const reversedStarts = sample(invalidRangeArb(), 4000)
+      .filter(
+        (v): v is { start: number; end: number } =>
+          typeof v === 'object' &&
+          v !== null &&
+          !types.isProxy(v) &&
+          Number.isSafeInteger(peek(v, 'start')) &&
+          Number.isSafeInteger(peek(v, 'end')) &&
+          (v as { end: number }).end >= 1,
+      )
+      .filter((r) => r.start > r.end)
+      .map((r) => r.start);
+    expect(Math.max(...reversedStarts)).toBe(200);
+  });
+
+  it('freezes a fraction a half past a line, with an end one past another', () => {
+    const frozen = plain.filter((r) => Object.isFrozen(r) && peek(r, 'start') !== 'throws');
+    const starts = frozen.map((r) => r.start as number);
+    const ends = frozen.map((r) => r.end as number);
+    expect(starts.every((s) => Number.isInteger(s - 0.5) && s >= 1.5 && s <= 9.5)).toBe(true);
+    expect(ends.every((e) => Number.isInteger(e) && e >= 2 && e <= 10)).toBe(true);
+    expect([Math.min(...starts), Math.max(...starts)]).toEqual([1.5, 9.5]);
+    expect([Math.min(...ends), Math.max(...ends)]).toEqual([2, 10]);
+  });
+
+  it('puts nothing behind a hostile proxy: a read past its traps finds it empty', () => {
+    const proxies = values.filter((v) => types.isProxy(v)) as object[];
+    const arrays = proxies.filter((p) => Array.isArray(p));
+    expect(arrays.length).toBeGreaterThan(0);
+    for (const p of arrays) {
+      expect(Object.getOwnPropertyDescriptor(p, 'length')?.value).toBe(0);
+      expect(Object.getOwnPropertyDescriptor(p, '0')).toBeUndefined();
+    }
+  });
+});
+
 describe('disguisedRangeArb', () => {
   const values = sample(disguisedRangeArb({ maxLine: 30 }), 1000);
 
@@ -311,6 +368,22 @@ describe('hostileRangeArb and the set arbitraries', () => {
     );
     expect(positions.some((p) => p === 0)).toBe(true);
     expect(positions.some((p) => p > 0)).toBe(true);
+  });
+
+  it('withJunkArb puts junk before, between and after the valid members', () => {
+    // For each mixed set of at least two valid members: which of its members are valid.
+    const layouts = sample(withJunkArb({ maxLine: 30 }), 500)
+      .filter(({ valid }) => valid.length >= 2)
+      .map(({ valid, mixed }) => mixed.map((m) => valid.includes(m as LineRange)));
+    expect(layouts.some((isValid) => isValid[0] === false)).toBe(true);
+    expect(
+      layouts.some(
+        (isValid) =>
+          isValid.indexOf(false) > isValid.indexOf(true) &&
+          isValid.indexOf(false) < isValid.lastIndexOf(true),
+      ),
+    ).toBe(true);
+    expect(layouts.some((isValid) => isValid.at(-1) === false)).toBe(true);
   });
 });
 
@@ -420,6 +493,46 @@ describe('emission arbitraries', () => {
   });
 });
 
+describe('hostileEmissionArb beyond the well-formed part', () => {
+  it('keeps its numeric counts small: junk numbers, or counts up to 1000', () => {
+    const values = sampleLarge(() => hostileEmissionArb(), 3000);
+    const objects = values.filter(
+      (v): v is Record<string, unknown> =>
+        typeof v === 'object' && v !== null && !types.isProxy(v) && 'files' in v,
+    );
+    // A well-formed emission reports up to 100 000 source chars; a junk one up to 1000.
+    const junk = objects.filter((o) => typeof o.projectRoot !== 'string');
+    expect(junk.length).toBeGreaterThan(20);
+    const counts = junk
+      .flatMap((o) => [o.sourceChars, o.responseChars])
+      .filter((n) => Number.isSafeInteger(n)) as number[];
+    expect(Math.max(...counts)).toBeLessThanOrEqual(1000);
+    expect(Math.max(...counts)).toBeGreaterThan(500);
+  });
+
+  it('sends __proto__ and constructor as root and path, whatever paths it is given', () => {
+    const values = sample(hostileEmissionArb({ paths: ['x.ts'], roots: ['/r'] }), 3000);
+    const objects = values.filter(
+      (v): v is Record<string, unknown> =>
+        typeof v === 'object' && v !== null && !types.isProxy(v) && 'files' in v,
+    );
+    const roots = new Set(objects.map((o) => o.projectRoot));
+    const paths = new Set(
+      objects
+        .filter((o) => Array.isArray(o.files) && !types.isProxy(o.files))
+        .flatMap((o) => Object.values(o.files as unknown[]))
+        .filter((f) => typeof f === 'object' && f !== null && !types.isProxy(f) && 'path' in f)
+        .map((f) => (f as { path: unknown }).path),
+    );
+    for (const name of ['__proto__', 'constructor', 'hasOwnProperty', '']) {
+      expect(roots, `root ${name}`).toContain(name);
+      expect(paths, `path ${name}`).toContain(name);
+    }
+    expect(roots).toContain('/r');
+    expect(paths).toContain('x.ts');
+  });
+});
+
 describe('ledger event arbitraries', () => {
   const SESSION_IDS = ['s1', 's2', ' s1 ', '', '   ', '__proto__', 'constructor', 'hasOwnProperty'];
 
@@ -468,6 +581,24 @@ describe('ledger event arbitraries', () => {
     expect(events.some((e) => types.isProxy(e) && !Array.isArray(e))).toBe(true);
     const recorded = objects.filter((o) => o.type === 'recorded' && 'emission' in o);
     expect(recorded.some((o) => typeof o.emission !== 'object' || o.emission === null)).toBe(true);
+  });
+
+  it('hostileLedgerEventArb forgets junk ids and sends every type bare, with no other field', () => {
+    const events = sample(hostileLedgerEventArb({ longIdLength: 300 }), 3000);
+    const objects = events.filter(
+      (e): e is Record<string, unknown> => typeof e === 'object' && e !== null && !types.isProxy(e),
+    );
+    const forgotten = objects.filter((o) => o.type === 'forgotten');
+    expect(forgotten.some((o) => typeof o.sessionId !== 'string')).toBe(true);
+    const bare = objects.filter((o) => Object.keys(o).join() === 'type');
+    for (const t of ['recorded', 'forgotten', 'cleared', 'RECORDED', '', 3, null]) {
+      expect(
+        bare.some((o) => o.type === t),
+        String(t),
+      ).toBe(true);
+    }
+    // A well-formed `cleared` event is one shared constant; the junk ones are built afresh.
+    expect(new Set(bare.filter((o) => o.type === 'cleared')).size).toBeGreaterThan(1);
   });
 
   it('hostileLedgerEventArb defaults its long id to 1 MiB', () => {
