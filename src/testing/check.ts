@@ -690,7 +690,8 @@ const LAWS: readonly Law[] = [
  * throws a {@link RangeAlgebraLawError} (law name, shrunk counterexample, seed)
  * on the first one that breaks. Works under any test runner: it only throws.
  *
- * @throws {TypeError} when `impl` is not an object with at least one algebra function.
+ * @throws {TypeError} when `impl` has none of the algebra's functions (a class with them as
+ *   static methods qualifies), or `options.numRuns` is not a positive integer.
  * @throws {RangeAlgebraLawError} when a law breaks.
  * @example
  * ```ts
@@ -707,8 +708,11 @@ export function checkRangeAlgebra(
   options: CheckRangeAlgebraOptions = {},
 ): RangeAlgebraReport {
   const has = RANGE_ALGEBRA_FUNCTIONS.filter((name) => {
+    // Any value whose property is a function: a module, an object, a class with
+    // static methods. Reading a property of null or undefined throws, as may a getter.
     try {
-      return typeof impl === 'object' && impl !== null && typeof impl[name] === 'function';
+      return typeof (impl as Record<string, unknown>)[name] === 'function';
+      // Stryker disable next-line BlockStatement: an emptied catch answers undefined, which drops the name from the filter just as false does
     } catch {
       return false; // a getter or proxy trap that throws is no function
     }
@@ -722,9 +726,13 @@ export function checkRangeAlgebra(
   let seed: unknown;
   try {
     numRuns = options.numRuns ?? 100;
+  } catch {
+    // a throwing getter is no number: rejected below
+  }
+  try {
     seed = options.seed;
   } catch {
-    numRuns = Number.NaN;
+    // ignored, like any seed that is not a number
   }
   if (!Number.isSafeInteger(numRuns) || (numRuns as number) < 1) {
     throw new TypeError(
