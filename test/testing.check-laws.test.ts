@@ -489,6 +489,21 @@ describe('what the checker prints of a result it cannot stringify', () => {
     const error = caught({ countLines: () => odd as never });
     expect(cause(error)).toBe(`countLines: got ${marker}, the model says 0`);
   });
+
+  it('an array whose length throws the first time only, as the marker: it is not read twice', () => {
+    const throwsOnce = () => {
+      let lengthReads = 0;
+      return new Proxy([], {
+        get: (target, key) => {
+          if (typeof key === 'symbol') throw new Error('hostile symbol read');
+          if (key === 'length' && ++lengthReads === 1) throw new Error('hostile length');
+          return Reflect.get(target, key);
+        },
+      });
+    };
+    const error = caught({ countLines: () => throwsOnce() as never });
+    expect(cause(error)).toBe(`countLines: got ${marker}, the model says 0`);
+  });
 });
 
 describe('RangeAlgebraLawError', () => {
