@@ -456,6 +456,15 @@ describe('the model laws draw valid and invalid arguments', () => {
     expect(cause(error)).toMatch(/^dedupeRange (emit|covered): got /);
   });
 
+  it('dedupeRange covering nothing for a minCovered of 0, -1 or -2 (below 1 acts as 1)', () => {
+    const error = caught({
+      dedupeRange: (r, served, min) =>
+        dedupeRange(r, served, min === 0 || min === -1 || min === -2 ? Number.NaN : min),
+    });
+    expect(error.law).toBe(LAW.dedupe);
+    expect(cause(error)).toMatch(/^dedupeRange (emit|covered): got /);
+  });
+
   it('dedupeRange reading a minCovered that is no integer as 1', () => {
     const error = caught({
       dedupeRange: (r, served, min) => dedupeRange(r, served, Number.isInteger(min) ? min : 1),
