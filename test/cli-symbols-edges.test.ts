@@ -129,6 +129,70 @@ describe('extractSymbols: where a TypeScript declaration ends', () => {
     ]);
   });
 
+  it('a block comment that opens with /*/ is not closed by its own star', () => {
+    expect(
+      ts(
+        'export interface Note {', // 1
+        '  /*/ } */ text: string;', // 2
+        '}', // 3
+      ),
+    ).toEqual([{ name: 'Note', kind: 'interface', start: 1, end: 3 }]);
+  });
+
+  it('a semicolon inside open parentheses does not end it', () => {
+    expect(
+      ts(
+        'export const SEMI = split(/;/,', // 1
+        "  'x');", // 2
+      ),
+    ).toEqual([{ name: 'SEMI', kind: 'constant', start: 1, end: 2 }]);
+  });
+
+  it('what follows a closing brace on its own line decides whether the declaration goes on', () => {
+    expect(
+      ts(
+        'export type T = { a: 1 } | {', // 1
+        '  b: 2;', // 2
+        '};', // 3
+        'export const make: { (): number } = () =>', // 4
+        '  42;', // 5
+      ),
+    ).toEqual([
+      { name: 'T', kind: 'type', start: 1, end: 3 },
+      { name: 'make', kind: 'constant', start: 4, end: 5 },
+    ]);
+  });
+
+  it('looks at most two lines below a closing brace for a continuation', () => {
+    expect(
+      ts(
+        'export type A = {', // 1
+        '  a: 1;', // 2
+        '}', // 3
+        '', // 4
+        '', // 5
+        '  | { b: 2 };', // 6
+      ),
+    ).toEqual([{ name: 'A', kind: 'type', start: 1, end: 3 }]);
+  });
+
+  it('blank lines below a closing brace do not continue it', () => {
+    expect(
+      ts(
+        'export interface I {', // 1
+        '  a: 1;', // 2
+        '}', // 3
+        '', // 4
+        '', // 5
+        '', // 6
+        'export const Z = 1;', // 7
+      ),
+    ).toEqual([
+      { name: 'I', kind: 'interface', start: 1, end: 3 },
+      { name: 'Z', kind: 'constant', start: 7, end: 7 },
+    ]);
+  });
+
   it('a division is neither a line comment nor a block comment', () => {
     expect(
       ts(
@@ -177,6 +241,26 @@ describe('extractSymbols: where a TypeScript declaration ends', () => {
 });
 
 describe('extractSymbols: Python', () => {
+  it('a function nested in a function is a function; a decorated method starts at its decorator', () => {
+    expect(
+      py(
+        'def outer():', // 1
+        '    def inner():', // 2
+        '        pass', // 3
+        '    ', // 4: spaces only, not part of outer
+        'class K:', // 5
+        '    @staticmethod', // 6
+        '    def make():', // 7
+        '        pass', // 8
+      ),
+    ).toEqual([
+      { name: 'outer', kind: 'function', start: 1, end: 3 },
+      { name: 'inner', kind: 'function', start: 2, end: 3 },
+      { name: 'K', kind: 'class', start: 5, end: 8 },
+      { name: 'make', kind: 'method', start: 6, end: 8 },
+    ]);
+  });
+
   it('reads async def and extra spaces, and not a class named in a comment', () => {
     expect(
       py(

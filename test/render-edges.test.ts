@@ -103,6 +103,22 @@ describe('renderMarkdown: text between sections', () => {
     );
   });
 
+  it.each([
+    ['x.tsx', 'tsx'],
+    ['x.mts', 'ts'],
+    ['x.cts', 'ts'],
+    ['x.js', 'js'],
+    ['x.mjs', 'js'],
+    ['x.cjs', 'js'],
+    ['x.go', 'go'],
+    ['x.rs', 'rust'],
+    ['X.PY', 'python'],
+  ])('%s opens a %s fence', (path, lang) => {
+    expect(render([full(path, [{ start: 1, end: 1 }])]).text).toBe(
+      `**\`${path}\`**\n\`\`\`${lang}\n1\talpha\n\`\`\`\n`,
+    );
+  });
+
   it('a path that is only an extension still names its language', () => {
     expect(render([full('.py', [{ start: 1, end: 1 }])]).text).toBe(
       '**`.py`**\n```python\n1\talpha\n```\n',

@@ -125,10 +125,12 @@ function continues(lines: readonly string[], line: number, col: number): boolean
 function pythonSymbols(lines: readonly string[]): SymbolNode[] {
   const out: SymbolNode[] = [];
   const classIndents: number[] = [];
+  // Stryker disable next-line EqualityOperator: equivalent — one more turn execs PY_DECL on `undefined`, read as the string 'undefined', which declares nothing
   for (let i = 0; i < lines.length; i++) {
     const m = PY_DECL.exec(lines[i]!);
     if (!m) continue;
     const indent = m[1]!.length;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — on an empty stack the last entry reads undefined, and `undefined >= indent` is false
     while (classIndents.length > 0 && classIndents[classIndents.length - 1]! >= indent) {
       classIndents.pop();
     }
