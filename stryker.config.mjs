@@ -23,7 +23,10 @@ export default {
   mutate: spec.mutate,
   coverageAnalysis: 'perTest',
   concurrency: 2,
-  timeoutMS: 5_000,
+  // Generous, so that only a mutant that really hangs times out: a busy machine
+  // must not turn a slow run into a "detected" mutant.
+  timeoutMS: 10_000,
+  timeoutFactor: 2,
   reporters: ['json', 'clear-text', 'progress-append-only'],
   clearTextReporter: { reportTests: false, maxTestsToLog: 0 },
   jsonReporter: { fileName: `reports/mutation/${layer}.json` },
