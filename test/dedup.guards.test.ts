@@ -1,0 +1,131 @@
+/**
+ * The planner's and the diagnostics' edges, one question each: what a
+ * non-string path, an empty fingerprint or unreadable content plans as, where
+ * the delta gate's threshold falls, what spans past the end of a file leave,
+ * and how the session block counts calls and ranges that are not arrays.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeSession, fingerprint, planCall, planFile } from '../src/index.js';
+import { callRecord, projectState } from './_prior.js';
+
+/** `n` lines of exactly 10 chars each (9 + '\n'). */
+const tenCharLines = (n: number): string =>
+  Array.from({ length: n }, (_, i) => `L${String(i + 1).padStart(7, '0')};\n`).join('');
+
+const content = tenCharLines(40);
+const fp = fingerprint(content);
+/** A session that was sent lines 1-20 of `a.ts` from this very content. */
+const held = projectState([
+  callRecord([{ path: 'a.ts', ranges: [{ start: 1, end: 20 }], chars: 200, fingerprint: fp }]),
+]);
+const reason = (plan: ReturnType<typeof planFile>, gate: string) =>
+  plan.gates.find((g) => g.gate === gate)?.reason;
+
+describe('the content a plan is about', () => {
+  it('says no-content when the content is not a string, and sends nothing', () => {
+    const plan = planFile({
+      path: 'a.ts',
+      content: 42 as never,
+      intended: [{ start: 1, end: 30 }],
+      prior: held,
+    });
+    expect(reason(plan, 'content')).toBe('no-content');
+    expect(plan.emit).toEqual([]);
+    expect(plan.fingerprint).toBe('');
+  });
+
+  it('computes the fingerprint when the one passed in is empty', () => {
+    const plan = planFile({
+      path: 'a.ts',
+      content,
+      intended: [{ start: 1, end: 30 }],
+      prior: held,
+      fingerprint: '',
+    });
+    expect(plan.fingerprint).toBe(fp);
+    expect(plan.covered).toEqual([{ start: 1, end: 20 }]);
+  });
+
+  it('skips a file whose path is not a string, and names no path for it', () => {
+    const plan = planCall({
+      files: [{ path: 42 as never, content, intended: [{ start: 1, end: 5 }] }],
+      prior: null,
+    });
+    expect(plan.files[0]!.render).toBe('skipped');
+    expect(plan.files[0]!.path).toBe('');
+    expect(plan.newChars).toBe(0);
+  });
+});
+
+describe('the delta gate at its threshold', () => {
+  it('keeps a new remainder of exactly minDeltaChars as source', () => {
+    // Lines 21-36 are new: 16 lines × 10 chars = 160 chars, the default minDeltaChars.
+    const plan = planFile({
+      path: 'a.ts',
+      content,
+      intended: [{ start: 1, end: 36 }],
+      prior: held,
+    });
+    expect(reason(plan, 'delta')).toBe('delta-kept');
+    expect(plan.emit).toEqual([{ start: 21, end: 36 }]);
+    expect(plan.newChars).toBe(160);
+  });
+
+  it('folds a remainder one line shorter into the pointer', () => {
+    // Lines 21-35: 150 chars, under 160.
+    const plan = planFile({
+      path: 'a.ts',
+      content,
+      intended: [{ start: 1, end: 35 }],
+      prior: held,
+    });
+    expect(reason(plan, 'delta')).toBe('folded-small-delta');
+    expect(plan.folded).toEqual([{ start: 21, end: 35 }]);
+    expect(plan.foldedChars).toBe(150);
+  });
+});
+
+describe('spans past the end of the file', () => {
+  it('keeps only what lies within the file when several spans run past it', () => {
+    const plan = planFile({
+      path: 'b.ts',
+      content: 'one\ntwo\nthree',
+      intended: [
+        { start: 2, end: 2 },
+        { start: 3, end: 9 },
+        { start: 6, end: 7 },
+        { start: 12, end: 20 },
+      ],
+      prior: null,
+    });
+    expect(plan.emit).toEqual([{ start: 2, end: 3 }]);
+    // 'two\n' and 'three'.
+    expect(plan.newChars).toBe(9);
+  });
+});
+
+describe('describeSession on calls and ranges that are not arrays', () => {
+  it('counts no call when calls is not an array and callCount says none', () => {
+    expect(describeSession(projectState('calls', { callCount: 0 }))).toEqual({
+      callIndex: 1,
+      priorCalls: 0,
+      priorChars: 0,
+      priorFiles: [],
+    });
+  });
+
+  it('keeps the chars of a file whose ranges are a number, and names no spans for it', () => {
+    const d = describeSession(
+      projectState([
+        callRecord([
+          { path: 'a.ts', ranges: 7, chars: 30 },
+          { path: 'b.ts', ranges: [{ start: 1, end: 2 }], chars: 12 },
+        ]),
+      ]),
+    );
+    expect(d?.priorFiles).toEqual([
+      { path: 'a.ts', ranges: [], chars: 30 },
+      { path: 'b.ts', ranges: [{ start: 1, end: 2 }], chars: 12 },
+    ]);
+  });
+});
