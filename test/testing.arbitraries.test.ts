@@ -589,7 +589,7 @@ describe('ledger event arbitraries', () => {
       (e): e is Record<string, unknown> => typeof e === 'object' && e !== null && !types.isProxy(e),
     );
     const forgotten = objects.filter((o) => o.type === 'forgotten');
-    expect(forgotten.some((o) => typeof o.sessionId !== 'string')).toBe(true);
+    expect(forgotten.some((o) => 'sessionId' in o && typeof o.sessionId !== 'string')).toBe(true);
     const bare = objects.filter((o) => Object.keys(o).join() === 'type');
     for (const t of ['recorded', 'forgotten', 'cleared', 'RECORDED', '', 3, null]) {
       expect(
