@@ -18,6 +18,7 @@ import {
   type RangeAlgebra,
   RangeAlgebraLawError,
 } from '../src/testing/index.js';
+import { cause, lawError } from './_law-error.js';
 
 /** This library's algebra, as another implementation would hand it over. */
 const ours: RangeAlgebra = spanLedger;
@@ -48,23 +49,8 @@ const LAW = {
 } as const;
 
 /** Runs the check on `impl`, expecting a broken law, and returns the error. */
-function caught(impl: Partial<RangeAlgebra>, seed: unknown = 11): RangeAlgebraLawError {
-  let error: unknown;
-  try {
-    checkRangeAlgebra(impl, { numRuns: RUNS, seed: seed as number });
-  } catch (e) {
-    error = e;
-  }
-  expect(error, 'checkRangeAlgebra accepted a broken implementation').toBeInstanceOf(
-    RangeAlgebraLawError,
-  );
-  return error as RangeAlgebraLawError;
-}
-
-/** The line of an error's message that says what went wrong (after the counterexample). */
-function cause(error: RangeAlgebraLawError): string {
-  return error.message.split('\n')[2] ?? '';
-}
+const caught = (impl: Partial<RangeAlgebra>, seed: unknown = 11) =>
+  lawError(impl, { numRuns: RUNS, seed: seed as number });
 
 // biome-ignore lint/suspicious/noExplicitAny: any function shape, as the algebra's differ
 type Fn = (...args: any[]) => any;

@@ -13,8 +13,8 @@ import {
   checkRangeAlgebra,
   RANGE_ALGEBRA_FUNCTIONS,
   type RangeAlgebra,
-  RangeAlgebraLawError,
 } from '../src/testing/index.js';
+import { cause, lawError } from './_law-error.js';
 
 /** This library's algebra, as another implementation would hand it over. */
 const ours: RangeAlgebra = spanLedger;
@@ -24,23 +24,8 @@ const { intersectRange, subtractRange, intersectRanges, subtractRanges } = ours;
 const RUNS = 20;
 
 /** Runs the check on `impl`, expecting a broken law, and returns the error. */
-function caught(impl: Partial<RangeAlgebra>, numRuns = RUNS): RangeAlgebraLawError {
-  let error: unknown;
-  try {
-    checkRangeAlgebra(impl, { numRuns, seed: 11 });
-  } catch (e) {
-    error = e;
-  }
-  expect(error, 'checkRangeAlgebra accepted a broken implementation').toBeInstanceOf(
-    RangeAlgebraLawError,
-  );
-  return error as RangeAlgebraLawError;
-}
-
-/** The line of an error's message that says what went wrong (after the counterexample). */
-function cause(error: RangeAlgebraLawError): string {
-  return error.message.split('\n')[2] ?? '';
-}
+const caught = (impl: Partial<RangeAlgebra>, numRuns = RUNS) =>
+  lawError(impl, { numRuns, seed: 11 });
 
 const LAWS = [
   'mergeRanges agrees with the line-set model (hostile members dropped, never clamped)',
