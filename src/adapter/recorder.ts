@@ -10,7 +10,7 @@
  * the agent never saw.
  */
 
-import { at, listOf, prop } from '../ledger/_sanitize.js';
+import { at, count, listOf, prop } from '../ledger/_sanitize.js';
 import type { Emission, FileEmission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
@@ -76,11 +76,6 @@ interface Entry {
   chars: number;
   /** `undefined` until a report sets it; `null` once reports disagree or one had none. */
   fingerprint: string | null | undefined;
-}
-
-function nonNegative(n: unknown): number {
-  // Stryker disable next-line ConditionalExpression: Number.isFinite below is false for every non-number anyway
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
 }
 
 function validPath(path: unknown): path is string {
@@ -157,7 +152,7 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
 
   return {
     source(path, ranges, chars, fp) {
-      report(path, asRanges(ranges), nonNegative(chars), fp);
+      report(path, asRanges(ranges), count(chars), fp);
     },
     backref(path, covered, fp) {
       report(path, asRanges(covered), 0, fp);
@@ -182,7 +177,7 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
             : { path, ranges, chars: entry.chars },
         );
       }
-      return { projectRoot, query, files, sourceChars, responseChars: nonNegative(responseChars) };
+      return { projectRoot, query, files, sourceChars, responseChars: count(responseChars) };
     },
   };
 }

@@ -6,6 +6,7 @@
  * Not for decisions: the planner never reads these figures.
  */
 
+import { count } from '../ledger/_sanitize.js';
 import type { ProjectState } from '../ledger/types.js';
 import { fromSpans, toSpans } from '../ranges/_spans.js';
 import { formatSpans } from '../ranges/format.js';
@@ -45,10 +46,6 @@ export interface SessionDiagnostics {
   /** Per path, most recently served first. */
   readonly priorFiles: PriorFile[];
 }
-
-const count = (x: unknown): number =>
-  // Stryker disable next-line EqualityOperator: at 0 both branches answer 0
-  typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
 
 /**
  * The session block for a call about to be planned: `undefined` when `project`

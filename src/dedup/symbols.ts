@@ -4,7 +4,7 @@
  * has from its index.
  */
 import { firstEndingAtOrAfter, toSpans } from '../ranges/_spans.js';
-import type { LineRange } from '../ranges/range.js';
+import { isLineRange, type LineRange } from '../ranges/range.js';
 
 /**
  * The kinds of symbol a node can be. Imports and exports are never named in a pointer.
@@ -43,9 +43,6 @@ export interface SymbolNode {
   readonly start: number;
   readonly end: number;
 }
-
-/** A valid line number: a safe integer of at least 1. */
-const isLine = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 1;
 
 /**
  * The names of the symbols (not imports or exports) whose definitions overlap
@@ -92,9 +89,10 @@ export function symbolsInSpans(
     }
     if (typeof name !== 'string' || name.trim() === '') continue;
     if (kind === 'import' || kind === 'export') continue;
-    if (!isLine(start) || !isLine(end) || start > end) continue;
-    const k = firstEndingAtOrAfter(set, start);
-    if (k < set.n && set.s[k]! <= end) hits.push({ name, start });
+    const extent = { start, end };
+    if (!isLineRange(extent)) continue;
+    const k = firstEndingAtOrAfter(set, extent.start);
+    if (k < set.n && set.s[k]! <= extent.end) hits.push({ name, start: extent.start });
   }
   // A stable sort: nodes that start on the same line keep their input order.
   hits.sort((a, b) => a.start - b.start);
