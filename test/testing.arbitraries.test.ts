@@ -59,6 +59,16 @@ function peek(value: unknown, key: string): unknown {
   }
 }
 
+/** A range of two safe-integer lines in the wrong order, its end at line 1 or later. */
+function isReversed(r: { start: unknown; end: unknown }): boolean {
+  return (
+    Number.isSafeInteger(peek(r, 'start')) &&
+    Number.isSafeInteger(peek(r, 'end')) &&
+    (r.start as number) > (r.end as number) &&
+    (r.end as number) >= 1
+  );
+}
+
 /** A stable label for a value, telling apart what `===` and JSON would confuse. */
 function label(value: unknown): string {
   if (Object.is(value, -0)) return '-0';
@@ -139,13 +149,7 @@ describe('invalidRangeArb', () => {
       (v): v is { start: unknown; end: unknown } =>
         typeof v === 'object' && v !== null && !types.isProxy(v) && 'start' in v && 'end' in v,
     );
-    const reversed = plain.filter(
-      (r) =>
-        Number.isSafeInteger(peek(r, 'start')) &&
-        Number.isSafeInteger(peek(r, 'end')) &&
-        (r.start as number) > (r.end as number) &&
-        (r.end as number) >= 1,
-    );
+    const reversed = plain.filter(isReversed);
     expect(reversed.length).toBeGreaterThan(0);
     expect(
       plain.some(
@@ -232,13 +236,7 @@ describe('invalidRangeArb: the lines it does use stay within maxLine', () => {
   );
 
   it('reverses two lines of 1..maxLine, reaching maxLine', () => {
-    const reversed = plain.filter(
-      (r) =>
-        Number.isSafeInteger(peek(r, 'start')) &&
-        Number.isSafeInteger(peek(r, 'end')) &&
-        (r.start as number) > (r.end as number) &&
-        (r.end as number) >= 1,
-    );
+    const reversed = plain.filter(isReversed);
     const starts = reversed.map((r) => r.start as number);
     expect(Math.max(...starts)).toBe(9);
     expect(Math.min(...reversed.map((r) => r.end as number))).toBe(1);
