@@ -1,80 +1,203 @@
 #!/usr/bin/env node
 /**
- * `npm run test:mutation [-- [--force] layer…]`: Stryker once per layer (all of
- * them by default), then one report for the whole library at
- * reports/mutation/mutation.json, a score per file and per layer, and a
- * non-zero exit when the library's score is under the break threshold.
+ * `npm run test:mutation [-- --all] [--minutes N] [--lines N]`
  *
- * Runs are incremental (stryker-incremental/<layer>.json). `--force` tests
- * every mutant again and rewrites the baseline: use it when results look
- * stale, for instance after an interrupted run.
+ * Mutation testing with Stryker, in one of two modes:
+ *
+ * - default (what CI runs): mutates only the lines of `src/` that changed
+ *   since the commit in scripts/mutation-base.json, newest lines first, at
+ *   most `--lines` of them (default 400), and stops at `--minutes` (default
+ *   10). Nothing is cached between runs and nothing is committed but the base.
+ * - `--all`: every mutable file of `src/`, with no line or time bound. Run it
+ *   before moving the base forward, and give its score when you do.
+ *
+ * Every mutant Stryker tests is counted: killed and timed-out ones as
+ * detected, survived and uncovered ones as undetected, equivalent ones
+ * included. The run fails under BREAK percent, or when it tested nothing it
+ * was asked to.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { LAYERS } from './mutation-layers.mjs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 
 const BREAK = 90;
-const force = process.argv.includes('--force');
-const asked = process.argv.slice(2).filter((a) => a !== '--force');
-const unknown = asked.filter((l) => !(l in LAYERS));
-if (unknown.length > 0) {
-  console.error(`unknown layer ${unknown.join(', ')}: one of ${Object.keys(LAYERS).join(', ')}`);
-  process.exit(2);
-}
-const layers = asked.length > 0 ? asked : Object.keys(LAYERS);
+const PROGRESS_FILE = 'reports/mutation/progress.jsonl';
+/** What is not library behaviour: terminal formatting, the bin's wiring, generated text, types. */
+const NOT_MUTATED = [
+  'src/cli/format.ts',
+  'src/cli/main.ts',
+  'src/cli/embed-fixture.ts',
+  'src/cli/_sample.ts',
+  'src/ledger/types.ts',
+];
 
-for (const layer of layers) {
-  console.log(`\n# mutation testing: ${layer}`);
-  const run = spawnSync('npx', ['--no-install', 'stryker', 'run', ...(force ? ['--force'] : [])], {
-    stdio: 'inherit',
-    env: { ...process.env, SPAN_LEDGER_MUTATION_LAYER: layer },
-  });
-  if (run.status !== 0) {
-    console.error(`stryker failed on layer ${layer} (exit ${run.status})`);
-    process.exit(1);
-  }
-}
+const { values: flags } = parseArgs({
+  options: {
+    all: { type: 'boolean', default: false },
+    minutes: { type: 'string' },
+    lines: { type: 'string', default: '400' },
+  },
+});
 
-/** Merges every layer's report that exists into one. */
-const merged = {
-  schemaVersion: '2',
-  thresholds: { high: 95, low: BREAK },
-  files: {},
-  testFiles: {},
+const git = (...args) => {
+  const run = spawnSync('git', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr.trim()}`);
+  return run.stdout;
 };
-for (const layer of Object.keys(LAYERS)) {
-  const file = `reports/mutation/${layer}.json`;
-  if (!existsSync(file)) continue;
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  merged.schemaVersion = report.schemaVersion ?? merged.schemaVersion;
-  Object.assign(merged.files, report.files);
-  Object.assign(merged.testFiles, report.testFiles ?? {});
+
+const mutable = (path) => /^src\/.+\.ts$/.test(path) && !NOT_MUTATED.includes(path);
+
+/** Lines added or changed since `base`, per file, from `git diff -U0` hunk headers. */
+function changedLines(base) {
+  const lines = new Map();
+  let file = null;
+  for (const row of git(
+    'diff',
+    '--unified=0',
+    '--no-color',
+    '--no-renames',
+    base,
+    '--',
+    'src',
+  ).split('\n')) {
+    if (row.startsWith('+++ ')) {
+      file = row === '+++ /dev/null' ? null : row.slice('+++ b/'.length);
+      if (file !== null && !mutable(file)) file = null;
+      continue;
+    }
+    const hunk = /^@@ -\S+ \+(\d+)(?:,(\d+))? @@/.exec(row);
+    if (hunk === null || file === null) continue;
+    const start = Number(hunk[1]);
+    const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
+    if (!lines.has(file)) lines.set(file, []);
+    for (let line = start; line < start + count; line++) lines.get(file).push(line);
+  }
+  return lines;
 }
+
+/** When each line was last written (seconds; uncommitted lines count as now). */
+function lineTimes(file) {
+  const times = [];
+  let time = 0;
+  for (const row of git('blame', '--line-porcelain', '--', file).split('\n')) {
+    if (row.startsWith('author-time ')) time = Number(row.slice('author-time '.length));
+    else if (row.startsWith('\t')) times.push(time);
+  }
+  return times;
+}
+
+/** `src/a.ts:3-7` patterns for Stryker's `mutate`, one per run of consecutive lines. */
+function toPatterns(file, lines) {
+  const sorted = [...new Set(lines)].sort((a, b) => a - b);
+  const patterns = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    patterns.push(`${file}:${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return patterns;
+}
+
+function selectMutate() {
+  if (flags.all) {
+    return { mutate: ['src/**/*.ts', ...NOT_MUTATED.map((p) => `!${p}`)], summary: 'all of src/' };
+  }
+  const { commit } = JSON.parse(readFileSync('scripts/mutation-base.json', 'utf8'));
+  const changed = changedLines(commit);
+  const budget = Number(flags.lines);
+  const all = [];
+  for (const [file, lines] of changed) {
+    const times = lineTimes(file);
+    for (const line of lines) all.push({ file, line, time: times[line - 1] ?? 0 });
+  }
+  all.sort((a, b) => b.time - a.time || a.file.localeCompare(b.file) || a.line - b.line);
+  const chosen = all.slice(0, budget);
+  const byFile = new Map();
+  for (const { file, line } of chosen) {
+    if (!byFile.has(file)) byFile.set(file, []);
+    byFile.get(file).push(line);
+  }
+  const mutate = [...byFile].flatMap(([file, lines]) => toPatterns(file, lines));
+  const left = all.length - chosen.length;
+  const summary =
+    `${chosen.length} changed lines of src/ since ${commit.slice(0, 12)}` +
+    (left > 0 ? ` (the newest; ${left} older ones wait for a run with --all)` : '');
+  return { mutate, summary };
+}
+
+const { mutate, summary } = selectMutate();
+console.log(`# mutation testing: ${summary}`);
+if (mutate.length === 0) {
+  console.log('nothing to mutate: no line of src/ changed since the base');
+  process.exit(0);
+}
+
+const minutes = flags.minutes === undefined ? (flags.all ? Infinity : 10) : Number(flags.minutes);
 mkdirSync('reports/mutation', { recursive: true });
-writeFileSync('reports/mutation/mutation.json', JSON.stringify(merged));
+rmSync(PROGRESS_FILE, { force: true });
+const stryker = spawn('npx', ['--no-install', 'stryker', 'run'], {
+  stdio: 'inherit',
+  detached: true,
+  env: {
+    ...process.env,
+    SPAN_LEDGER_MUTATE: JSON.stringify(mutate),
+    SPAN_LEDGER_PROGRESS: PROGRESS_FILE,
+  },
+});
+let stopped = false;
+const deadline = Number.isFinite(minutes)
+  ? setTimeout(() => {
+      stopped = true;
+      process.kill(-stryker.pid, 'SIGTERM');
+    }, minutes * 60_000)
+  : undefined;
+const status = await new Promise((resolve) => stryker.on('exit', (code) => resolve(code)));
+clearTimeout(deadline);
+if (!stopped && status !== 0) {
+  console.error(`stryker failed (exit ${status})`);
+  process.exit(1);
+}
 
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
-const tally = () => ({ detected: 0, undetected: 0 });
-const score = (t) =>
-  t.detected + t.undetected === 0 ? 100 : (100 * t.detected) / (t.detected + t.undetected);
-const total = tally();
+const perFile = new Map();
+const results = existsSync(PROGRESS_FILE)
+  ? readFileSync(PROGRESS_FILE, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((row) => JSON.parse(row))
+  : [];
+for (const { file, status: outcome } of results) {
+  if (!perFile.has(file)) perFile.set(file, { detected: 0, undetected: 0 });
+  const tally = perFile.get(file);
+  if (DETECTED.has(outcome)) tally.detected++;
+  else if (UNDETECTED.has(outcome)) tally.undetected++;
+}
+const total = { detected: 0, undetected: 0 };
+const score = (t) => (100 * t.detected) / (t.detected + t.undetected);
 const rows = [];
-for (const [path, file] of Object.entries(merged.files).sort(([a], [b]) => a.localeCompare(b))) {
-  const t = tally();
-  for (const m of file.mutants) {
-    if (DETECTED.has(m.status)) t.detected++;
-    else if (UNDETECTED.has(m.status)) t.undetected++;
-  }
-  total.detected += t.detected;
-  total.undetected += t.undetected;
+for (const [file, tally] of [...perFile].sort(([a], [b]) => a.localeCompare(b))) {
+  total.detected += tally.detected;
+  total.undetected += tally.undetected;
   rows.push(
-    `${score(t).toFixed(2).padStart(7)}%  ${String(t.undetected).padStart(4)} undetected  ${path}`,
+    `${score(tally).toFixed(2).padStart(7)}%  ${String(tally.undetected).padStart(4)} undetected  ${file}`,
   );
 }
-console.log(`\n# mutation score per file\n${rows.join('\n')}`);
+if (rows.length > 0) console.log(`\n# mutation score per file\n${rows.join('\n')}`);
+if (stopped)
+  console.log(
+    `\nstopped at the ${minutes}-minute bound: the score covers the mutants tested by then`,
+  );
+const tested = total.detected + total.undetected;
+if (tested === 0) {
+  console.log(
+    stopped ? 'no mutant was tested before the bound' : 'the changed lines hold no mutant',
+  );
+  process.exit(stopped ? 1 : 0);
+}
 const overall = score(total);
 console.log(
-  `\nmutation score of src/: ${overall.toFixed(2)}% (${total.detected} detected, ${total.undetected} undetected; break at ${BREAK}%)`,
+  `\nmutation score: ${overall.toFixed(2)}% (${total.detected} detected, ${total.undetected} undetected of ${tested}; break at ${BREAK}%)`,
 );
 if (overall < BREAK) process.exit(1);

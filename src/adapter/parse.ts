@@ -106,7 +106,6 @@ export function parseRenderedResponse(text: string): RenderedResponse {
     }
     const header = HEADER.exec(line);
     if (header) {
-      // Stryker disable next-line ArrayDeclaration: the result sends pointed through mergeRanges, which drops members that are not ranges
       current = { path: header[1]!, lines: [], pointer: false, pointed: [] };
       sections.push(current);
       continue;

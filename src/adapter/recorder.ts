@@ -139,7 +139,6 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
     if (projectRoot === '' || !validPath(path) || ranges.length === 0) return;
     let entry = entries.get(path);
     if (!entry) {
-      // Stryker disable next-line ArrayDeclaration: finish sends the ranges through mergeRanges, which drops members that are not ranges
       entry = { ranges: [], chars: 0, fingerprint: undefined };
       entries.set(path, entry);
     }

@@ -160,7 +160,6 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
   if (recorder === null) return empty;
   const plan = prop(options, 'plan');
   const given = prop(options, 'pointer');
-  // Stryker disable next-line ConditionalExpression: equivalent — writePointer falls back to formatBackReference when calling a non-function throws
   const pointer = typeof given === 'function' ? (given as PointerWriter) : formatBackReference;
   const sources = readSources(prop(options, 'sources'));
   const maxResponseChars = prop(options, 'maxResponseChars');
@@ -203,7 +202,6 @@ const RENDERS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
   'full',
   'partial',
   'backref',
-  // Stryker disable next-line StringLiteral: equivalent — a 'skipped' file that readPlan rejected is passed over just as one it read
   'skipped',
 ]);
 
@@ -239,7 +237,6 @@ function readSources(raw: unknown): Map<string, ReadSource> {
     const path = prop(s, 'path');
     const content = prop(s, 'content');
     if (typeof content !== 'string') continue;
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent while readPlan also drops such paths (no plan can name one); test/render-edges.test.ts checks the two together
     if (typeof path !== 'string' || path === '') continue;
     byPath.set(path, { content, symbols: prop(s, 'symbols') });
   }
@@ -251,7 +248,6 @@ function readPlan(raw: unknown): RenderablePlan | null {
   const path = prop(raw, 'path');
   const render = prop(raw, 'render');
   if (!RENDERS.has(render)) return null;
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent while readSources also drops such paths (no source can match one); test/render-edges.test.ts checks the two together
   if (typeof path !== 'string' || path === '') return null;
   const fingerprint = prop(raw, 'fingerprint');
   return {

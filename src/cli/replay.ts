@@ -135,14 +135,12 @@ export function replaySequence(
     const recorder = createEmissionRecorder({ projectRoot, query: call.query });
     const { text } = renderMarkdown({
       plan,
-      // Stryker disable next-line OptionalChaining: equivalent — files holds only paths the project has
       sources: files.map((f) => ({ ...f, symbols: project.get(f.path)?.symbols })),
       recorder,
       title: `Results for "${call.query}"`,
       maxResponseChars: options.maxResponseChars,
     });
     const emission = recorder.finish(text.length);
-    // Stryker disable next-line ConditionalExpression: equivalent — without dedup the ledger is never read (prior is null)
     if (options.dedup) ledger = ledgerReducer(ledger, { type: 'recorded', emission });
     calls.push({ query: call.query, text, plan, emission });
   }
@@ -188,7 +186,6 @@ export function withheldUnseen(
       const plan = call.plan.files.find((f) => f.path === section.path);
       const lines = project.get(section.path)?.content.split('\n') ?? [];
       const held = delivered.get(section.path);
-      // Stryker disable next-line ArrayDeclaration: equivalent — mergeRanges drops members that are not ranges
       const covered = plan?.covered ?? [];
       for (const span of mergeRanges([...section.pointed, ...covered])) {
         for (let n = span.start; n <= span.end; n++) {

@@ -65,7 +65,6 @@ function parseArgs(args: readonly string[], valued: readonly string[]): Parsed {
         if (value === undefined) throw new UsageError(`${name} needs a value`);
         flags.set(name, value);
       } else if (inline === undefined) {
-        // Stryker disable next-line BooleanLiteral: equivalent — a flag without a value is only ever asked flags.has()
         flags.set(name, true);
       } else {
         throw new UsageError(`${name} takes no value`);
@@ -87,7 +86,6 @@ function expectOnly(parsed: Parsed, allowed: readonly string[], maxPositional: n
 }
 
 function measure(args: readonly string[], io: CliIo): number {
-  // Stryker disable next-line ArrayDeclaration: equivalent — a name in the list that does not start with "-" never matches a flag
   const parsed = parseArgs(args, []);
   expectOnly(parsed, ['--json'], 1);
   const [path] = parsed.positional;
@@ -115,14 +113,12 @@ function demo(args: readonly string[], io: CliIo): number {
     );
   }
   const project = sampleProject();
-  // Stryker disable next-line ObjectLiteral: equivalent — without dedup the replay passes no prior, and an enabled planner with no prior plans what a disabled one does
   const baseline = replaySequence(project, sequence, { dedup: false });
   const dedup = replaySequence(project, sequence, { dedup: true });
   const budget = sequence.budget;
   io.out(
     `span-ledger demo: "${sequence.name}", ${sequence.calls.length} calls over the bundled sample project` +
       ` (${project.size} files, TypeScript and Python)\n` +
-      // Stryker disable next-line StringLiteral: terminal formatting, not library behaviour (both bundled sequences set maxFiles, so '∞' never shows)
       `budget per call: ${formatCount(budget.maxChars ?? 0)} source chars, ${budget.maxFiles ?? '∞'} files\n`,
   );
   dedup.calls.forEach((call, i) => {

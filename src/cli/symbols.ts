@@ -47,7 +47,6 @@ export function extractSymbols(path: string, content: string): SymbolNode[] {
 
 function typescriptSymbols(lines: readonly string[]): SymbolNode[] {
   const out: SymbolNode[] = [];
-  // Stryker disable next-line EqualityOperator: equivalent — one more turn execs TS_DECL on `undefined`, read as the string 'undefined', which declares nothing
   for (let i = 0; i < lines.length; i++) {
     const m = TS_DECL.exec(lines[i]!);
     if (!m) continue;
@@ -80,7 +79,6 @@ function declarationEnd(lines: readonly string[], from: number): number {
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
     let quote = '';
-    // Stryker disable next-line EqualityOperator: equivalent — one more turn reads `undefined`, which no branch below matches
     for (let j = 0; j < line.length; j++) {
       const c = line[j]!;
       if (block) {
@@ -125,12 +123,10 @@ function continues(lines: readonly string[], line: number, col: number): boolean
 function pythonSymbols(lines: readonly string[]): SymbolNode[] {
   const out: SymbolNode[] = [];
   const classIndents: number[] = [];
-  // Stryker disable next-line EqualityOperator: equivalent — one more turn execs PY_DECL on `undefined`, read as the string 'undefined', which declares nothing
   for (let i = 0; i < lines.length; i++) {
     const m = PY_DECL.exec(lines[i]!);
     if (!m) continue;
     const indent = m[1]!.length;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — on an empty stack the last entry reads undefined, and `undefined >= indent` is false
     while (classIndents.length > 0 && classIndents[classIndents.length - 1]! >= indent) {
       classIndents.pop();
     }

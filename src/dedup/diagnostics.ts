@@ -71,7 +71,6 @@ export function describeSession(project: ProjectState | null): SessionDiagnostic
         if (typeof file.path !== 'string' || file.path === '') continue;
         let entry = byPath.get(file.path);
         if (!entry) {
-          // Stryker disable next-line ArrayDeclaration: toSpans below drops any member that is not a range
           entry = { ranges: [], chars: 0, last: i };
           byPath.set(file.path, entry);
         }

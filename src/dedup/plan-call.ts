@@ -107,7 +107,6 @@ function readLimits(budget: unknown): Limits | null {
   const maxFiles = read(budget, 'maxFiles');
   const chars = typeof maxChars === 'number' && maxChars >= 0 ? maxChars : Infinity;
   const files = typeof maxFiles === 'number' && maxFiles >= 0 ? Math.floor(maxFiles) : Infinity;
-  // Stryker disable next-line ConditionalExpression: unlimited limits grant every file all it asks, which is what no budget does
   if (chars === Infinity && files === Infinity) return null;
   return { maxChars: chars, maxFiles: files, bank: read(budget, 'policy') === 'bank' };
 }
@@ -131,14 +130,12 @@ interface Grant {
  * level is met in full, the rest get the level.
  */
 function waterFill(demands: readonly number[], total: number): number[] {
-  // Stryker disable next-line ArrowFunction: every entry is written below before it is read
   const out = demands.map(() => 0);
   let open = demands.map((_, i) => i);
   let left = total;
   // Ends when no open demand is at or under the level (an empty `open` included).
   for (;;) {
     const share = left / open.length;
-    // Stryker disable next-line EqualityOperator: a demand equal to the level gets the level either way
     const met = open.filter((i) => demands[i]! <= share);
     if (met.length === 0) {
       for (const i of open) out[i] = share;
@@ -165,25 +162,21 @@ function allocate(demands: readonly Demand[], limits: Limits): Grant[] {
     if (d.needsSlot && slotted.length < limits.maxFiles) slotted.push(i);
   }
   const wants = slotted.map((i) => charsOf(demands[i]!.index, demands[i]!.spans));
-  // Stryker disable next-line ConditionalExpression: with no char limit, water-filling meets every demand in full
   const shares = limits.maxChars === Infinity ? wants : waterFill(wants, limits.maxChars);
   let used = 0;
   for (const [k, i] of slotted.entries()) {
     const d = demands[i]!;
     const p =
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: the prefix of a set within an allowance at least its chars is the whole set
       shares[k]! >= wants[k]!
         ? { spans: d.spans, chars: wants[k]! }
         : takePrefix(d.index, d.spans, shares[k]!);
     grants[i] = { slot: true, spans: p.spans, chars: p.chars };
     used += p.chars;
   }
-  // Stryker disable next-line ConditionalExpression: with no char limit every file already has all it asked
   if (limits.maxChars !== Infinity) {
     let left = limits.maxChars - used;
     for (const [k, i] of slotted.entries()) {
       const g = grants[i]!;
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: a file granted all it asked gets the same prefix again
       if (g.chars >= wants[k]! && g.spans.n === demands[i]!.spans.n) continue;
       const p = takePrefix(demands[i]!.index, demands[i]!.spans, g.chars + Math.max(0, left));
       left -= p.chars - g.chars;
@@ -248,7 +241,6 @@ export function planCall(input: PlanCallInput): CallPlan {
   for (const entry of entries) {
     try {
       const path = (entry as { path?: unknown }).path;
-      // Stryker disable next-line ConditionalExpression: only string paths are ever looked up in the set
       if (typeof path === 'string') paths.add(path);
     } catch {
       // A file whose path cannot be read is skipped below.
@@ -265,7 +257,6 @@ export function planCall(input: PlanCallInput): CallPlan {
 
   // New source chars the ranking intended, before hold-back and budget.
   let newBefore = 0;
-  // Stryker disable next-line AssignmentOperator: only whether the total is 0 matters, and a sum of non-negative counts is 0 the same either way
   for (const w of works) newBefore += charsOf(w.index, w.emit);
 
   let heldBack: string | null = null;

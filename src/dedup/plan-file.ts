@@ -155,11 +155,9 @@ export function planWork(input: unknown, ctx: GateContext): FileWork {
   const rawFingerprint = read(input, 'fingerprint');
   const path = typeof rawPath === 'string' ? rawPath : '';
   const hasContent = typeof rawContent === 'string';
-  // Stryker disable next-line StringLiteral: without content nothing is asked, so no line of it is ever read
   const content = hasContent ? rawContent : '';
   const asked = hasContent ? toSpans(read(input, 'intended')) : EMPTY;
   // Lines past the last intended one are never scanned.
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: scanning further only costs time; with nothing asked the plan is empty either way
   const index = indexLines(content, asked.n > 0 ? asked.e[asked.n - 1]! : 1);
   const intended = clipToFile(asked, index.lineCount);
   let fp = '';
@@ -244,7 +242,6 @@ export function planWork(input: unknown, ctx: GateContext): FileWork {
  * lookups, so it is built directly.
  */
 function rangesOf(spans: Spans): LineRange[] {
-  // Stryker disable next-line ConditionalExpression: fromSpans of an empty set is an empty array as well
   return spans.n === 0 ? [] : fromSpans(spans);
 }
 
@@ -277,7 +274,6 @@ export function gateContext(
   return {
     enabled: on,
     session,
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: the gates read the index only when on and with history; indexing otherwise only costs time
     served: on && session === 'has-history' ? indexServed(prior, paths) : new Map(),
     thresholds: resolveThresholds(thresholds as Partial<DedupThresholds> | undefined),
   };

@@ -58,7 +58,6 @@ function intAtLeast(value: unknown, min: number, fallback: number): number {
  * number keeps its default; `minCoveredLines` below 1 acts as 1.
  */
 export function resolveThresholds(t?: Partial<DedupThresholds> | null): DedupThresholds {
-  // Stryker disable next-line ConditionalExpression: the read below throws on null and finds no field on a primitive, so the defaults come back either way; this spares an exception on the common path
   if (t === null || typeof t !== 'object') return DEDUP_THRESHOLDS;
   let read: Partial<Record<keyof DedupThresholds, unknown>>;
   try {
@@ -100,7 +99,6 @@ export function dedupEnabledFromEnv(
     // No `process` (browsers), a missing or junk environment: reading throws or finds no string.
     const source = env ?? (globalThis as { process?: { env?: unknown } }).process!.env;
     const raw: unknown = (source as Record<string, unknown>)[name];
-    // Stryker disable next-line ConditionalExpression: a non-string has no trim(), and the catch answers on as well
     if (typeof raw !== 'string') return true;
     return !OFF.has(raw.trim().toLowerCase());
   } catch {

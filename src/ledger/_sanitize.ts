@@ -18,7 +18,6 @@ export const MAX_QUERY_CHARS = 1024;
 /** Fingerprints are ~30 chars; a longer one is not ours and proves nothing. */
 export const MAX_FINGERPRINT_CHARS = 256;
 
-// Stryker disable next-line ArrayDeclaration: NONE always goes with length 0, so no member of it is ever read
 const NONE: readonly unknown[] = [];
 
 /** `obj[key]`, or `undefined` when `obj` is not an object or reading throws. */
@@ -40,7 +39,6 @@ export function listOf(x: unknown): { list: readonly unknown[]; length: number }
       ? { list: x, length }
       : { list: NONE, length: 0 };
   } catch {
-    // Stryker disable next-line ObjectLiteral: an unreadable list; with an undefined length every caller's loop runs zero times, as with 0
     return { list: NONE, length: 0 };
   }
 }
@@ -85,7 +83,6 @@ interface Acc {
 /** Concatenates the members of several reported range lists, reading each guardedly. */
 function gather(lists: readonly unknown[]): unknown {
   if (lists.length === 1) return lists[0];
-  // Stryker disable next-line ArrayDeclaration: an extra member that is not a span is dropped by coalesceRanges
   const out: unknown[] = [];
   for (const raw of lists) {
     const { list, length } = listOf(raw);

@@ -97,7 +97,6 @@ export function readLimits(limits: unknown): LedgerLimits {
   for (const field of FIELDS) {
     let value: unknown;
     try {
-      // Stryker disable next-line OptionalChaining: reading a field of null or undefined throws into the catch, which also gives undefined
       value = (limits as Record<string, unknown> | null | undefined)?.[field];
     } catch {
       value = undefined;

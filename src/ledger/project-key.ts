@@ -10,12 +10,9 @@ const CASE_FOLDING = new Set(['win32', 'darwin']);
 
 function currentPlatform(): string {
   try {
-    // Stryker disable next-line OptionalChaining: without process the read throws into the catch, which also gives linux
     const p = (globalThis as { process?: { platform?: unknown } }).process?.platform;
-    // Stryker disable next-line LogicalOperator: a non-string or empty platform keys as linux does: neither win32 nor darwin
     return typeof p === 'string' && p !== '' ? p : 'linux';
   } catch {
-    // Stryker disable next-line StringLiteral: any platform other than win32 or darwin keys as linux does
     return 'linux';
   }
 }

@@ -41,7 +41,6 @@ export function projectFromView(
 }
 
 function findProject(view: SessionView, projectRoot: string): ProjectState {
-  // Stryker disable next-line ArrayDeclaration: a member that is not an object is skipped by the search
   const projects = Array.isArray(view.projects) ? view.projects : [];
   const key = typeof projectRoot === 'string' ? projectKey(projectRoot) : undefined;
   const found = projects.find(
@@ -73,7 +72,6 @@ export function servedRangesForFile(
   path: string,
   fingerprint: string,
 ): LineRange[] {
-  // Stryker disable next-line ArrayDeclaration: a member that is not a span is dropped by mergeRanges
   const found: LineRange[] = [];
   if (
     project === null ||
@@ -87,7 +85,6 @@ export function servedRangesForFile(
     collectServed(project, path, fingerprint, found);
   } catch {
     // Unreadable state proves nothing: hold nothing, so every line is re-sent.
-    // Stryker disable next-line ArrayDeclaration: a member that is not a span is dropped by mergeRanges
     return mergeRanges([]);
   }
   return mergeRanges(found);
@@ -99,11 +96,9 @@ function collectServed(
   fingerprint: string,
   found: LineRange[],
 ): void {
-  // Stryker disable next-line ArrayDeclaration: a call that is not an object has no files
   const calls = Array.isArray(project.calls) ? project.calls : [];
   for (const call of calls) {
     const files =
-      // Stryker disable next-line ArrayDeclaration: a file that is not an object is skipped
       call !== null && typeof call === 'object' && Array.isArray(call.files) ? call.files : [];
     for (const file of files) {
       if (file === null || typeof file !== 'object') continue;

@@ -55,11 +55,8 @@ export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore
         if (next === current) return null;
         current = next;
         // The entry just recorded into is the most recently used: the last one.
-        // Stryker disable next-line OptionalChaining: with no entry the read throws into the catch, which also answers null
         const project = next.entries[next.entries.length - 1]?.project;
-        // Stryker disable next-line OptionalChaining: with no project the read throws into the catch, which also answers null
         const last = project?.calls[project.calls.length - 1];
-        // Stryker disable next-line OptionalChaining,LogicalOperator: project is defined whenever last is, and the last record of the most recent entry is always the new one
         return last !== undefined && last.index === project?.callCount ? last : null;
       } catch {
         return null;

@@ -20,7 +20,6 @@ function startAfter(r: unknown, prevEnd: number): number {
   const start = (r as { start?: unknown }).start;
   return typeof start === 'number' &&
     Number.isSafeInteger(start) &&
-    // Stryker disable next-line ConditionalExpression: every prevEnd passed is at least -1, so `start > prevEnd + 1` already implies it
     start >= 1 &&
     start > prevEnd + 1
     ? start
@@ -48,23 +47,19 @@ function restIsNormalized(list: readonly unknown[], from: number, prevEnd: numbe
 /** `a ∩ b` for two normalized arrays, or `undefined` when either is not. */
 export function intersectNormalized(a: unknown, b: unknown): LineRange[] | undefined {
   try {
-    // Stryker disable BlockStatement: an empty catch block returns undefined as well
     return Array.isArray(a) && Array.isArray(b) ? walkIntersect(a, b) : undefined;
   } catch {
     return undefined;
   }
 }
 
-// Stryker restore BlockStatement
 function walkIntersect(a: readonly unknown[], b: readonly unknown[]): LineRange[] | undefined {
   const an = a.length;
   const bn = b.length;
   const out: LineRange[] = [];
   let i = 0;
   let j = 0;
-  // Stryker disable next-line UnaryOperator: read only when one side is empty, where the result is [] (or a hand-over that also gives []) either way
   let aEnd = -1;
-  // Stryker disable next-line UnaryOperator: read only when one side is empty, where the result is [] (or a hand-over that also gives []) either way
   let bEnd = -1;
   let aStart = 0;
   let bStart = 0;
@@ -96,21 +91,18 @@ function walkIntersect(a: readonly unknown[], b: readonly unknown[]): LineRange[
 /** `a − b` for two normalized arrays, or `undefined` when either is not. */
 export function subtractNormalized(a: unknown, b: unknown): LineRange[] | undefined {
   try {
-    // Stryker disable BlockStatement: an empty catch block returns undefined as well
     return Array.isArray(a) && Array.isArray(b) ? walkSubtract(a, b) : undefined;
   } catch {
     return undefined;
   }
 }
 
-// Stryker restore BlockStatement
 function walkSubtract(a: readonly unknown[], b: readonly unknown[]): LineRange[] | undefined {
   const an = a.length;
   const bn = b.length;
   const out: LineRange[] = [];
   let j = 0;
   let bStart = 0;
-  // Stryker disable next-line UnaryOperator: read only when b is empty, and then nothing consults it
   let bEnd = -1;
   if (bn > 0) {
     bStart = startAfter(b[0], -1);

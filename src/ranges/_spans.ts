@@ -28,7 +28,6 @@ export type Lines = number[] | Float64Array;
 /** Inputs at least this long pack into typed arrays; smaller ones stay on the young heap. */
 const TYPED_FROM = 1024;
 
-// Stryker disable next-line ArrayDeclaration: entries past n are never read, and here n = 0
 export const EMPTY: Spans = { s: [], e: [], n: 0 };
 
 /**
@@ -41,7 +40,6 @@ const produced: WeakMap<object, number> = /* @__PURE__ */ new WeakMap();
 
 /** Whether `ranges` is a result of this library, unchanged in length. */
 export function isProduced(ranges: unknown): boolean {
-  // Stryker disable next-line LogicalOperator: WeakMap#get answers undefined for any non-object, so the guard only spares a lookup
   if (typeof ranges !== 'object' || ranges === null) return false;
   const n = produced.get(ranges);
   // Only arrays are ever recorded, so the length read below is a plain one.
@@ -56,13 +54,10 @@ function readMember(list: ArrayLike<unknown>, i: number, out: [number, number]):
     const r = list[i];
     if (typeof r !== 'object' || r === null) return false;
     start = (r as { start?: unknown }).start;
-    // Stryker disable BlockStatement: with an empty catch block the ends stay undefined and the checks below answer false as well
     end = (r as { end?: unknown }).end;
   } catch {
     return false;
   }
-  // Stryker restore BlockStatement
-  // Stryker disable next-line LogicalOperator: Number.isSafeInteger below is false for every non-number anyway
   if (typeof start !== 'number' || typeof end !== 'number') return false;
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return false;
   if (start < 1 || start > end) return false;
@@ -77,14 +72,11 @@ function lengthOf(ranges: unknown): number {
     // Array.isArray throws on a revoked proxy, so it is inside the guard too.
     if (!Array.isArray(ranges)) return 0;
     const len = ranges.length;
-    // Stryker disable BlockStatement: an empty catch block returns undefined, which packs no member just like 0
     return Number.isSafeInteger(len) && len > 0 ? len : 0;
   } catch {
     return 0;
   }
 }
-
-// Stryker restore BlockStatement
 
 /**
  * Drops invalid members, sorts and merges overlapping or adjacent ones.
@@ -132,7 +124,6 @@ function readFast(list: ArrayLike<unknown>, i: number, out: [number, number]): b
   if (typeof r !== 'object' || r === null) return false;
   const start = r.start;
   const end = r.end;
-  // Stryker disable next-line LogicalOperator: Number.isSafeInteger below is false for every non-number anyway
   if (typeof start !== 'number' || typeof end !== 'number') return false;
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return false;
   if (start < 1 || start > end) return false;
@@ -143,18 +134,12 @@ function readFast(list: ArrayLike<unknown>, i: number, out: [number, number]): b
 
 /** One pass over the members: valid ones into typed arrays, and what order they came in. */
 function pack(list: readonly unknown[], len: number, read: Reader): Packed {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: plain or typed is a representation choice; every reader takes both and reads only the first n entries
   const typed = len >= TYPED_FROM;
-  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: plain or typed is a representation choice, and entries are written before they are read
   const s: Lines = typed ? new Float64Array(len) : [];
-  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: plain or typed is a representation choice, and entries are written before they are read
   const e: Lines = typed ? new Float64Array(len) : [];
-  // Stryker disable next-line ArrayDeclaration: an out parameter, written before it is read
   const pair: [number, number] = [0, 0];
   let n = 0;
-  // Stryker disable next-line BooleanLiteral: starting pessimistic only sends the set through sort and sweep, which give the same set
   let normalized = true;
-  // Stryker disable next-line BooleanLiteral: starting pessimistic only sends the set through the sort, which gives the same set
   let sortedByStart = true;
   let prevStart = 0;
   let maxEnd = 0;
@@ -214,7 +199,6 @@ export function spansOf(s: Lines, e: Lines, n: number): Spans {
 
 /** Packs one range, or nothing when it is not valid. */
 export function singleSpan(range: unknown): Spans {
-  // Stryker disable next-line ArrayDeclaration: an out parameter, written before it is read
   const pair: [number, number] = [0, 0];
   if (!readMember([range], 0, pair)) return EMPTY;
   return spansOf([pair[0]], [pair[1]], 1);
@@ -252,7 +236,6 @@ export class SpanWriter {
   private readonly e: number[] = [];
 
   /** `expected` is a size hint some callers pass; plain arrays grow on their own. */
-  // Stryker disable next-line BlockStatement: the body only marks the hint as unused
   constructor(expected = 0) {
     void expected;
   }

@@ -41,7 +41,6 @@ export function coalesceRanges(ranges: readonly LineRange[], max = 24): Coalesce
   const spans = toSpans(ranges);
   const keep = Number.isSafeInteger(max) && max >= 0 ? max : 0;
   if (spans.n <= keep) return { ranges: fromSpans(spans), truncated: false };
-  // Stryker disable next-line ArrayDeclaration: the size is only a hint, the loop below fills every index either way
   const order = new Array<number>(spans.n);
   for (let i = 0; i < spans.n; i++) order[i] = i;
   // Larger first; on equal size the earlier span (smaller index) wins.

@@ -46,7 +46,6 @@ export function isLineRange(x: unknown): x is LineRange {
     const { start, end } = x as { start?: unknown; end?: unknown };
     return (
       typeof start === 'number' &&
-      // Stryker disable next-line ConditionalExpression: Number.isSafeInteger(end) below is false for every non-number anyway
       typeof end === 'number' &&
       Number.isSafeInteger(start) &&
       Number.isSafeInteger(end) &&

@@ -18,7 +18,6 @@ import type { LineRange } from './range.js';
 
 /** Where a walk over `b` starts: past the spans that end before a lone `a` span begins. */
 function start(a: Spans, b: Spans): number {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: where the walk over `b` starts is a shortcut: spans of `b` ending before `a` begins touch none of `a`, so starting at 0 or skipping them for any `a` gives the same set
   return a.n === 1 ? firstEndingAtOrAfter(b, a.s[0]!) : 0;
 }
 
@@ -31,7 +30,6 @@ function start(a: Spans, b: Spans): number {
  * loop that returns a local count cannot.
  */
 export function intersectSpans(a: Spans, b: Spans): Spans {
-  // Stryker disable next-line LogicalOperator: with only one side empty the walk below finds nothing and returns an empty set too
   if (a.n === 0 || b.n === 0) return EMPTY;
   const s: number[] = [];
   const e: number[] = [];
