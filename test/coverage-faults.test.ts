@@ -28,8 +28,8 @@ vi.mock('../src/ranges/coalesce.js', async (importOriginal) => {
   };
 });
 
-vi.mock('../src/ledger/_sanitize.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../src/ledger/_sanitize.js')>();
+vi.mock('../src/boundary/ledger.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/boundary/ledger.js')>();
   return {
     ...real,
     sanitizeEmission: (...args: Parameters<typeof real.sanitizeEmission>) =>

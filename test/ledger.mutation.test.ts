@@ -7,6 +7,7 @@
  * under test.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listOf, prop } from '../src/boundary/_read.js';
 import {
   attachEmission,
   createLedger,
@@ -27,7 +28,6 @@ import {
   VIEW_KEY,
   withSessionView,
 } from '../src/index.js';
-import { listOf, prop } from '../src/ledger/_sanitize.js';
 import { DEFAULT_LIMITS, readLimits } from '../src/ledger/limits.js';
 import { sha256OfUtf8 } from '../src/ledger/session-id.js';
 import { copyWithout } from '../src/wire/_copy.js';

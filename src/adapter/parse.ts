@@ -10,7 +10,7 @@
  * lines and lines that are not numbered are ignored, never guessed at.
  */
 
-import { at, listOf } from '../ledger/_sanitize.js';
+import { at, listOf } from '../boundary/_read.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 

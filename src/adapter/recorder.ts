@@ -10,7 +10,7 @@
  * the agent never saw.
  */
 
-import { at, count, listOf, prop } from '../ledger/_sanitize.js';
+import { at, count, listOf, prop } from '../boundary/_read.js';
 import type { Emission, FileEmission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';

@@ -8,9 +8,10 @@
  * tests, the demo and the replay a real render loop. Tools with their own
  * layout keep it and call the recorder the same way.
  */
+
+import { at, listOf, prop } from '../boundary/_read.js';
 import { formatBackReference } from '../dedup/pointer.js';
 import { type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
-import { at, listOf, prop } from '../ledger/_sanitize.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import type { EmissionRecorder } from './recorder.js';

@@ -6,7 +6,7 @@
  * Not for decisions: the planner never reads these figures.
  */
 
-import { count } from '../ledger/_sanitize.js';
+import { count } from '../boundary/_read.js';
 import type { ProjectState } from '../ledger/types.js';
 import { fromSpans, toSpans } from '../ranges/_spans.js';
 import { formatSpans } from '../ranges/format.js';

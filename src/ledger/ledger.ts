@@ -5,7 +5,8 @@
  * and decides nothing about what a call may withhold (that is the dedup layer's,
  * reading the view through the selectors).
  */
-import { addCounts, listOf, prop, sanitizeEmission } from './_sanitize.js';
+import { addCounts, listOf, prop } from '../boundary/_read.js';
+import { sanitizeEmission } from '../boundary/ledger.js';
 import { checkLimits, MAX_EVICTED_COUNTERS, readLimits } from './limits.js';
 import { projectKey } from './project-key.js';
 import { normalizeSessionId } from './session-id.js';

@@ -4,7 +4,8 @@
  * carrier is stripped whether or not anyone records, so the bytes a client
  * receives do not depend on tracking.
  */
-import { prop, sanitizeEmission } from '../ledger/_sanitize.js';
+import { prop } from '../boundary/_read.js';
+import { sanitizeEmission } from '../boundary/ledger.js';
 import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
 import type { Emission, LedgerLimits } from '../ledger/types.js';
 import { copyWithout } from './_copy.js';

@@ -4,7 +4,8 @@
  * withhold, so it must come only from the server's own ledger: whatever the
  * client put under the same key is removed, and whatever arrives is validated.
  */
-import { listOf, prop, sanitizeProject } from '../ledger/_sanitize.js';
+import { listOf, prop } from '../boundary/_read.js';
+import { sanitizeProject } from '../boundary/ledger.js';
 import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
 import { projectKey } from '../ledger/project-key.js';
 import type { LedgerLimits, ProjectState, SessionView } from '../ledger/types.js';

@@ -5,9 +5,16 @@
  * bounds every collection by the limits. Under-reports, never invents: what
  * cannot be read is dropped, nothing is widened or guessed.
  */
+import type {
+  CallRecord,
+  Emission,
+  FileEmission,
+  LedgerLimits,
+  ProjectState,
+} from '../ledger/types.js';
 import { coalesceRanges } from '../ranges/coalesce.js';
 import type { LineRange } from '../ranges/range.js';
-import type { CallRecord, Emission, FileEmission, LedgerLimits, ProjectState } from './types.js';
+import { addCounts, at, count, listOf, prop } from './_read.js';
 
 /** Longer roots are not keys anyone spells: such an emission is ignored. */
 export const MAX_ROOT_CHARS = 4096;
@@ -17,51 +24,6 @@ export const MAX_PATH_CHARS = 4096;
 export const MAX_QUERY_CHARS = 1024;
 /** Fingerprints are ~30 chars; a longer one is not ours and proves nothing. */
 export const MAX_FINGERPRINT_CHARS = 256;
-
-const NONE: readonly unknown[] = [];
-
-/** `obj[key]`, or `undefined` when `obj` is not an object or reading throws. */
-export function prop(obj: unknown, key: string): unknown {
-  if (typeof obj !== 'object' || obj === null) return undefined;
-  try {
-    return (obj as Record<string, unknown>)[key];
-  } catch {
-    return undefined;
-  }
-}
-
-/** `x` when it is an array with a readable length, else an empty list; and that length. */
-export function listOf(x: unknown): { list: readonly unknown[]; length: number } {
-  try {
-    if (!Array.isArray(x)) return { list: NONE, length: 0 };
-    const length = x.length;
-    return Number.isSafeInteger(length) && length > 0
-      ? { list: x, length }
-      : { list: NONE, length: 0 };
-  } catch {
-    return { list: NONE, length: 0 };
-  }
-}
-
-/** `list[i]`, or `undefined` when reading throws. */
-export function at(list: readonly unknown[], i: number): unknown {
-  try {
-    return list[i];
-  } catch {
-    return undefined;
-  }
-}
-
-/** A character count: finite and non-negative, else 0. */
-export function count(x: unknown): number {
-  return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
-}
-
-/** `a + b` for counts, held finite (JSON turns an infinity into `null`). */
-export function addCounts(a: number, b: number): number {
-  const sum = a + b;
-  return Number.isFinite(sum) ? sum : Number.MAX_VALUE;
-}
 
 /** A non-empty string of at most `max` chars, else `undefined`. */
 function shortString(x: unknown, max: number): string | undefined {

@@ -1,0 +1,50 @@
+/**
+ * Internal: the primitives every boundary reader is built from. Foreign values
+ * are read defensively here (a getter that throws, a proxy, a revoked proxy all
+ * read as "absent"), so that nothing past the boundary has to.
+ */
+
+const NONE: readonly unknown[] = [];
+
+/** `obj[key]`, or `undefined` when `obj` is not an object or reading throws. */
+export function prop(obj: unknown, key: string): unknown {
+  if (typeof obj !== 'object' || obj === null) return undefined;
+  try {
+    return (obj as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `x` when it is an array with a readable length, else an empty list; and that length. */
+export function listOf(x: unknown): { list: readonly unknown[]; length: number } {
+  try {
+    if (!Array.isArray(x)) return { list: NONE, length: 0 };
+    const length = x.length;
+    return Number.isSafeInteger(length) && length > 0
+      ? { list: x, length }
+      : { list: NONE, length: 0 };
+  } catch {
+    return { list: NONE, length: 0 };
+  }
+}
+
+/** `list[i]`, or `undefined` when reading throws. */
+export function at(list: readonly unknown[], i: number): unknown {
+  try {
+    return list[i];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A character count: finite and non-negative, else 0. */
+export function count(x: unknown): number {
+  return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
+}
+
+/** `a + b` for counts, held finite (JSON turns an infinity into `null`). */
+export function addCounts(a: number, b: number): number {
+  const sum = a + b;
+  return Number.isFinite(sum) ? sum : Number.MAX_VALUE;
+}
