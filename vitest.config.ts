@@ -1,9 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `unit` (the library's rules, in process: algebra, ledger,
+ * planner, adapter, CLI, property tests) and `e2e` (what starts processes or
+ * servers: the packed tarball, other runtimes, MCP servers as subprocesses,
+ * Redis). `npx vitest run --project unit` is the quick loop.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/browser/**', 'node_modules/**'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'test/browser/**', 'node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
     testTimeout: 30_000,
     coverage: {
       provider: 'v8',

@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/browser/**', 'test/package/**', 'test/mcp-explore.test.ts', 'node_modules/**'],
+    exclude: ['test/browser/**', 'test/e2e/**', 'node_modules/**'],
     setupFiles: ['test/testing.mutation-setup.ts'],
     // Generous: a busy machine must not fail the dry run (Stryker then stops).
     testTimeout: 120_000,

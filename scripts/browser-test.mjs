@@ -2,7 +2,7 @@
 /**
  * Runs the built ESM bundle (`dist/index.js`) in headless Chromium from the
  * system's `chromium` package and checks it against the shared cases in
- * `test/browser/cases.ts` — the same cases `test/package/runtime-cases.test.ts`
+ * `test/browser/cases.ts` — the same cases `test/e2e/runtime-cases.test.ts`
  * runs on Node.
  *
  * A local server on 127.0.0.1 (ephemeral port) serves only `dist/`,

@@ -1,7 +1,7 @@
 /**
  * Runtime-neutral acceptance cases for the built bundle: the same module runs
  * in headless Chromium (`scripts/browser-test.mjs`) and on Node
- * (`test/package/runtime-cases.test.ts`), against whatever `dist/index.js`
+ * (`test/e2e/runtime-cases.test.ts`), against whatever `dist/index.js`
  * exports, so both runtimes are held to identical inputs and expected values.
  *
  * Expected values are written from the contract in DESIGN.md and from the

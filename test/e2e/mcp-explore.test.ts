@@ -18,11 +18,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRenderedResponse, type RenderedSection } from '../src/adapter/parse.js';
-import { fingerprint } from '../src/fingerprint/index.js';
-import type { SessionView } from '../src/ledger/types.js';
+import { parseRenderedResponse, type RenderedSection } from '../../src/adapter/parse.js';
+import { fingerprint } from '../../src/fingerprint/index.js';
+import type { SessionView } from '../../src/ledger/types.js';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVER = join(REPO, 'examples/mcp-explore/server.mjs');
 const FIXTURE = join(REPO, 'fixtures/sample');
 
