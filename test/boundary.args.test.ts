@@ -227,7 +227,7 @@ describe('the input schemas', () => {
   it('are frozen all the way down', () => {
     expect(Object.isFrozen(REFRESH_INPUT_SCHEMA)).toBe(true);
     expect(Object.isFrozen(REFRESH_INPUT_SCHEMA.anyOf[1])).toBe(true);
-    expect(Object.isFrozen(REFRESH_INPUT_SCHEMA.anyOf[1]!.items)).toBe(true);
+    expect(Object.isFrozen((REFRESH_INPUT_SCHEMA.anyOf[1] as { items: object }).items)).toBe(true);
     expect(Object.isFrozen(CONTEXT_INPUT_SCHEMA)).toBe(true);
   });
 });
