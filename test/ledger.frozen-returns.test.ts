@@ -147,6 +147,20 @@ describe('a ledger or view that did not come from the library is read, not trust
     ]);
   });
 
+  it('keeps entries whose session is the default bucket or a normalized id, and drops the rest', () => {
+    let ledger = createLedger();
+    for (const sessionId of [undefined, 'conn-1']) {
+      ledger = ledgerReducer(ledger, { type: 'recorded', emission: emission(), sessionId });
+    }
+    const forged = JSON.parse(JSON.stringify(ledger));
+    const copy = (session: unknown) => ({ ...structuredClone(forged.entries[1]), session });
+    forged.entries.push(copy(' conn-2 '), copy(42), copy(''), { session: 'conn-3', project: null });
+    const next = ledgerReducer(forged as Ledger, { type: 'cleared' });
+    expect(next.entries).toEqual([]);
+    const read = ledgerReducer(forged as Ledger, { type: 'recorded', emission: emission('/x') });
+    expect(read.entries.map((e) => e.session)).toEqual([null, 'conn-1', null]);
+  });
+
   it('re-keys entries from their roots and keeps one entry per (session, key)', () => {
     const forged = JSON.parse(JSON.stringify(recorded(1)));
     forged.entries[0].key = '/somewhere-else';
