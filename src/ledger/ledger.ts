@@ -24,7 +24,7 @@ import type {
   ProjectState,
   SessionView,
 } from './types.js';
-import { recentWithin } from './window.js';
+import { appendWithin, recentWithin } from './window.js';
 
 /**
  * An empty ledger. `limits` may name any of the bounds; the others keep
@@ -158,12 +158,17 @@ function recorded(ledger: Ledger, session: string | null, emission: Emission): L
   if (back >= 0) evicted = evicted.filter((_, i) => i !== back);
   const callCount = (counted?.callCount ?? 0) + 1;
   const record = freezeRecord({ ...emission, index: callCount });
-  const calls = [...(prev?.calls ?? []), record];
+  const calls = appendWithin(
+    prev?.calls ?? [],
+    record,
+    limits.maxCallsRetained,
+    limits.maxRangesRetained,
+  );
   const project: ProjectState = Object.freeze({
     projectRoot: emission.projectRoot,
     callCount,
     responseChars: addCounts(counted?.responseChars ?? 0, emission.responseChars),
-    calls: Object.freeze(recentWithin(calls, limits.maxCallsRetained, limits.maxRangesRetained)),
+    calls: Object.freeze(calls),
   });
 
   const next: LedgerEntry[] = [];
