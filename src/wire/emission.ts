@@ -81,7 +81,7 @@ export function takeEmission<T>(
   limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
 ): TakenEmission<T> {
   if (!isPlainRecord(result)) return { result, emission: null };
-  if (hasOwn(result, EMISSION_KEY) !== true) return { result, emission: null };
+  if (!hasOwn(result, EMISSION_KEY)) return { result, emission: null };
   // The carrier must not reach the agent: a property that cannot be read is
   // left out rather than the whole result going out with the carrier still on.
   const stripped = copyWithout(result, EMISSION_KEY, true);
