@@ -181,12 +181,24 @@ describe('what planCall passes on and restores', () => {
     expect(plan.newChars).toBe(50);
   });
 
-  it('leaves a file with nothing intended as it is, under either policy', () => {
+  it('skips a file with nothing intended, under either policy', () => {
     const files = [file('a.ts', 5), { ...file('b.ts', 5), intended: [] }];
     for (const policy of ['spend', 'bank'] as const) {
       const plan = planCall({ files, prior: null, budget: { maxChars: 100, policy } });
-      expect(plan.files[1]!.render).toBe('full');
+      expect(plan.files[1]!.render).toBe('skipped');
       expect(plan.files[1]!.emit).toEqual([]);
     }
+  });
+
+  it('gives a file whose spans all lie past its end no file slot', () => {
+    // Issue: such a file rendered 'full' with an empty emit and took the only slot.
+    const files = [{ ...file('a.ts', 5), intended: [{ start: 9, end: 12 }] }, file('b.ts', 5)];
+    for (const policy of ['spend', 'bank'] as const) {
+      const plan = planCall({ files, prior: null, budget: { maxFiles: 1, policy } });
+      expect(plan.files.map((f) => f.render)).toEqual(['skipped', 'full']);
+      expect(plan.newChars).toBe(50);
+    }
+    const unbudgeted = planCall({ files, prior: null });
+    expect(unbudgeted.files.map((f) => f.render)).toEqual(['skipped', 'full']);
   });
 });

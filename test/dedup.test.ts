@@ -133,12 +133,36 @@ describe('dedupEnabledFromEnv', () => {
 
 describe('planFile: lines and chars', () => {
   it('counts every line with its terminator, so all lines add up to the content length', () => {
-    for (const content of ['', 'a', 'a\n', '\n\n', 'ab\ncd\n\nef', 'é😀\nx']) {
-      const n = content.split('\n').length;
-      const plan = planFile({ path: 'f', content, intended: [r(1, n)], prior: null });
+    // POSIX lines, counted by hand: a final '\n' ends the last line.
+    const cases: [string, number][] = [
+      ['a', 1],
+      ['a\n', 1],
+      ['\n', 1],
+      ['\n\n', 2],
+      ['a\nb\nc\n', 3],
+      ['ab\ncd\n\nef', 4],
+      ['x\r\ny\r\n', 2],
+      ['é😀\nx', 2],
+    ];
+    for (const [content, n] of cases) {
+      const plan = planFile({ path: 'f', content, intended: [r(1, 1000)], prior: null });
       expect(plan.newChars).toBe(content.length);
       expect(plain(plan.emit)).toEqual([r(1, n)]);
     }
+  });
+
+  it('gives an empty content no line, so it renders skipped', () => {
+    const plan = planFile({ path: 'f', content: '', intended: [r(1, 1)], prior: null });
+    expect(plan.render).toBe('skipped');
+    expect(plan.emit).toEqual([]);
+    expect(plan.newChars).toBe(0);
+  });
+
+  it('never pads a window past a final newline with an empty line', () => {
+    const plan = planFile({ path: 'f', content: 'a\nb\nc\n', intended: [r(1, 1000)], prior: null });
+    expect(plain(plan.emit)).toEqual([r(1, 3)]);
+    const past = planFile({ path: 'f', content: 'a\nb\nc\n', intended: [r(4, 4)], prior: null });
+    expect(past.render).toBe('skipped');
   });
 
   it('gives the chars of a middle span from its first char through its last newline', () => {

@@ -27,8 +27,10 @@ import { type DedupThresholds, resolveThresholds } from './thresholds.js';
  * - `full` — nothing withheld: its section shows `emit` (the intended spans);
  * - `partial` — a pointer for `covered`, then the new lines in `emit`;
  * - `backref` — a pointer only, `emit` empty;
- * - `skipped` — (from `planCall` with a budget) left out: no source, no pointer,
- *   never recorded, whatever the other fields say.
+ * - `skipped` — left out: nothing of the file to send once its intended spans
+ *   are clipped to its lines, or (from `planCall` with a budget) no room for it.
+ *   No source, no pointer, no file slot, never recorded, whatever the other
+ *   fields say.
  *
  * @example
  * ```ts
@@ -222,6 +224,8 @@ export function planWork(input: unknown, ctx: GateContext): FileWork {
     }
   }
 
+  // Nothing of the file left to send after clipping (or nothing valid asked): no section.
+  if (intended.n === 0) render = 'skipped';
   return {
     path,
     fingerprint: fp,
@@ -284,9 +288,11 @@ export function gateContext(
  * delta): which intended lines to send, which to replace by a pointer, and a
  * reason code for each gate's verdict.
  *
- * Lines are `content.split('\n')`; intended spans past the last line are
- * clipped to it, invalid ones dropped. Never throws: a non-string `content`
- * plans as an empty file (nothing sent, nothing withheld).
+ * Lines are POSIX lines (a final `'\n'` ends the last line; `''` has none);
+ * intended spans past the last line are clipped to it, invalid ones dropped. A
+ * file with nothing left to send after that renders `'skipped'`. Never throws:
+ * a non-string `content` plans as an empty file (`'skipped'`: nothing sent,
+ * nothing withheld).
  *
  * @example
  * ```ts
