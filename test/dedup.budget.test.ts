@@ -112,8 +112,13 @@ function priorFor(files: readonly PlanCallFile[], covered: number): ProjectState
 
 describe('the call totals', () => {
   it('foldedChars adds up what each file folded into its pointer', () => {
-    // 40 lines held; 41 and 42 are new but only 20 chars: under minDeltaChars, folded.
-    const files = [file('a.ts', 42), file('b.ts', 42), file('c.ts', 60)];
+    // 40 lines held; 41 and 42 are new closing braces, only 20 chars: trivial and
+    // under minDeltaChars, so folded. c.ts's new lines are code and are sent.
+    const braces = (f: PlanCallFile): PlanCallFile => ({
+      ...f,
+      content: `${tenCharLines(40, f.path[0]!)}        }\n        }\n`,
+    });
+    const files = [braces(file('a.ts', 42)), braces(file('b.ts', 42)), file('c.ts', 60)];
     const plan = planCall({ files, prior: priorFor(files, 40) });
     expect(plan.files.map((f) => f.foldedChars)).toEqual([20, 20, 0]);
     expect(plan.foldedChars).toBe(40);

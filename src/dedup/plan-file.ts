@@ -62,7 +62,11 @@ export interface FilePlan {
   readonly emit: LineRange[];
   /** The lines a pointer stands for: held by the reader from this very content. */
   readonly covered: LineRange[];
-  /** New lines folded into the pointer by the delta gate (the reader has not seen them). */
+  /**
+   * New lines folded into the pointer by the delta gate: fewer than
+   * `minDeltaChars` chars, each line empty or only whitespace and `)]};,`. The
+   * reader has not seen them, but they carry no code.
+   */
   readonly folded: LineRange[];
   /** Chars of `emit`: source this file really sends. */
   readonly newChars: number;
@@ -149,6 +153,22 @@ export function read(obj: unknown, key: string): unknown {
   return undefined;
 }
 
+/** Whitespace and closing punctuation only: lines that carry no code. */
+const TRIVIAL = /^[\s)\]};,]*$/;
+
+/**
+ * Whether every line of `spans` is trivial — empty, or only whitespace and
+ * `)]};,`. Only such a remainder may be folded into a pointer: the reader has
+ * not seen it, so anything that could be code (an exported one-liner) is sent.
+ */
+function isTrivial(content: string, index: LineIndex, spans: Spans): boolean {
+  for (let i = 0; i < spans.n; i++) {
+    const text = content.slice(index.offsets[spans.s[i]! - 1]!, index.offsets[spans.e[i]!]!);
+    if (!TRIVIAL.test(text)) return false;
+  }
+  return true;
+}
+
 /** @internal Runs the five gates on one file. */
 export function planWork(input: unknown, ctx: GateContext): FileWork {
   // Every field is read through `read`: null, a primitive or a hostile object reads as none.
@@ -210,7 +230,7 @@ export function planWork(input: unknown, ctx: GateContext): FileWork {
           gates.push(decide('delta', 'pass', 'all-covered'));
           emit = EMPTY;
           render = 'backref';
-        } else if (restChars < ctx.thresholds.minDeltaChars) {
+        } else if (restChars < ctx.thresholds.minDeltaChars && isTrivial(content, index, rest)) {
           gates.push(decide('delta', 'fold', 'folded-small-delta'));
           folded = rest;
           emit = EMPTY;
