@@ -99,16 +99,10 @@ function copyRanges(list: readonly unknown[], length: number, read: Member): Lin
 /** `list[i]` as a valid range copied into a plain object, else `null`; may throw. */
 function member(list: readonly unknown[], i: number): LineRange | null {
   const r = list[i] as { start?: unknown; end?: unknown } | null | undefined;
-  if (typeof r !== 'object' || r === null) return null;
-  // Read once: a getter must not answer differently later.
-  const start = r.start;
-  const end = r.end;
-  return typeof start === 'number' &&
-    typeof end === 'number' &&
-    Number.isSafeInteger(start) &&
-    Number.isSafeInteger(end) &&
-    start >= 1 &&
-    start <= end
+  // Read once: a getter must not answer differently later. A primitive has neither.
+  const start = r?.start as number;
+  const end = r?.end as number;
+  return Number.isSafeInteger(start) && Number.isSafeInteger(end) && start >= 1 && start <= end
     ? { start, end }
     : null;
 }
