@@ -9,7 +9,7 @@ import { type FileInput, type PlanSettings, readFileInput } from '../boundary/pl
 import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
 import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
-import { intersectRanges, subtractRanges } from '../ranges/index.js';
+import { intersectRanges, mergeRanges, subtractRanges } from '../ranges/index.js';
 import type { LineRange } from '../ranges/range.js';
 import { allTrivial, charsOf, clipToFile, indexLines, type LineIndex } from './_lines.js';
 import type { GateDecision, GateReason, GateVerdict } from './gates.js';
@@ -198,6 +198,29 @@ function heldRuns(intended: readonly LineRange[], served: readonly ServedRecord[
   return out;
 }
 
+/**
+ * Once the file carries a pointer, a held run too short for a pointer of its
+ * own is withheld too when it sits at the edge of a span that would be sent:
+ * the span shrinks from that end and the pointer names the run, so no hole
+ * opens inside a sent span and no pointer is added for it. A short run inside
+ * a span stays in the source.
+ */
+function trimEdges(
+  intended: readonly LineRange[],
+  held: readonly LineRange[],
+  covered: readonly LineRange[],
+  t: DedupThresholds,
+): { covered: readonly LineRange[]; rest: readonly LineRange[] } {
+  const rest = subtractRanges(intended, covered);
+  const edges = held.filter(
+    (run) =>
+      run.end - run.start + 1 < t.minCoveredLines &&
+      rest.some((span) => span.start === run.start || span.end === run.end),
+  );
+  if (edges.length === 0) return { covered, rest };
+  return { covered: mergeRanges([...covered, ...edges]), rest: subtractRanges(rest, edges) };
+}
+
 /** The five gates, in order; each returns early with its decision. */
 function gate(
   work: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
@@ -224,12 +247,12 @@ function gate(
   if (served.length === 0) return whole(stopAt(passed, 2, unmatched(prior, file.path)));
   passed.push(decide('content', 'pass', 'fingerprint-match'));
   const held = heldRuns(work.intended, served);
-  const covered = held.filter((r) => r.end - r.start + 1 >= s.thresholds.minCoveredLines);
-  if (covered.length === 0) {
+  const long = held.filter((r) => r.end - r.start + 1 >= s.thresholds.minCoveredLines);
+  if (long.length === 0) {
     return whole(stopAt(passed, 3, held.length === 0 ? 'no-overlap' : 'below-min-covered'));
   }
   passed.push(decide('size', 'pass', 'covered'));
-  const rest = subtractRanges(work.intended, covered);
+  const { covered, rest } = trimEdges(work.intended, held, long, s.thresholds);
   const withheld = { covered, served, emit: NONE, folded: NONE };
   if (rest.length === 0) {
     return {
