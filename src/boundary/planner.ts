@@ -69,10 +69,9 @@ const WHOLE_FILE: readonly LineRange[] = Object.freeze([
 ]);
 
 /**
- * Valid members of a foreign list of ranges, as fresh plain objects,
- * normalized. A list that already is (every list a ledger hands out) is
- * copied in one pass, without a sort. The pass reads members directly; only
- * if a getter or proxy throws does it read again, one guarded member at a time.
+ * Valid members of a foreign list of ranges, read once into plain objects,
+ * then normalized. The pass reads members directly; only if a getter or proxy
+ * throws does it read again, one guarded member at a time.
  */
 export function readRanges(raw: unknown): LineRange[] {
   const { list, length } = listOf(raw);
@@ -82,7 +81,7 @@ export function readRanges(raw: unknown): LineRange[] {
   } catch {
     out = copyRanges(list, length, guardedMember);
   }
-  return isNormalized(out) ? out : mergeRanges(out);
+  return mergeRanges(out);
 }
 
 type Member = (list: readonly unknown[], i: number) => LineRange | null;
@@ -113,13 +112,6 @@ function guardedMember(list: readonly unknown[], i: number): LineRange | null {
   } catch {
     return null;
   }
-}
-
-function isNormalized(ranges: readonly LineRange[]): boolean {
-  for (let i = 1; i < ranges.length; i++) {
-    if (ranges[i]!.start <= ranges[i - 1]!.end + 1) return false;
-  }
-  return true;
 }
 
 /** One range argument: a valid range, or `null`. */

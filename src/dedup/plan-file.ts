@@ -177,9 +177,8 @@ function heldRuns(intended: readonly LineRange[], served: readonly ServedRecord[
   const last = lastSpan.end;
   const mark = new Uint8Array(last + 1);
   for (const record of served) {
-    for (const r of record.ranges) {
-      if (r.start <= last) mark.fill(1, r.start, Math.min(r.end, last) + 1);
-    }
+    // A span past the last intended line fills nothing: `fill` clamps to the array.
+    for (const r of record.ranges) mark.fill(1, r.start, Math.min(r.end, last) + 1);
   }
   const out: LineRange[] = [];
   for (const r of intended) {
