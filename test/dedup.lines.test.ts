@@ -1,23 +1,26 @@
 /**
  * The planner's line arithmetic, on contents small enough to count by hand:
  * where each line starts, how far an index reaches when it is given a limit,
- * clipping to the file, cutting a set to an allowance, and joining two sets.
+ * clipping to the file, cutting a set to an allowance, and telling trivial
+ * lines from code.
  * A chars figure that is off by one line here is a budget overrun there.
  */
 import { describe, expect, it } from 'vitest';
 import {
+  allTrivial,
   charsOf,
   charsOfLines,
   clipToFile,
   indexLines,
   takePrefix,
-  unionSpans,
 } from '../src/dedup/_lines.js';
-import { fromSpans, type Spans, toSpans } from '../src/ranges/_spans.js';
+import { type LineRange, mergeRanges } from '../src/index.js';
 
-const set = (...pairs: [number, number][]): Spans =>
-  toSpans(pairs.map(([start, end]) => ({ start, end })));
-const pairs = (spans: Spans): [number, number][] => fromSpans(spans).map((r) => [r.start, r.end]);
+/** A normalized set, as the planner hands its helpers. */
+const set = (...pairs: [number, number][]): LineRange[] =>
+  mergeRanges(pairs.map(([start, end]) => ({ start, end })));
+const pairs = (spans: readonly LineRange[]): [number, number][] =>
+  spans.map((r) => [r.start, r.end]);
 
 // Lines (each with its '\n' but the last): 'aa\n' 3, 'bbb\n' 4, 'cc\n' 3, 'd' 1.
 const FOUR = 'aa\nbbb\ncc\nd';
@@ -57,14 +60,13 @@ describe('indexLines', () => {
   );
 
   it('grows past its first guess on a file of short lines', () => {
+    // 200 empty lines, each ended by its '\n'.
     const content = '\n'.repeat(200);
     const index = indexLines(content);
-    expect(index.lineCount).toBe(201);
-    expect([...index.offsets.slice(0, 202)]).toEqual(
-      Array.from({ length: 202 }, (_, i) => Math.min(i, 200)),
-    );
-    expect(charsOfLines(index, 1, 201)).toBe(200);
-    expect(charsOfLines(index, 201, 201)).toBe(0);
+    expect(index.lineCount).toBe(200);
+    expect([...index.offsets.slice(0, 201)]).toEqual(Array.from({ length: 201 }, (_, i) => i));
+    expect(charsOfLines(index, 1, 200)).toBe(200);
+    expect(charsOfLines(index, 200, 200)).toBe(1);
   });
 
   it('reaches a limit deep into a file of short lines', () => {
@@ -76,10 +78,28 @@ describe('indexLines', () => {
     expect(charsOfLines(index, 300, 300)).toBe(2);
   });
 
-  it('counts an empty content as one empty line', () => {
+  it('counts an empty content as no line at all', () => {
     const index = indexLines('');
+    expect(index.lineCount).toBe(0);
+    expect(index.complete).toBe(true);
+  });
+
+  it('ends the last line at a final newline instead of starting an empty one', () => {
+    const index = indexLines('a\nb\n');
+    expect(index.lineCount).toBe(2);
+    expect(charsOfLines(index, 2, 2)).toBe(2);
+    expect(indexLines('\n').lineCount).toBe(1);
+    expect(indexLines('a\nb').lineCount).toBe(2);
+  });
+
+  it('finds the end of a file whose final newline sits right after the limit line', () => {
+    // The scan reaches line 2's terminator, which ends the file: line 3 does not exist.
+    const index = indexLines('a\nb\n', 1);
+    expect(index.complete).toBe(false);
     expect(index.lineCount).toBe(1);
-    expect(charsOfLines(index, 1, 1)).toBe(0);
+    const whole = indexLines('a\nb\n', 2);
+    expect(whole.complete).toBe(true);
+    expect(whole.lineCount).toBe(2);
   });
 });
 
@@ -114,6 +134,7 @@ describe('charsOf and clipToFile', () => {
     expect(clipToFile(spans, 100)).toBe(spans);
     const none = set();
     expect(clipToFile(none, 0)).toBe(none);
+    expect(clipToFile(spans, 0)).toEqual([]);
   });
 });
 
@@ -186,35 +207,17 @@ describe('takePrefix', () => {
   });
 });
 
-describe('unionSpans', () => {
-  it('joins two sets in line order, merging what overlaps or touches', () => {
-    const a = set([1, 3], [10, 12], [30, 31]);
-    const b = set([2, 5], [13, 20], [25, 26]);
-    expect(pairs(unionSpans(a, b))).toEqual([
-      [1, 5],
-      [10, 20],
-      [25, 26],
-      [30, 31],
-    ]);
-    expect(pairs(unionSpans(b, a))).toEqual(pairs(unionSpans(a, b)));
+describe('allTrivial', () => {
+  // Lines: '}', '  );', '', '\t],', 'x = 1;', ';,'.
+  const index = indexLines('}\n  );\n\n\t],\nx = 1;\n;,\n');
+
+  it('holds for lines of nothing but whitespace and )]};,', () => {
+    expect(allTrivial(index, set([1, 4], [6, 6]))).toBe(true);
+    expect(allTrivial(index, set())).toBe(true);
   });
 
-  it('takes the rest of the longer set once the shorter one runs out', () => {
-    expect(pairs(unionSpans(set([1, 1]), set([5, 5], [9, 9], [12, 12])))).toEqual([
-      [1, 1],
-      [5, 5],
-      [9, 9],
-      [12, 12],
-    ]);
-    expect(pairs(unionSpans(set([5, 5], [9, 9], [12, 12]), set([20, 20])))).toEqual([
-      [5, 5],
-      [9, 9],
-      [12, 12],
-      [20, 20],
-    ]);
-  });
-
-  it('keeps equal starts once', () => {
-    expect(pairs(unionSpans(set([4, 6]), set([4, 9])))).toEqual([[4, 9]]);
+  it('fails on any line that carries anything else', () => {
+    expect(allTrivial(index, set([5, 5]))).toBe(false);
+    expect(allTrivial(index, set([1, 2], [4, 6]))).toBe(false);
   });
 });
