@@ -1,5 +1,6 @@
 /**
- * Internal: the packed form the range algebra computes on.
+ * Internal: the packed form the planner in src/dedup still computes on, until
+ * it moves to the public range functions; nothing in src/ranges uses it.
  *
  * `Spans` holds a normalized set as two parallel arrays of line numbers, so the
  * hot loops never touch user objects after one validating read. Plain arrays,
@@ -29,22 +30,6 @@ export type Lines = number[] | Float64Array;
 const TYPED_FROM = 1024;
 
 export const EMPTY: Spans = { s: [], e: [], n: 0 };
-
-/**
- * Arrays this library returned, with their length at the time: normalized by
- * construction, so `rangesCover` may binary-search them. A result whose length
- * changed since is treated like any other array. Members are typed readonly;
- * code that writes to them anyway gives up this shortcut's guarantee.
- */
-const produced: WeakMap<object, number> = /* @__PURE__ */ new WeakMap();
-
-/** Whether `ranges` is a result of this library, unchanged in length. */
-export function isProduced(ranges: unknown): boolean {
-  if (typeof ranges !== 'object' || ranges === null) return false;
-  const n = produced.get(ranges);
-  // Only arrays are ever recorded, so the length read below is a plain one.
-  return n !== undefined && n === (ranges as readonly unknown[]).length;
-}
 
 /** Reads a member's ends into `out`; false when invalid or when reading throws. */
 function readMember(list: ArrayLike<unknown>, i: number, out: [number, number]): boolean {
@@ -197,24 +182,11 @@ export function spansOf(s: Lines, e: Lines, n: number): Spans {
   return { s, e, n };
 }
 
-/** Packs one range, or nothing when it is not valid. */
-export function singleSpan(range: unknown): Spans {
-  const pair: [number, number] = [0, 0];
-  if (!readMember([range], 0, pair)) return EMPTY;
-  return spansOf([pair[0]], [pair[1]], 1);
-}
-
-/** Unpacks into fresh range objects, in an array the library recognizes later. */
+/** Unpacks into fresh range objects. */
 export function fromSpans(spans: Spans): LineRange[] {
   const { s, e, n } = spans;
   const out: LineRange[] = [];
   for (let i = 0; i < n; i++) out.push({ start: s[i]!, end: e[i]! });
-  return markProduced(out);
-}
-
-/** Remembers a normalized result this library built, so lookups may binary-search it. */
-export function markProduced(out: LineRange[]): LineRange[] {
-  produced.set(out, out.length);
   return out;
 }
 
@@ -255,4 +227,48 @@ export class SpanWriter {
   done(): Spans {
     return spansOf(this.s, this.e, this.s.length);
   }
+}
+
+/** `a ∩ b` on packed sets: a linear two-pointer walk. */
+export function intersectSpans(a: Spans, b: Spans): Spans {
+  if (a.n === 0 || b.n === 0) return EMPTY;
+  const w = new SpanWriter();
+  let i = 0;
+  let j = a.n === 1 ? firstEndingAtOrAfter(b, a.s[0]!) : 0;
+  while (i < a.n && j < b.n) {
+    w.push(Math.max(a.s[i]!, b.s[j]!), Math.min(a.e[i]!, b.e[j]!));
+    if (a.e[i]! < b.e[j]!) i++;
+    else j++;
+  }
+  return w.done();
+}
+
+/** `a − b` on packed sets: a linear two-pointer walk. */
+export function subtractSpans(a: Spans, b: Spans): Spans {
+  if (a.n === 0) return EMPTY;
+  if (b.n === 0) return a;
+  const w = new SpanWriter();
+  let j = a.n === 1 ? firstEndingAtOrAfter(b, a.s[0]!) : 0;
+  for (let i = 0; i < a.n; i++) {
+    let cur = a.s[i]!;
+    const end = a.e[i]!;
+    while (j < b.n && b.e[j]! < cur) j++;
+    while (j < b.n && b.s[j]! <= end) {
+      w.push(cur, b.s[j]! - 1);
+      cur = b.e[j]! + 1;
+      if (cur > end) break;
+      j++;
+    }
+    w.push(cur, end);
+  }
+  return w.done();
+}
+
+/** Keeps the runs of `held` that are at least `minCovered` lines long. */
+export function longRuns(held: Spans, minCovered: number): Spans {
+  const w = new SpanWriter();
+  for (let i = 0; i < held.n; i++) {
+    if (held.e[i]! - held.s[i]! + 1 >= minCovered) w.push(held.s[i]!, held.e[i]!);
+  }
+  return w.done();
 }
