@@ -48,9 +48,8 @@ export function rangesBench(): boolean {
   const spans = randomSpans(200_000, 1, 4_000_000, 40);
   const spansMir = toMir(spans);
   const numbers = new Float64Array(spans.map((r) => r.start));
-  // Two groups, not one: multi-integer-range's quadratic normalize leaves a
-  // large heap behind, and interleaving it with the floor would bill our merge
-  // for the collections that garbage causes.
+  // Two groups, not one: multi-integer-range's quadratic normalize takes
+  // seconds per call, and the floor comparison needs many more rounds.
   ok =
     report(
       'mergeRanges on 200,000 random spans, against the typed-array sort floor',
