@@ -93,21 +93,10 @@ describe('sortNumbers', () => {
   ];
 
   for (const [label, n, lo, hi] of classes) {
-    it(`${label}: a plain array, entries past n untouched`, () => {
-      const v = values(n, lo, hi, n + lo);
-      v.push(hi, lo, 0.5); // a tail past n that must stay as it is
+    it(`${label}: entries past n untouched`, () => {
+      const v = values(n, lo, hi, 3 * n + 1);
       if (label === 'up to 2^32') v[n >> 1] = 2 ** 32;
       if (label === 'three digits') v.splice(0, 4, 2 ** 22 + 1, 2 ** 22, 2 ** 23, 2 ** 23 - 1);
-      const head = v.slice(0, n);
-      const max = Math.max(...head);
-      sortNumbers(v, n, max);
-      expect(v.length).toBe(n + 3);
-      expect(v.slice(0, n)).toEqual(ascending(head));
-      expect(v.slice(n)).toEqual([hi, lo, 0.5]);
-    });
-
-    it(`${label}: a Float64Array, entries past n untouched`, () => {
-      const v = values(n, lo, hi, 3 * n + 1);
       const head = v.slice();
       const typed = new Float64Array(n + 2);
       typed.set(v);
@@ -119,9 +108,9 @@ describe('sortNumbers', () => {
     });
   }
 
-  it('sorts only the first n of a short plain array', () => {
-    const v = [5, 3, 1];
+  it('sorts only the first n of a short array', () => {
+    const v = Float64Array.of(5, 3, 1);
     sortNumbers(v, 2, 5);
-    expect(v).toEqual([3, 5, 1]);
+    expect(Array.from(v)).toEqual([3, 5, 1]);
   });
 });

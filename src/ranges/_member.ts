@@ -14,9 +14,10 @@ import type { LineRange } from './range.js';
 export type Ends = [start: number, end: number];
 
 /**
- * Freezes a set the library hands out, and its members. The type stays the
- * plain `LineRange[]` the rest of the contract speaks; an edit throws in strict
- * code and is ignored elsewhere, so no caller can turn a result into a claim.
+ * Freezes a set the library hands out (its members come frozen from
+ * {@link span}). The type stays the plain `LineRange[]` the rest of the
+ * contract speaks; an edit throws in strict code and is ignored elsewhere, so
+ * no caller can turn a result into a claim a later call trusts.
  */
 export function frozen(set: LineRange[]): LineRange[] {
   Object.freeze(set);
