@@ -29,13 +29,13 @@ export const NO_RANGES: LineRange[] = /* @__PURE__ */ frozen([]);
 
 /** The number of members of `x` when it is an array, else 0 (also when a proxy's trap throws). */
 export function lengthOf(x: unknown): number {
+  let n: unknown = 0;
   try {
-    if (!Array.isArray(x)) return 0;
-    const n = x.length;
-    return Number.isSafeInteger(n) && n > 0 ? n : 0;
+    n = Array.isArray(x) ? x.length : 0;
   } catch {
-    return 0;
+    // A revoked proxy throws even in Array.isArray: no members.
   }
+  return Number.isSafeInteger(n) ? Math.max(n as number, 0) : 0;
 }
 
 /** Reads `list[i]` into `into` and says whether it is a valid range. */
@@ -44,11 +44,12 @@ export function readMember(list: readonly unknown[], i: number, into: Ends): boo
   let end: unknown;
   try {
     const m = list[i];
-    if (typeof m !== 'object' || m === null) return false;
-    start = (m as { start?: unknown }).start;
-    end = (m as { end?: unknown }).end;
+    if (typeof m === 'object' && m !== null) {
+      start = (m as { start?: unknown }).start;
+      end = (m as { end?: unknown }).end;
+    }
   } catch {
-    return false;
+    // A getter or proxy trap that throws: no range.
   }
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return false;
   const s = start as number;
