@@ -53,10 +53,11 @@ describe('parseRenderedResponse', () => {
     });
   });
 
-  it('ignores fences before any header, CRLF endings and non-strings', () => {
+  it('ignores fences before any header and non-strings; a CR stays in its numbered line', () => {
     const text = '```ts\r\n1\tx\r\n```\r\n**`a.ts`**\r\n```ts\r\n2\ty\r\n```\r\n';
+    // Headers and fences read through a CRLF; a source line keeps its CR (a CRLF file's line holds it).
     expect(parseRenderedResponse(text).sections).toEqual([
-      { path: 'a.ts', pointer: false, pointed: [], lines: [{ line: 2, text: 'y' }] },
+      { path: 'a.ts', pointer: false, pointed: [], lines: [{ line: 2, text: 'y\r' }] },
     ]);
     expect(parseRenderedResponse(42 as never)).toEqual({ sections: [] });
     expect(parseRenderedResponse('')).toEqual({ sections: [] });

@@ -233,9 +233,9 @@ describe('extractSymbols: where a TypeScript declaration ends', () => {
   });
 
   it('a declaration never closed runs to the last line', () => {
-    // Three lines: the trailing newline leaves an empty third one.
+    // Two lines: the trailing newline ends the second, it starts no third (POSIX lines).
     expect(ts('export function broken() {', '  return 1;', '')).toEqual([
-      { name: 'broken', kind: 'function', start: 1, end: 3 },
+      { name: 'broken', kind: 'function', start: 1, end: 2 },
     ]);
   });
 });

@@ -91,19 +91,19 @@ export function parseRenderedResponse(text: string): RenderedResponse {
   let current: Building | null = null;
   let fence = '';
   for (const raw of text.split('\n')) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (fence !== '') {
-      if (line.trimEnd().length >= fence.length && /^`+$/.test(line.trimEnd())) {
-        fence = '';
+      const m = NUMBERED.exec(raw);
+      const n = m ? Number(m[1]) : 0;
+      if (m && Number.isSafeInteger(n) && n >= 1) {
+        // A '\r' stays part of its line (a CRLF file's lines end in one): never trimmed here.
+        current?.lines.push({ line: n, text: raw.slice(m[0].length) });
         continue;
       }
-      const m = NUMBERED.exec(line);
-      const n = m ? Number(m[1]) : 0;
-      if (current && m && Number.isSafeInteger(n) && n >= 1) {
-        current.lines.push({ line: n, text: line.slice(m[0].length) });
-      }
+      const closing = raw.trimEnd();
+      if (closing.length >= fence.length && /^`+$/.test(closing)) fence = '';
       continue;
     }
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const header = HEADER.exec(line);
     if (header) {
       current = { path: header[1]!, lines: [], pointer: false, pointed: [] };

@@ -14,6 +14,7 @@ import { formatBackReference } from '../dedup/pointer.js';
 import { type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { fileLines, lineChars } from './_lines.js';
 import type { EmissionRecorder } from './recorder.js';
 
 /**
@@ -135,8 +136,9 @@ function quote(text: string): string {
 
 /**
  * Renders a planned call as markdown and reports each span to `recorder` as it
- * is pushed: `source` for every fence (chars counted as the content slice,
- * line terminators included, the file's last line without one), `backref` for
+ * is pushed: `source` for every fence (chars counted as the content slice:
+ * each line with its `'\n'`, the last line's only when the file ends with one;
+ * POSIX lines, so a final `'\n'` never shows as an empty extra line), `backref` for
  * every pointer. A section that would take the response past
  * `maxResponseChars` is left out whole and reported with `drop`. `skipped`
  * files render nothing. Call `recorder.finish(text.length)` afterwards.
@@ -286,11 +288,12 @@ function renderSection(
   recorder: Pick<EmissionRecorder, 'source' | 'backref'>,
   pointer: PointerWriter,
 ): string {
-  const lines = source.content.split('\n');
+  const lines = fileLines(source.content);
+  const lineCount = lines.text.length;
   const clip = (set: readonly LineRange[]) =>
     set
-      .filter((r) => r.start <= lines.length)
-      .map((r) => ({ start: r.start, end: Math.min(r.end, lines.length) }));
+      .filter((r) => r.start <= lineCount)
+      .map((r) => ({ start: r.start, end: Math.min(r.end, lineCount) }));
   const emit = clip(file.emit);
   const covered = file.render === 'full' ? [] : clip(file.covered);
   if (emit.length === 0 && covered.length === 0) return '';
@@ -318,9 +321,8 @@ function renderSection(
     const body: string[] = [];
     let chars = 0;
     for (let n = span.start; n <= span.end; n++) {
-      const line = lines[n - 1]!;
-      body.push(`${n}\t${line}`);
-      chars += line.length + (n < lines.length ? 1 : 0);
+      body.push(`${n}\t${lines.text[n - 1]!}`);
+      chars += lineChars(lines, n);
     }
     parts.push(`\`\`\`${lang}\n${body.join('\n')}\n\`\`\``);
     recorder.source(file.path, span, chars, file.fingerprint);

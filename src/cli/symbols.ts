@@ -9,6 +9,7 @@
  * skipped well enough for declaration files and plain application code.
  */
 
+import { fileLines } from '../adapter/_lines.js';
 import type { SymbolKind, SymbolNode } from '../dedup/symbols.js';
 
 const KINDS: Readonly<Record<string, SymbolKind>> = {
@@ -41,7 +42,7 @@ const PY_DECL = /^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)/;
  * ```
  */
 export function extractSymbols(path: string, content: string): SymbolNode[] {
-  const lines = content.split('\n');
+  const lines = fileLines(content).text;
   return path.endsWith('.py') ? pythonSymbols(lines) : typescriptSymbols(lines);
 }
 
