@@ -57,7 +57,7 @@ export interface RecordedSequence {
  *
  * @example
  * ```ts
- * const file: ProjectFile = { path: 'src/a.ts', content, symbols: extractSymbols('src/a.ts', content) };
+ * const file: ProjectFile = { path: 'src/a.ts', content, symbols: extractSymbols(content, 'src/a.ts') };
  * ```
  */
 export interface ProjectFile {
