@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_FILES, SAMPLE_SEQUENCES } from '../src/cli/_sample.js';
 import { extractSymbols } from '../src/adapter/index.js';
+import { SAMPLE_FILES, SAMPLE_SEQUENCES } from '../src/cli/_sample.js';
 import { isLineRange } from '../src/ranges/index.js';
 
 const root = join(import.meta.dirname, '..', 'fixtures');

@@ -19,12 +19,17 @@ export {
   type EmissionRecorder,
   type EmissionRecorderOptions,
 } from './recorder.js';
-export { extractSymbols } from './symbols.js';
 export {
+  formatResponseHeader,
   type PointerInput,
   type RenderablePlan,
   type RenderedMarkdown,
+  type RenderedRead,
   type RenderMarkdownOptions,
+  type RenderReadOptions,
   type RenderSource,
+  type ResponseHeaderInput,
   renderMarkdown,
+  renderRead,
 } from './render.js';
+export { extractSymbols } from './symbols.js';

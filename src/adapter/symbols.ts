@@ -14,8 +14,8 @@
  * server or a tree-sitter index should pass their own symbols instead.
  */
 
-import { fileLines } from './_lines.js';
 import type { SymbolKind, SymbolNode } from '../dedup/symbols.js';
+import { fileLines } from './_lines.js';
 
 const KINDS: Readonly<Record<string, SymbolKind>> = {
   function: 'function',
