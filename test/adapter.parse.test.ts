@@ -196,3 +196,19 @@ describe('measureDuplicates reads a list only as far as its length', () => {
     });
   });
 });
+
+describe('what the parser and the measure return is frozen', () => {
+  it('sections, their lines and pointed spans, and the report', () => {
+    const text = '**`a.ts`**\n> Sent earlier: L1-2.\n```ts\n3\tx\n```\n';
+    const parsed = parseRenderedResponse(text);
+    const [section] = parsed.sections;
+    for (const part of [parsed, parsed.sections, section, section!.lines, section!.lines[0]]) {
+      expect(Object.isFrozen(part)).toBe(true);
+    }
+    expect(section!.pointed).toEqual([{ start: 1, end: 2 }]);
+    expect(Object.isFrozen(section!.pointed)).toBe(true);
+    expect(Object.isFrozen(section!.pointed[0])).toBe(true);
+    expect(Object.isFrozen(parseRenderedResponse(7 as never).sections)).toBe(true);
+    expect(Object.isFrozen(measureDuplicates([text]))).toBe(true);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Internal: reading what a renderer is handed — the plan, the sources and
- * their symbols, the recorder, the pointer writer, the header fields — and
- * what a render loop reports to the emission recorder. Read once here, into
+ * their symbols, the recorder, the pointer writer, the header fields —, what
+ * a render loop reports to the emission recorder, and the rendered responses
+ * handed back to be measured. Read once here, into
  * plain data the adapter trusts; a getter that throws, a proxy or a revoked
  * proxy reads as "absent", and a callback that throws is contained.
  *
@@ -320,4 +321,15 @@ export function readFingerprint(x: unknown): string | null {
 /** A reported char count: finite and non-negative, else 0. */
 export function readChars(x: unknown): number {
   return count(x);
+}
+
+/** The responses of a list that are strings, in order; anything but a readable array holds none. */
+export function readResponseTexts(raw: unknown): string[] {
+  const { list, length } = listOf(raw);
+  const out: string[] = [];
+  for (let i = 0; i < length; i++) {
+    const text = at(list, i);
+    if (typeof text === 'string') out.push(text);
+  }
+  return out;
 }
