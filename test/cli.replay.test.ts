@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRenderedResponse } from '../src/adapter/index.js';
 import {
+  isTrivialLine,
   type ProjectFile,
   type RecordedSequence,
   type ReplayArm,
@@ -111,11 +112,15 @@ describe('withheldUnseen', () => {
   const pointing = (path: string, spans: string) =>
     `**\`${path}\`**\n> Sent earlier: \`${path}\` ${spans}\n`;
 
-  /** An arm of hand-written responses; `covered` is what each call's plan says it covered. */
+  /** An arm of hand-written responses; `covered` is what each call's plan says it covered (or folded). */
   function arm(
     ...calls: {
       text: string;
-      covered?: { path: string; covered: { start: number; end: number }[] }[];
+      covered?: {
+        path: string;
+        covered: { start: number; end: number }[];
+        folded?: { start: number; end: number }[];
+      }[];
     }[]
   ): ReplayArm {
     return {
@@ -189,5 +194,43 @@ describe('withheldUnseen', () => {
   it('a file the project does not have reads as empty lines', () => {
     const a = arm({ text: shown('gone.ts', '1\t') }, { text: pointing('gone.ts', 'L1-2') });
     expect(withheldUnseen(a, files)).toEqual([{ call: 2, path: 'gone.ts', line: 2 }]);
+  });
+
+  it('a folded line that carries code and was never delivered counts; one that carries none does not', () => {
+    const code = project({ 'a.ts': 'one\ntwo\nreturn 3;\n  });\n' });
+    const a = arm(
+      { text: shown('a.ts', '1\tone', '2\ttwo') },
+      {
+        text: pointing('a.ts', 'L1-2'),
+        covered: [
+          { path: 'a.ts', covered: [{ start: 1, end: 2 }], folded: [{ start: 3, end: 4 }] },
+        ],
+      },
+    );
+    expect(withheldUnseen(a, code)).toEqual([{ call: 2, path: 'a.ts', line: 3 }]);
+  });
+
+  it('a folded line delivered earlier with the same text is held', () => {
+    const code = project({ 'a.ts': 'one\ntwo\nreturn 3;\n' });
+    const a = arm(
+      { text: shown('a.ts', '1\tone', '2\ttwo', '3\treturn 3;') },
+      {
+        text: pointing('a.ts', 'L1-2'),
+        covered: [
+          { path: 'a.ts', covered: [{ start: 1, end: 2 }], folded: [{ start: 3, end: 3 }] },
+        ],
+      },
+    );
+    expect(withheldUnseen(a, code)).toEqual([]);
+  });
+});
+
+describe('isTrivialLine', () => {
+  it.each([[''], ['   '], ['\t});'], [')]};,'], ['  } \r']])('%j carries no code', (text) => {
+    expect(isTrivialLine(text)).toBe(true);
+  });
+
+  it.each([['x'], ['  return;'], ['}) // done'], ['0'], ['  };\nx']])('%j carries code', (text) => {
+    expect(isTrivialLine(text)).toBe(false);
   });
 });
