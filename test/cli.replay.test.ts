@@ -101,7 +101,25 @@ describe('replaySequence', () => {
     };
     const [call] = replaySequence(files, sequence, { dedup: true }).calls;
     expect(call!.plan.files.map((f) => f.path)).toEqual(['a.ts']);
-    expect(call!.text).toBe('Results for "q"\n\n**`a.ts`**\n```ts\n1\tline 01\n2\tline 02\n```\n');
+    expect(call!.text).toBe(
+      'Response #1\nResults for "q"\n\n**`a.ts`**\n```ts\n1\tline 01\n2\tline 02\n```\n',
+    );
+  });
+});
+
+describe('replaySequence numbers its responses', () => {
+  const files = project({ 'a.ts': thirty, 'b.ts': 'b1\nb2\nb3' });
+
+  it('with dedup each response opens with its number; without, none does', () => {
+    const first = (arm: ReplayArm) => arm.calls.map((c) => c.text.split('\n')[0]);
+    expect(first(replaySequence(files, twice, { dedup: true }))).toEqual([
+      'Response #1',
+      'Response #2',
+    ]);
+    expect(first(replaySequence(files, twice, { dedup: false }))).toEqual([
+      'Results for "where is a"',
+      'Results for "where are a and b"',
+    ]);
   });
 });
 
