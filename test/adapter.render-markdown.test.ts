@@ -436,6 +436,37 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
 });
 
 describe('renderMarkdown on partly usable input', () => {
+  it('a plan whose spans are out of order or overlap renders each line once, in order', () => {
+    const out = render([
+      full('a.ts', [
+        { start: 3, end: 4 },
+        { start: 1, end: 2 },
+        { start: 2, end: 3 },
+      ]),
+    ]);
+    expect(out.text).toBe('**`a.ts`**\n```ts\n1\talpha\n2\tbeta\n3\tgamma\n4\tdelta\n```\n');
+  });
+
+  it('spans that only touch are joined into one fence', () => {
+    const out = render([
+      full('a.ts', [
+        { start: 1, end: 1 },
+        { start: 2, end: 2 },
+      ]),
+    ]);
+    expect(out.text).toBe('**`a.ts`**\n```ts\n1\talpha\n2\tbeta\n```\n');
+  });
+
+  it('spans with a gap keep their two fences', () => {
+    const out = render([
+      full('a.ts', [
+        { start: 1, end: 1 },
+        { start: 3, end: 3 },
+      ]),
+    ]);
+    expect(out.text).toBe('**`a.ts`**\n```ts\n1\talpha\n```\n```ts\n3\tgamma\n```\n');
+  });
+
   it('reads the plan only as far as its length', () => {
     const files = shortLength(
       [full('a.ts', [{ start: 1, end: 1 }]), full('c.ts', [{ start: 2, end: 2 }])],
