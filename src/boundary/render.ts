@@ -84,7 +84,7 @@ function nonEmpty(x: unknown): x is string {
 }
 
 function positiveInteger(x: unknown): x is number {
-  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
+  return Number.isSafeInteger(x) && (x as number) >= 1;
 }
 
 /** A fresh `{ start, end }` when `x` reads as a valid range, each end read once; else null. */
