@@ -313,7 +313,6 @@ describe('renderMarkdown: the symbols a source comes with', () => {
   it.each([
     ['a blank name', { name: '  ', kind: 'function', start: 1, end: 1 }],
     ['a name that is not a string', { name: 7, kind: 'function', start: 1, end: 1 }],
-    ['a kind that is not a string', { name: 'f', kind: 1, start: 1, end: 1 }],
     ['reversed lines', { name: 'f', kind: 'function', start: 3, end: 1 }],
     ['no lines', { name: 'f', kind: 'function' }],
     ['start with endLine', { name: 'f', kind: 'function', start: 1, endLine: 2 }],

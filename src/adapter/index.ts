@@ -4,7 +4,7 @@
  * that reads rendered responses back to measure them, and a heuristic symbol
  * extractor for hosts without an index of their own.
  */
-export type { SymbolKind, SymbolNode } from '../dedup/symbols.js';
+export type { LineSymbolNode, SymbolKind, SymbolNode } from '../dedup/symbols.js';
 export type { Emission, FileEmission } from '../ledger/types.js';
 export {
   type DuplicateReport,

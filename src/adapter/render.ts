@@ -22,7 +22,7 @@ import {
   readResponseHeader,
   type SourceFile,
 } from '../boundary/render.js';
-import { type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
+import { type LineSymbolNode, type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
 import type { LineRange } from '../ranges/range.js';
 import { type FileLines, fileLines, lineChars } from './_lines.js';
 import type { EmissionRecorder } from './recorder.js';
@@ -62,7 +62,7 @@ export interface RenderSource {
   readonly path: string;
   readonly content: string;
   /** Symbol definitions, to name in the header and the pointer (`extractSymbols` gives some). */
-  readonly symbols?: readonly SymbolNode[] | undefined;
+  readonly symbols?: readonly (SymbolNode | LineSymbolNode)[] | undefined;
 }
 
 /**
@@ -292,7 +292,7 @@ function show(
   const text = pointer({
     path: file.path,
     covered,
-    symbols: symbolsInSpans(source.symbols, covered),
+    symbols: symbolsInSpans(source.symbols as readonly SymbolNode[], covered),
     partial: emit.length > 0,
     calls: file.coveredBy,
     refresh,
@@ -311,7 +311,7 @@ function renderSection(
   const shown = show(file, source, reporter, pointer, refresh);
   const { lines, emit, covered } = shown;
   if (emit.length === 0 && covered.length === 0) return '';
-  const named = symbolsInSpans(source.symbols, [...covered, ...emit]);
+  const named = symbolsInSpans(source.symbols as readonly SymbolNode[], [...covered, ...emit]);
   const names = named.length > 5 ? [...named.slice(0, 5), `+${named.length - 5} more`] : named;
   const header = `**\`${file.path}\`**`;
   const parts = [names.length > 0 ? `${header} — ${names.join(', ')}` : header];
@@ -347,7 +347,7 @@ export interface RenderReadOptions extends ResponseHeaderInput {
   /** The content the plan was made from. */
   readonly content: string;
   /** Symbol definitions, to name in the pointer (`extractSymbols(content, path)` gives some). */
-  readonly symbols?: readonly SymbolNode[] | undefined;
+  readonly symbols?: readonly (SymbolNode | LineSymbolNode)[] | undefined;
   /** Told about every span the moment it is pushed. */
   readonly recorder: EmissionRecorder;
   /** Writes the pointer for covered spans. Default `formatBackReference`. */

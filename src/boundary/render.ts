@@ -13,7 +13,6 @@
 import type { EmissionRecorder } from '../adapter/recorder.js';
 import type { PointerInput } from '../adapter/render.js';
 import { formatBackReference } from '../dedup/pointer.js';
-import type { SymbolKind, SymbolNode } from '../dedup/symbols.js';
 import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
 import { at, count, listOf, prop } from './_read.js';
@@ -29,10 +28,10 @@ export interface PlannedFile {
   readonly coveredBy: readonly number[];
 }
 
-/** A file's content and the symbols readable from what came with it. */
+/** A file's content and the symbols that came with it (read by `symbolsInSpans`). */
 export interface SourceFile {
   readonly content: string;
-  readonly symbols: readonly SymbolNode[];
+  readonly symbols: unknown;
 }
 
 /** The recorder calls a render loop makes, each one contained: a throw loses that report. */
@@ -150,40 +149,13 @@ function readPlanned(raw: unknown): PlannedFile | null {
 }
 
 /**
- * A symbol node copied out: a non-blank name, a kind that is a string (an
- * index may know kinds this library does not: `struct`, `trait`…), lines as
- * `start`/`end` or, Codegraph's shape, `startLine`/`endLine`.
+ * A source whose content is a string, with its symbols as given: they are
+ * read where they are used, by `symbolsInSpans` (which drops what it cannot
+ * read), so the rule for a usable symbol lives in one place.
  */
-function readSymbol(raw: unknown): SymbolNode | null {
-  const name = prop(raw, 'name');
-  const kind = prop(raw, 'kind');
-  if (typeof name !== 'string' || name.trim() === '' || typeof kind !== 'string') return null;
-  const start = prop(raw, 'start');
-  const lines =
-    start === undefined
-      ? { start: prop(raw, 'startLine'), end: prop(raw, 'endLine') }
-      : { start, end: prop(raw, 'end') };
-  return isLineRange(lines)
-    ? { name, kind: kind as SymbolKind, start: lines.start, end: lines.end }
-    : null;
-}
-
-function readSymbols(raw: unknown): SymbolNode[] {
-  const { list, length } = listOf(raw);
-  const out: SymbolNode[] = [];
-  for (let i = 0; i < length; i++) {
-    const node = readSymbol(at(list, i));
-    if (node !== null) out.push(node);
-  }
-  return out;
-}
-
-/** A source whose content is a string, with the symbols that can be read. */
 function readSource(raw: unknown): SourceFile | null {
   const content = prop(raw, 'content');
-  return typeof content === 'string'
-    ? { content, symbols: readSymbols(prop(raw, 'symbols')) }
-    : null;
+  return typeof content === 'string' ? { content, symbols: prop(raw, 'symbols') } : null;
 }
 
 /** Readable sources by path (the last one for a path wins). */
