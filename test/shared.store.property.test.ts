@@ -1,9 +1,9 @@
 /**
  * The shared store is the in-process store's twin: for any sequence of
- * records (well formed or hostile) and forgets across sessions, each
+ * records (well formed or hostile), prunes and forgets across sessions, each
  * session's view through the shared store, after its value went through JSON
  * in the backend, equals the view an in-process store of that session alone
- * gives, and so does every record it returns.
+ * gives, and so does every record it returns; prunes included.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +32,18 @@ const step = fc.oneof(
   },
   {
     weight: 1,
+    arbitrary: fc.record(
+      {
+        kind: fc.constant('prune' as const),
+        session: fc.nat({ max: SESSIONS.length - 1 }),
+        projectRoot: fc.constantFrom('/repo', '/other', '/nowhere'),
+        calls: fc.array(fc.integer({ min: -1, max: 6 }), { maxLength: 3 }),
+      },
+      { requiredKeys: ['kind', 'session'] },
+    ),
+  },
+  {
+    weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('forget' as const),
       session: fc.nat({ max: SESSIONS.length - 1 }),
@@ -49,6 +61,12 @@ describe('createSharedSessionStore: the twin of createSessionStore', () => {
         const local: SessionStore[] = SESSIONS.map(() => createSessionStore(limits));
         for (const s of steps) {
           const id = SESSIONS[s.session]!;
+          if (s.kind === 'prune') {
+            const request = { sessionId: id, projectRoot: s.projectRoot, calls: s.calls };
+            await shared.prune(request);
+            local[s.session]!.prune(request);
+            continue;
+          }
           if (s.kind === 'forget') {
             await shared.forget(id);
             local[s.session]!.forget(id);

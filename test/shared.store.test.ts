@@ -252,6 +252,60 @@ describe('createSharedSessionStore: concurrent writes', () => {
   });
 });
 
+describe('createSharedSessionStore: prune', () => {
+  it('drops the records the agent no longer holds and keeps the counters', async () => {
+    const store = createSharedSessionStore(createMemoryBackend());
+    for (const path of ['a.ts', 'b.ts', 'c.ts'])
+      await store.record(emission('/repo', path), 'conn-1');
+    await store.prune({ sessionId: 'conn-1', calls: [1, 3] });
+    const project = await store.project('/repo', 'conn-1');
+    expect(project.calls.map((c) => c.index)).toEqual([2]);
+    expect(project.callCount).toBe(3);
+    expect((await store.record(emission(), 'conn-1'))!.index).toBe(4);
+  });
+
+  it('prunes one project only when told its root, every project otherwise', async () => {
+    const store = createSharedSessionStore(createMemoryBackend());
+    await store.record(emission('/one'), 'conn-1');
+    await store.record(emission('/two'), 'conn-1');
+    await store.prune({ sessionId: 'conn-1', projectRoot: '/one' });
+    expect((await store.project('/one', 'conn-1')).calls).toEqual([]);
+    expect((await store.project('/two', 'conn-1')).calls.length).toBe(1);
+    await store.prune({ sessionId: 'conn-1' });
+    expect((await store.project('/two', 'conn-1')).calls).toEqual([]);
+  });
+
+  it('prunes the default bucket too, and nobody else', async () => {
+    const store = createSharedSessionStore(createMemoryBackend());
+    await store.record(emission());
+    await store.record(emission(), 'conn-1');
+    await store.prune();
+    expect((await store.project('/repo')).calls).toEqual([]);
+    expect((await store.project('/repo')).callCount).toBe(1);
+    expect((await store.project('/repo', 'conn-1')).calls.length).toBe(1);
+  });
+
+  it('writes nothing for a request that is malformed or matches nothing', async () => {
+    const { backend, writes } = loggedBackend();
+    const store = createSharedSessionStore(backend);
+    await store.record(emission(), 'conn-1');
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    for (const request of [
+      { sessionId: 'conn-1', calls: [9] },
+      { sessionId: 'conn-1', calls: 'all' },
+      { sessionId: 'conn-1', calls: [0, -1, 1.5] },
+      { sessionId: 'conn-1', projectRoot: '/elsewhere' },
+      { sessionId: 'nobody' },
+      proxy,
+    ]) {
+      await store.prune(request as never);
+    }
+    expect(writes.length).toBe(1);
+    expect((await store.project('/repo', 'conn-1')).calls.length).toBe(1);
+  });
+});
+
 describe('createSharedSessionStore: forget', () => {
   it("drops that session's history and nobody else's", async () => {
     const store = createSharedSessionStore(createMemoryBackend());

@@ -1,8 +1,10 @@
 /**
  * What the shared store reads back from its backend is foreign text: a value
- * that is not a bucket ledger (hand-edited, truncated, another program's,
- * naming a session) reads as an empty ledger — the call renders in full —
- * and the next write replaces it. A sound value reads back as it was written.
+ * that is not a ledger (hand-edited, truncated, another program's) reads as
+ * an empty ledger — the call renders in full — and the next write replaces
+ * it; malformed parts of a ledger are dropped, as the ledger's reader drops
+ * them, and so is any part that names a session. A sound value reads back as
+ * it was written.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -76,12 +78,13 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
     expect(value.entries.map((e: { session: unknown }) => e.session)).toEqual([null]);
   });
 
-  const junk: [string, (sound: string) => string][] = [
+  const notALedger: [string, (sound: string) => string][] = [
     ['text that is not JSON', () => 'hello'],
     ['an empty string', () => ''],
     ['a truncated value', (s) => s.slice(0, Math.floor(s.length / 2))],
     ['JSON that is not an object', () => '[1,2,3]'],
     ['JSON null', () => 'null'],
+    ["another program's JSON", () => '{"user":"ann","cart":[1,2]}'],
     [
       'another version',
       (s) =>
@@ -97,180 +100,12 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
         }),
     ],
     [
-      'an entry that is not an object',
-      (s) =>
-        edited(s, (v) => {
-          v.entries.push(7 as never);
-        }),
-    ],
-    [
-      'an entry naming a session',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.session = 'conn-1';
-        }),
-    ],
-    [
-      'an entry without a key',
-      (s) =>
-        edited(s, (v) => {
-          delete v.entries[0]!.key;
-        }),
-    ],
-    [
-      'one key twice',
-      (s) =>
-        edited(s, (v) => {
-          v.entries.push(v.entries[0]!);
-        }),
-    ],
-    [
-      'a project that is not an object',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project = 'p' as never;
-        }),
-    ],
-    [
-      'an empty project root',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.projectRoot = '';
-        }),
-    ],
-    [
-      'a project root that is not a string',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.projectRoot = 5;
-        }),
-    ],
-    [
-      'a project root too long to be one',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.projectRoot = `/${'r'.repeat(5000)}`;
-        }),
-    ],
-    [
-      'a negative call count',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.callCount = -1;
-        }),
-    ],
-    [
-      'a fractional call count',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.callCount = 2.5;
-        }),
-    ],
-    [
-      'response chars that are not a number',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.responseChars = '9';
-        }),
-    ],
-    [
-      'negative response chars',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.responseChars = -9;
-        }),
-    ],
-    [
-      'calls that are not a list',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.calls = null as never;
-        }),
-    ],
-    [
-      'a call without an index',
-      (s) =>
-        edited(s, (v) => {
-          delete v.entries[0]!.project.calls[0]!.index;
-        }),
-    ],
-    [
-      'a call without a project root',
-      (s) =>
-        edited(s, (v) => {
-          delete v.entries[0]!.project.calls[0]!.projectRoot;
-        }),
-    ],
-    [
-      'calls out of order',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.calls.reverse();
-        }),
-    ],
-    [
-      'one index twice',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.calls[1]!.index = 1;
-        }),
-    ],
-    [
-      'an index past the call count',
-      (s) =>
-        edited(s, (v) => {
-          v.entries[0]!.project.callCount = 1;
-        }),
-    ],
-    [
-      'counters that are not a list',
-      (s) =>
-        edited(s, (v) => {
-          v.evicted = 'none';
-        }),
-    ],
-    [
-      'a counter naming a session',
-      (s) =>
-        edited(s, (v) => {
-          v.evicted = [{ session: 'x', key: '/a', callCount: 1, responseChars: 0 }];
-        }),
-    ],
-    [
-      'a counter that is not an object',
-      (s) =>
-        edited(s, (v) => {
-          v.evicted = [null];
-        }),
-    ],
-    [
-      'a counter without a key',
-      (s) =>
-        edited(s, (v) => {
-          v.evicted = [{ session: null, callCount: 1, responseChars: 0 }];
-        }),
-    ],
-    [
-      'a counter with a bad count',
-      (s) =>
-        edited(s, (v) => {
-          v.evicted = [{ session: null, key: '/a', callCount: -1, responseChars: 0 }];
-        }),
-    ],
-    [
-      'a counter with bad chars',
-      (s) =>
-        edited(s, (v) => {
-          v.evicted = [{ session: null, key: '/a', callCount: 1, responseChars: null }];
-        }),
-    ],
-    [
       'a value past 16 MB',
       () => `{"version":1,"entries":[],"pad":"${'x'.repeat(16 * 1024 * 1024)}"}`,
     ],
   ];
 
-  for (const [what, make] of junk) {
+  for (const [what, make] of notALedger) {
     it(`reads ${what} as an empty ledger, and replaces it on the next write`, async () => {
       const backend = await seeded(make(await soundValue()));
       const store = createSharedSessionStore(backend);
@@ -280,6 +115,109 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
       expect(replaced.entries[0].project.callCount).toBe(1);
     });
   }
+
+  /** Parts of a ledger that are malformed: dropped, the rest read as it was. */
+  const badParts: [string, (v: Stored) => void, number[]][] = [
+    [
+      'an entry that is not an object',
+      (v) => {
+        v.entries.push(7 as never);
+      },
+      [1, 2],
+    ],
+    [
+      'the same project twice',
+      (v) => {
+        v.entries.push(v.entries[0]!);
+      },
+      [1, 2],
+    ],
+    [
+      'a project that is not an object',
+      (v) => {
+        v.entries[0]!.project = 'p' as never;
+      },
+      [],
+    ],
+    [
+      'an empty project root',
+      (v) => {
+        v.entries[0]!.project.projectRoot = '';
+      },
+      [],
+    ],
+    [
+      'a project root too long to be one',
+      (v) => {
+        v.entries[0]!.project.projectRoot = `/${'r'.repeat(5000)}`;
+      },
+      [],
+    ],
+    [
+      'a call without an index',
+      (v) => {
+        delete v.entries[0]!.project.calls[0]!.index;
+      },
+      [2],
+    ],
+    [
+      'a call without a project root',
+      (v) => {
+        delete v.entries[0]!.project.calls[1]!.projectRoot;
+      },
+      [1],
+    ],
+    [
+      'calls that are not a list',
+      (v) => {
+        v.entries[0]!.project.calls = null as never;
+      },
+      [],
+    ],
+  ];
+
+  for (const [what, edit, calls] of badParts) {
+    it(`drops ${what} and reads the rest`, async () => {
+      const backend = await seeded(edited(await soundValue(), edit));
+      const view = await createSharedSessionStore(backend).view('conn-1');
+      expect(view.projects.flatMap((p) => p.calls.map((c) => c.index))).toEqual(calls);
+    });
+  }
+
+  it('drops an entry naming a session, and does not carry it into the next write', async () => {
+    const value = edited(await soundValue(), (v) => {
+      v.entries[0]!.session = 'conn-1';
+      v.evicted = [{ session: 'conn-1', key: '/a', callCount: 3, responseChars: 0 }];
+    });
+    const backend = await seeded(value);
+    const store = createSharedSessionStore(backend);
+    expect((await store.view('conn-1')).projects).toEqual([]);
+    expect((await store.record(emission(), 'conn-1'))!.index).toBe(1);
+    const written = (await backend.get(KEY))!;
+    expect(written).not.toContain('conn-1');
+  });
+
+  it('drops kept counters that are malformed or name a session', async () => {
+    const value = edited(await soundValue(), (v) => {
+      v.evicted = [
+        null,
+        { session: 'x', key: '/gone', callCount: 50, responseChars: 0 },
+        { session: null, key: '/gone', callCount: -1, responseChars: 0 },
+        { session: null, callCount: 40, responseChars: 0 },
+      ];
+    });
+    const store = createSharedSessionStore(await seeded(value));
+    const back = { ...emission(), projectRoot: '/gone' };
+    expect((await store.record(back, 'conn-1'))!.index).toBe(1);
+  });
+
+  it("holds a value that names larger limits to this store's limits", async () => {
+    const value = edited(await soundValue(), (v) => {
+      (v as unknown as { limits: unknown }).limits = { maxCallsRetained: 1000, maxViewCalls: 1000 };
+    });
+    const store = createSharedSessionStore(await seeded(value), { limits: { maxViewCalls: 1 } });
+    expect((await store.view('conn-1')).projects[0]!.calls.map((c) => c.index)).toEqual([2]);
+  });
 
   it('reads a value without kept counters (an older ledger) as one with none', async () => {
     const backend = await seeded(

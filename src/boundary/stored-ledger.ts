@@ -2,25 +2,18 @@
  * Internal: one session bucket's ledger read back from a shared store (a
  * Redis value written by another process, or by anyone with access to it).
  * The text is foreign: it may be hand-edited, truncated, another program's,
- * or written under other limits. Either it reads as a sound bucket ledger —
- * copied into fresh frozen objects and bounded by this store's limits — or it
- * reads as nothing, and the store starts the bucket empty (under-report: the
- * next call re-sends, nothing is withheld on the strength of a bad value).
+ * or written under other limits. Text that is not a version-1 ledger reads as
+ * nothing, and the store starts the bucket empty (under-report: the next call
+ * re-sends); a ledger is read through `readLedger`, under this store's limits,
+ * whatever limits the value names.
  *
- * Not a general ledger reader: a bucket's value holds its entries under the
- * default bucket (`session: null`), because the value must not name the
- * session it belongs to; an entry naming any session is not ours.
+ * A bucket's value holds its entries under the default bucket (`session:
+ * null`), because the value must not name the session it belongs to: an entry
+ * or counter naming any session is not this store's, and is dropped so that
+ * the next write does not carry it on.
  */
-
-import { MAX_EVICTED_COUNTERS } from '../ledger/limits.js';
-import type {
-  CallRecord,
-  EvictedCounters,
-  LedgerEntry,
-  LedgerLimits,
-  ProjectState,
-} from '../ledger/types.js';
-import { MAX_ROOT_CHARS, sanitizeRecord } from './ledger.js';
+import type { Ledger, LedgerLimits } from '../ledger/types.js';
+import { readLedger } from './ledger.js';
 
 /**
  * Longer values are not a bounded ledger (about 42 KB after 10,000 calls
@@ -28,109 +21,21 @@ import { MAX_ROOT_CHARS, sanitizeRecord } from './ledger.js';
  */
 export const MAX_STORED_CHARS = 16 * 1024 * 1024;
 
-/** What a stored bucket ledger contributes to the store's ledger. */
-export interface StoredParts {
-  readonly entries: readonly LedgerEntry[];
-  readonly evicted: readonly EvictedCounters[];
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(x: unknown): x is Json {
+function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-function isCallCount(x: unknown): x is number {
-  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
-}
-
-function isChars(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
-}
-
-/** The last `max` members of `list` (none when `max` is 0). */
-function lastOf<T>(list: readonly T[], max: number): T[] {
-  return list.slice(Math.max(0, list.length - max));
-}
-
-function freezeRecord(record: CallRecord): CallRecord {
-  for (const file of record.files) {
-    for (const range of file.ranges) Object.freeze(range);
-    Object.freeze(file.ranges);
-    Object.freeze(file);
-  }
-  Object.freeze(record.files);
-  return Object.freeze(record);
+/** The members of a stored list that belong to the bucket itself; a non-list as it is. */
+function ofBucket(list: unknown): unknown {
+  return Array.isArray(list) ? list.filter((x) => isRecord(x) && x.session === null) : list;
 }
 
 /**
- * A project as the reducer writes it: a usable root, counters, and records
- * whose indexes rise and never pass the call count. The last
- * `maxCallsRetained` records are kept.
+ * The bucket ledger `text` holds, bounded by `limits`, or `null` when `text`
+ * is not one (too long, not JSON, not a version-1 ledger with an `entries`
+ * list).
  */
-function readProject(raw: unknown, limits: LedgerLimits): ProjectState | null {
-  if (!isObject(raw)) return null;
-  const { projectRoot, callCount, responseChars, calls } = raw;
-  if (typeof projectRoot !== 'string' || projectRoot === '' || projectRoot.length > MAX_ROOT_CHARS)
-    return null;
-  if (!isCallCount(callCount) || !isChars(responseChars) || !Array.isArray(calls)) return null;
-  const records: CallRecord[] = [];
-  let last = 0;
-  for (const call of calls) {
-    const record = sanitizeRecord(call, limits);
-    if (record === null || record.index <= last || record.index > callCount) return null;
-    last = record.index;
-    records.push(freezeRecord(record));
-  }
-  return Object.freeze({
-    projectRoot,
-    callCount,
-    responseChars,
-    calls: Object.freeze(lastOf(records, limits.maxCallsRetained)),
-  });
-}
-
-function readEntries(raw: unknown, limits: LedgerLimits): LedgerEntry[] | null {
-  if (!Array.isArray(raw)) return null;
-  const keys = new Set<string>();
-  const entries: LedgerEntry[] = [];
-  for (const entry of raw) {
-    if (!isObject(entry) || entry.session !== null) return null;
-    const { key } = entry;
-    if (typeof key !== 'string' || keys.has(key)) return null;
-    keys.add(key);
-    const project = readProject(entry.project, limits);
-    if (project === null) return null;
-    entries.push(Object.freeze({ session: null, key, project }));
-  }
-  return lastOf(entries, limits.maxProjects);
-}
-
-function readCounters(raw: unknown): EvictedCounters[] | null {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) return null;
-  const counters: EvictedCounters[] = [];
-  for (const c of raw) {
-    if (!isObject(c) || c.session !== null || typeof c.key !== 'string') return null;
-    if (!isCallCount(c.callCount) || !isChars(c.responseChars)) return null;
-    counters.push(
-      Object.freeze({
-        session: null,
-        key: c.key,
-        callCount: c.callCount,
-        responseChars: c.responseChars,
-      }),
-    );
-  }
-  return lastOf(counters, MAX_EVICTED_COUNTERS);
-}
-
-/**
- * The entries and kept counters of a stored bucket ledger, or `null` when
- * `text` is not one (not JSON, not version 1, a part of the wrong shape, an
- * entry of a named session, a key twice, records out of order).
- */
-export function readStoredLedger(text: string, limits: LedgerLimits): StoredParts | null {
+export function readStoredLedger(text: string, limits: LedgerLimits): Ledger | null {
   if (text.length > MAX_STORED_CHARS) return null;
   let raw: unknown;
   try {
@@ -138,9 +43,11 @@ export function readStoredLedger(text: string, limits: LedgerLimits): StoredPart
   } catch {
     return null;
   }
-  if (!isObject(raw) || raw.version !== 1) return null;
-  const entries = readEntries(raw.entries, limits);
-  const evicted = entries === null ? null : readCounters(raw.evicted);
-  if (entries === null || evicted === null) return null;
-  return { entries: Object.freeze(entries), evicted: Object.freeze(evicted) };
+  if (!isRecord(raw)) return null;
+  return readLedger({
+    version: raw.version,
+    limits,
+    entries: ofBucket(raw.entries),
+    evicted: ofBucket(raw.evicted),
+  });
 }

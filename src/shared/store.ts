@@ -10,10 +10,12 @@
  * never reaches the tool call: recording degrades to nothing recorded (the
  * next call re-sends), reading to an empty view (the call renders in full).
  */
+import { prop } from '../boundary/_read.js';
 import { readStoredLedger } from '../boundary/stored-ledger.js';
 import { createLedger, ledgerReducer, sessionView } from '../ledger/ledger.js';
 import { projectFromView } from '../ledger/selectors.js';
 import { normalizeSessionId, sha256OfUtf8 } from '../ledger/session-id.js';
+import type { PruneRequest } from '../ledger/store.js';
 import type {
   CallRecord,
   Emission,
@@ -21,6 +23,7 @@ import type {
   LedgerEvent,
   LedgerLimits,
   ProjectState,
+  PrunedEvent,
   SessionView,
 } from '../ledger/types.js';
 import { beforeDeadline, pause } from './_deadline.js';
@@ -91,6 +94,12 @@ export interface SharedSessionStore {
   view(sessionId?: string): Promise<SessionView>;
   /** `projectFromView(await view(sessionId), projectRoot)`: never `null`, the store tracks. */
   project(projectRoot: string, sessionId?: string): Promise<ProjectState>;
+  /**
+   * Drops what the agent no longer holds (writes `pruned` into the session's
+   * value); counters stay. A request that is malformed, or matches nothing,
+   * writes nothing.
+   */
+  prune(request?: PruneRequest): Promise<void>;
   /** Drops the session's value; a blank or non-string id drops nothing. */
   forget(sessionId: string): Promise<void>;
 }
@@ -147,6 +156,7 @@ function checkPositive(value: unknown, fallback: number, name: string): number {
  * const store = createSharedSessionStore(createMemoryBackend(), { ttlMs: 60_000 });
  * const record = await store.record(emission, 'conversation-7'); // → { …emission, index: 1 } or null
  * (await store.view('conversation-7')).projects[0].callCount;   // 1
+ * await store.prune({ sessionId: 'conversation-7', calls: [1] }); // the agent lost response #1
  * await store.forget('conversation-7');
  * ```
  */
@@ -163,8 +173,7 @@ export function createSharedSessionStore(
 
   /** The value as a ledger: absent or not a ledger → empty. */
   function parse(raw: string | null): Ledger {
-    const parts = raw === null ? null : readStoredLedger(raw, empty.limits);
-    return parts === null ? empty : Object.freeze({ ...empty, ...parts });
+    return (raw === null ? null : readStoredLedger(raw, empty.limits)) ?? empty;
   }
 
   async function load(
@@ -251,6 +260,15 @@ export function createSharedSessionStore(
     view,
     async project(projectRoot, sessionId) {
       return projectFromView(await view(sessionId), projectRoot)!;
+    },
+    async prune(request) {
+      // Read field by field: the request may come straight from a tool call.
+      // The bucket's value holds its entries under the default bucket.
+      await write(prop(request, 'sessionId'), {
+        type: 'pruned',
+        projectRoot: prop(request, 'projectRoot'),
+        calls: prop(request, 'calls'),
+      } as PrunedEvent);
     },
     async forget(sessionId) {
       if (normalizeSessionId(sessionId) === undefined) return;
