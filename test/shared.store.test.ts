@@ -411,10 +411,43 @@ describe('createSharedSessionStore: options', () => {
     for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '60000', null]) {
       expect(() =>
         createSharedSessionStore(createMemoryBackend(), { ttlMs: bad as never }),
-      ).toThrow(/createSharedSessionStore\(options\): ttlMs must be a positive safe integer/);
+      ).toThrow(
+        /createSharedSessionStore\(backend, options\): options\.ttlMs must be a positive safe integer/,
+      );
       expect(() =>
         createSharedSessionStore(createMemoryBackend(), { timeoutMs: bad as never }),
-      ).toThrow(/timeoutMs must be a positive safe integer/);
+      ).toThrow(/options\.timeoutMs must be a positive safe integer/);
+    }
+  });
+
+  it('throws a TypeError for options that are not an object or cannot be read', () => {
+    const throwing = Object.defineProperty({}, 'ttlMs', {
+      get(): never {
+        throw new Error('hostile');
+      },
+    });
+    for (const [bad, message] of [
+      [null, /options must be an object/],
+      [42, /options must be an object/],
+      [throwing, /options\.ttlMs could not be read/],
+    ] as const) {
+      expect(() => createSharedSessionStore(createMemoryBackend(), bad as never)).toThrow(message);
+    }
+  });
+
+  it('throws a TypeError for a backend without get and compareAndSet', () => {
+    const get = async () => null;
+    for (const bad of [
+      null,
+      42,
+      {},
+      { get },
+      { compareAndSet: get },
+      { get: 1, compareAndSet: get },
+    ]) {
+      expect(() => createSharedSessionStore(bad as never)).toThrow(
+        /createSharedSessionStore\(backend, options\): backend must have get and compareAndSet methods/,
+      );
     }
   });
 

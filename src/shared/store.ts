@@ -27,6 +27,7 @@ import type {
   SessionView,
 } from '../ledger/types.js';
 import { beforeDeadline, pause } from './_deadline.js';
+import { option } from './_options.js';
 import type { SharedStoreBackend } from './backend.js';
 
 /**
@@ -132,10 +133,22 @@ function lastRecord(ledger: Ledger): CallRecord | null {
   return last !== undefined && last.index === project?.callCount ? last : null;
 }
 
-function checkPositive(value: unknown, fallback: number, name: string): number {
+const WHERE = 'createSharedSessionStore(backend, options)';
+
+function checkPositive(options: unknown, name: string, fallback: number): number {
+  const value = option(options, name, WHERE);
   if (value === undefined) return fallback;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  throw new TypeError(`createSharedSessionStore(options): ${name} must be a positive safe integer`);
+  throw new TypeError(`${WHERE}: options.${name} must be a positive safe integer`);
+}
+
+function checkBackend(backend: unknown): void {
+  const usable =
+    typeof backend === 'object' &&
+    backend !== null &&
+    typeof prop(backend, 'get') === 'function' &&
+    typeof prop(backend, 'compareAndSet') === 'function';
+  if (!usable) throw new TypeError(`${WHERE}: backend must have get and compareAndSet methods`);
 }
 
 /**
@@ -158,7 +171,8 @@ function checkPositive(value: unknown, fallback: number, name: string): number {
  *   ledger (hand-edited, truncated, another program's) reads as an empty
  *   ledger and is replaced by the next write.
  *
- * @throws {TypeError} when `limits` is malformed (as `createLedger`), or
+ * @throws {TypeError} when `backend` lacks `get` or `compareAndSet`,
+ *   `options` is not an object, `limits` is malformed (as `createLedger`), or
  *   `ttlMs` / `timeoutMs` is not a positive safe integer.
  * @example
  * ```ts
@@ -173,9 +187,10 @@ export function createSharedSessionStore(
   backend: SharedStoreBackend,
   options: SharedSessionStoreOptions = {},
 ): SharedSessionStore {
-  const empty = createLedger(options.limits);
-  const ttlMs = checkPositive(options.ttlMs, DEFAULT_TTL_MS, 'ttlMs');
-  const timeoutMs = checkPositive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+  checkBackend(backend);
+  const empty = createLedger(option(options, 'limits', WHERE) as Partial<LedgerLimits> | undefined);
+  const ttlMs = checkPositive(options, 'ttlMs', DEFAULT_TTL_MS);
+  const timeoutMs = checkPositive(options, 'timeoutMs', DEFAULT_TIMEOUT_MS);
   const emptyView = sessionView(empty);
   /** Writes waiting per key while a compare-and-set of that key is out. */
   const queues = new Map<string, Write[]>();
