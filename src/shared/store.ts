@@ -144,8 +144,6 @@ function checkPositive(options: unknown, name: string, fallback: number): number
 
 function checkBackend(backend: unknown): void {
   const usable =
-    typeof backend === 'object' &&
-    backend !== null &&
     typeof prop(backend, 'get') === 'function' &&
     typeof prop(backend, 'compareAndSet') === 'function';
   if (!usable) throw new TypeError(`${WHERE}: backend must have get and compareAndSet methods`);
