@@ -52,7 +52,10 @@ describe('createSharedSessionStore: a failing backend never fails a call', () =>
   for (const fault of ['reject', 'throw', 'hang', 'junk'] as const) {
     it(`degrades to nothing recorded and an empty view while the backend ${fault === 'junk' ? 'answers nonsense' : `${fault}s`}, and resumes after`, async () => {
       const { backend, state } = switchable();
-      const store = createSharedSessionStore(backend, { timeoutMs: 20 });
+      // Long enough for a loaded machine to answer in time, short enough to end a hang.
+      const store = createSharedSessionStore(backend, {
+        timeoutMs: fault === 'hang' ? 500 : 60_000,
+      });
       expect((await store.record(emission, 'conn-1'))!.index).toBe(1);
 
       state.fault = fault;
@@ -74,10 +77,13 @@ describe('createSharedSessionStore: a failing backend never fails a call', () =>
 
   it('records nothing when only the compare-and-set fails', async () => {
     const inner = createMemoryBackend();
-    const store = createSharedSessionStore({
-      get: (key) => inner.get(key),
-      compareAndSet: () => Promise.reject(new Error('READONLY')),
-    });
+    const store = createSharedSessionStore(
+      {
+        get: (key) => inner.get(key),
+        compareAndSet: () => Promise.reject(new Error('READONLY')),
+      },
+      { timeoutMs: 60_000 },
+    );
     expect(await store.record(emission, 'conn-1')).toBeNull();
     expect(inner.size()).toBe(0);
   });
@@ -110,12 +116,12 @@ describe('createSharedSessionStore: a failing backend never fails a call', () =>
         },
         compareAndSet() {
           // Answers, but only after holding the thread past the deadline.
-          const until = Date.now() + 40;
+          const until = Date.now() + 300;
           while (Date.now() < until);
           return Promise.resolve(false);
         },
       },
-      { timeoutMs: 20 },
+      { timeoutMs: 200 },
     );
     expect(await store.record(emission, 'conn-1')).toBeNull();
     expect(gets).toBe(1);
@@ -123,7 +129,7 @@ describe('createSharedSessionStore: a failing backend never fails a call', () =>
 
   it('tells every write waiting behind a hung one that nothing was recorded', async () => {
     const { backend, state } = switchable();
-    const store = createSharedSessionStore(backend, { timeoutMs: 20 });
+    const store = createSharedSessionStore(backend, { timeoutMs: 500 });
     state.fault = 'hang';
     const records = await Promise.all([1, 2, 3].map(() => store.record(emission, 'conn-1')));
     expect(records).toEqual([null, null, null]);
@@ -141,7 +147,7 @@ describe('createSharedSessionStore: a failing backend never fails a call', () =>
             ? new Promise(() => {})
             : inner.compareAndSet(key, expected, next, ttlMs),
       },
-      { timeoutMs: 50 },
+      { timeoutMs: 500 },
     );
     const [stuck, other] = await Promise.all([
       hung.record(emission),

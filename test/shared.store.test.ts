@@ -10,8 +10,14 @@ import {
   createSessionStore,
   createSharedSessionStore,
   type Emission,
+  type SharedSessionStoreOptions,
   type SharedStoreBackend,
 } from '../src/index.js';
+
+/** A store that waits on its backend as long as a loaded machine needs: time is not what these tests check. */
+function patient(backend: SharedStoreBackend, options: SharedSessionStoreOptions = {}) {
+  return createSharedSessionStore(backend, { timeoutMs: 60_000, ...options });
+}
 
 function emission(root = '/repo', path = 'a.ts'): Emission {
   return {
@@ -46,7 +52,7 @@ function loggedBackend() {
 
 describe('createSharedSessionStore: the async twin of the session store', () => {
   it('resolves the record as stored, with its index, and the view counts it', async () => {
-    const store = createSharedSessionStore(createMemoryBackend());
+    const store = patient(createMemoryBackend());
     expect(await store.record(emission(), 'conn-1')).toEqual({ ...emission(), index: 1 });
     expect((await store.record(emission(), 'conn-1'))!.index).toBe(2);
     const view = await store.view('conn-1');
@@ -54,7 +60,7 @@ describe('createSharedSessionStore: the async twin of the session store', () => 
   });
 
   it('gives the views the in-process store gives for the same calls', async () => {
-    const shared = createSharedSessionStore(createMemoryBackend());
+    const shared = patient(createMemoryBackend());
     const local = createSessionStore();
     const calls: [Emission, string | undefined][] = [
       [emission('/repo', 'a.ts'), 'alice'],
@@ -71,7 +77,7 @@ describe('createSharedSessionStore: the async twin of the session store', () => 
   });
 
   it("keeps sessions apart: a session never sees another one's calls", async () => {
-    const store = createSharedSessionStore(createMemoryBackend());
+    const store = patient(createMemoryBackend());
     await store.record(emission('/repo', 'a.ts'), 'alice');
     await store.record(emission('/repo', 'b.ts'), 'bob');
     const alice = await store.project('/repo', 'alice');
@@ -82,15 +88,15 @@ describe('createSharedSessionStore: the async twin of the session store', () => 
 
   it('shares a session between two stores on one backend, as two processes on one Redis', async () => {
     const backend = createMemoryBackend();
-    const one = createSharedSessionStore(backend);
-    const two = createSharedSessionStore(backend);
+    const one = patient(backend);
+    const two = patient(backend);
     await one.record(emission(), 'conn-1');
     expect((await two.record(emission(), 'conn-1'))!.index).toBe(2);
     expect((await one.project('/repo', 'conn-1')).callCount).toBe(2);
   });
 
   it('answers project() with an empty state, never null, for a project it has not seen', async () => {
-    const store = createSharedSessionStore(createMemoryBackend());
+    const store = patient(createMemoryBackend());
     expect(await store.project('/repo', 'conn-1')).toEqual({
       projectRoot: '/repo',
       callCount: 0,
@@ -101,7 +107,7 @@ describe('createSharedSessionStore: the async twin of the session store', () => 
 
   it('resolves null and writes nothing for a malformed emission', async () => {
     const { backend, writes } = loggedBackend();
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     for (const junk of [null, undefined, 'x', {}, { projectRoot: '' }, { projectRoot: 1 }]) {
       expect(await store.record(junk as never, 'conn-1')).toBeNull();
     }
@@ -110,11 +116,9 @@ describe('createSharedSessionStore: the async twin of the session store', () => 
 
   it('resolves null when the limits keep no record, but still counts the call', async () => {
     expect(
-      await createSharedSessionStore(createMemoryBackend(), { limits: { maxProjects: 0 } }).record(
-        emission(),
-      ),
+      await patient(createMemoryBackend(), { limits: { maxProjects: 0 } }).record(emission()),
     ).toBeNull();
-    const store = createSharedSessionStore(createMemoryBackend(), {
+    const store = patient(createMemoryBackend(), {
       limits: { maxCallsRetained: 0 },
     });
     expect(await store.record(emission())).toBeNull();
@@ -122,7 +126,7 @@ describe('createSharedSessionStore: the async twin of the session store', () => 
   });
 
   it("bounds each session by the limits on its own: maxProjects counts one session's projects", async () => {
-    const store = createSharedSessionStore(createMemoryBackend(), { limits: { maxProjects: 1 } });
+    const store = patient(createMemoryBackend(), { limits: { maxProjects: 1 } });
     await store.record(emission('/one'), 'alice');
     await store.record(emission('/two'), 'bob');
     await store.record(emission('/two'), 'alice');
@@ -131,7 +135,7 @@ describe('createSharedSessionStore: the async twin of the session store', () => 
   });
 
   it('hands out frozen views and records', async () => {
-    const store = createSharedSessionStore(createMemoryBackend());
+    const store = patient(createMemoryBackend());
     const record = await store.record(emission(), 'conn-1');
     expect(Object.isFrozen(record)).toBe(true);
     const view = await store.view('conn-1');
@@ -147,7 +151,7 @@ describe('createSharedSessionStore: the async twin of the session store', () => 
 describe('createSharedSessionStore: keys and values name no session', () => {
   it('keys a bucket by the SHA-256 of its normalized id, and the default bucket by "default"', async () => {
     const { backend, writes } = loggedBackend();
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     await store.record(emission(), '  conn-1 ');
     await store.record(emission());
     await store.record(emission(), '   ');
@@ -156,7 +160,7 @@ describe('createSharedSessionStore: keys and values name no session', () => {
 
   it('keeps the raw id out of every key and every value', async () => {
     const { backend, writes, reads } = loggedBackend();
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     const id = 'secret-conversation-id-7f3q';
     await store.record(emission(), id);
     await store.view(id);
@@ -169,14 +173,14 @@ describe('createSharedSessionStore: keys and values name no session', () => {
 
   it('hashes the SHA-256 of a long id again, so a key has one fixed length', async () => {
     const { backend, writes } = loggedBackend();
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     const long = 'x'.repeat(300);
     await store.record(emission(), long);
     expect(writes[0]!.key).toBe(sha256(sha256(long)));
   });
 
   it('takes a 1 MB id and __proto__ as ids like any other, each its own bucket', async () => {
-    const store = createSharedSessionStore(createMemoryBackend());
+    const store = patient(createMemoryBackend());
     const huge = `${'m'.repeat(1024 * 1024)}`;
     for (const id of [huge, `${huge}-b`, '__proto__', 'constructor']) {
       expect((await store.record(emission(), id))!.index).toBe(1);
@@ -190,7 +194,7 @@ describe('createSharedSessionStore: keys and values name no session', () => {
 describe('createSharedSessionStore: concurrent writes', () => {
   it('loses no record when 50 records of one session race through two stores', async () => {
     const backend = createMemoryBackend();
-    const stores = [createSharedSessionStore(backend), createSharedSessionStore(backend)];
+    const stores = [patient(backend), patient(backend)];
     const records = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         stores[i % 2]!.record(emission('/repo', `f${i}.ts`), 'conn-1'),
@@ -204,10 +208,10 @@ describe('createSharedSessionStore: concurrent writes', () => {
 
   it('re-applies a record whose compare-and-set lost to another process', async () => {
     const inner = createMemoryBackend();
-    const other = createSharedSessionStore(inner);
+    const other = patient(inner);
     let raced = false;
     let attempts = 0;
-    const store = createSharedSessionStore({
+    const store = patient({
       get: (key) => inner.get(key),
       async compareAndSet(key, expected, next, ttlMs) {
         attempts++;
@@ -228,7 +232,7 @@ describe('createSharedSessionStore: concurrent writes', () => {
   it('gives up after 8 lost races and records nothing', async () => {
     const inner = createMemoryBackend();
     let attempts = 0;
-    const store = createSharedSessionStore(
+    const store = patient(
       {
         get: (key) => inner.get(key),
         async compareAndSet() {
@@ -245,7 +249,7 @@ describe('createSharedSessionStore: concurrent writes', () => {
 
   it('sends the writes of one session that wait together, in one compare-and-set', async () => {
     const { backend, writes } = loggedBackend();
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     const records = await Promise.all([1, 2, 3, 4].map(() => store.record(emission(), 'conn-1')));
     expect(records.map((r) => r!.index)).toEqual([1, 2, 3, 4]);
     expect(writes.length).toBe(2);
@@ -255,11 +259,11 @@ describe('createSharedSessionStore: concurrent writes', () => {
 describe('createSharedSessionStore: values seen before', () => {
   it('reads a value it saw last time as the same ledger, and a changed one afresh', async () => {
     const backend = createMemoryBackend();
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     await store.record(emission(), 'conn-1');
     const first = (await store.view('conn-1')).projects[0];
     expect((await store.view('conn-1')).projects[0]).toBe(first);
-    await createSharedSessionStore(backend).record(emission(), 'conn-1');
+    await patient(backend).record(emission(), 'conn-1');
     const changed = (await store.view('conn-1')).projects[0];
     expect(changed).not.toBe(first);
     expect(changed!.callCount).toBe(2);
@@ -267,9 +271,9 @@ describe('createSharedSessionStore: values seen before', () => {
 
   it('remembers the values of the 64 sessions seen last, and reads older ones afresh', async () => {
     const backend = createMemoryBackend();
-    const writer = createSharedSessionStore(backend);
+    const writer = patient(backend);
     for (let i = 0; i <= 64; i++) await writer.record(emission(), `conn-${i}`);
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     const first = (await store.view('conn-0')).projects[0];
     for (let i = 1; i < 64; i++) await store.view(`conn-${i}`);
     expect((await store.view('conn-0')).projects[0]).toBe(first);
@@ -282,7 +286,7 @@ describe('createSharedSessionStore: values seen before', () => {
 describe('createSharedSessionStore: writing on the value seen last', () => {
   it('records after a view without reading the value again', async () => {
     const { backend, reads, writes } = loggedBackend();
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     await store.record(emission(), 'conn-1');
     reads.length = 0;
     await store.view('conn-1');
@@ -293,8 +297,8 @@ describe('createSharedSessionStore: writing on the value seen last', () => {
 
   it('reads again when another process wrote since, and loses nothing', async () => {
     const backend = createMemoryBackend();
-    const mine = createSharedSessionStore(backend);
-    const theirs = createSharedSessionStore(backend);
+    const mine = patient(backend);
+    const theirs = patient(backend);
     await mine.record(emission('/repo', 'a.ts'), 'conn-1');
     await theirs.record(emission('/repo', 'b.ts'), 'conn-1');
     expect((await mine.record(emission('/repo', 'c.ts'), 'conn-1'))!.index).toBe(3);
@@ -304,8 +308,8 @@ describe('createSharedSessionStore: writing on the value seen last', () => {
 
   it('prunes a call another process recorded since the value it saw last', async () => {
     const backend = createMemoryBackend();
-    const mine = createSharedSessionStore(backend);
-    const theirs = createSharedSessionStore(backend);
+    const mine = patient(backend);
+    const theirs = patient(backend);
     await mine.record(emission(), 'conn-1');
     await theirs.record(emission(), 'conn-1');
     await mine.prune({ sessionId: 'conn-1', calls: [2] });
@@ -314,8 +318,8 @@ describe('createSharedSessionStore: writing on the value seen last', () => {
 
   it('forgets a session another process recorded since it last looked', async () => {
     const backend = createMemoryBackend();
-    const mine = createSharedSessionStore(backend);
-    const theirs = createSharedSessionStore(backend);
+    const mine = patient(backend);
+    const theirs = patient(backend);
     await mine.view('conn-1');
     await theirs.record(emission(), 'conn-1');
     await mine.forget('conn-1');
@@ -325,7 +329,7 @@ describe('createSharedSessionStore: writing on the value seen last', () => {
 
 describe('createSharedSessionStore: prune', () => {
   it('drops the records the agent no longer holds and keeps the counters', async () => {
-    const store = createSharedSessionStore(createMemoryBackend());
+    const store = patient(createMemoryBackend());
     for (const path of ['a.ts', 'b.ts', 'c.ts'])
       await store.record(emission('/repo', path), 'conn-1');
     await store.prune({ sessionId: 'conn-1', calls: [1, 3] });
@@ -336,7 +340,7 @@ describe('createSharedSessionStore: prune', () => {
   });
 
   it('prunes one project only when told its root, every project otherwise', async () => {
-    const store = createSharedSessionStore(createMemoryBackend());
+    const store = patient(createMemoryBackend());
     await store.record(emission('/one'), 'conn-1');
     await store.record(emission('/two'), 'conn-1');
     await store.prune({ sessionId: 'conn-1', projectRoot: '/one' });
@@ -347,7 +351,7 @@ describe('createSharedSessionStore: prune', () => {
   });
 
   it('prunes the default bucket too, and nobody else', async () => {
-    const store = createSharedSessionStore(createMemoryBackend());
+    const store = patient(createMemoryBackend());
     await store.record(emission());
     await store.record(emission(), 'conn-1');
     await store.prune();
@@ -358,7 +362,7 @@ describe('createSharedSessionStore: prune', () => {
 
   it('writes nothing for a request that is malformed or matches nothing', async () => {
     const { backend, writes } = loggedBackend();
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     await store.record(emission(), 'conn-1');
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
@@ -379,7 +383,7 @@ describe('createSharedSessionStore: prune', () => {
 
 describe('createSharedSessionStore: forget', () => {
   it("drops that session's history and nobody else's", async () => {
-    const store = createSharedSessionStore(createMemoryBackend());
+    const store = patient(createMemoryBackend());
     await store.record(emission(), 'alice');
     await store.record(emission(), 'bob');
     await store.record(emission());
@@ -392,7 +396,7 @@ describe('createSharedSessionStore: forget', () => {
 
   it('drops nothing for an id that normalizes to the default bucket', async () => {
     const { backend, writes } = loggedBackend();
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     await store.record(emission());
     for (const id of ['', '   ', 42, null, undefined]) await store.forget(id as never);
     expect((await store.project('/repo')).callCount).toBe(1);
@@ -401,7 +405,7 @@ describe('createSharedSessionStore: forget', () => {
 
   it('writes nothing to forget a session it has never seen', async () => {
     const { backend, writes } = loggedBackend();
-    await createSharedSessionStore(backend).forget('nobody');
+    await patient(backend).forget('nobody');
     expect(writes).toEqual([]);
   });
 });
@@ -467,8 +471,8 @@ describe('createSharedSessionStore: options', () => {
         return inner.compareAndSet(key, expected, next, ttlMs);
       },
     };
-    await createSharedSessionStore(spy).record(emission());
-    await createSharedSessionStore(spy, { ttlMs: 1234 }).record(emission());
+    await patient(spy).record(emission());
+    await patient(spy, { ttlMs: 1234 }).record(emission());
     expect(ttls).toEqual([3_600_000, 1234]);
   });
 });

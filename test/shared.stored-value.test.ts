@@ -13,7 +13,14 @@ import {
   createSharedSessionStore,
   type Emission,
   type MemoryBackend,
+  type SharedSessionStoreOptions,
+  type SharedStoreBackend,
 } from '../src/index.js';
+
+/** A store that waits on its backend as long as a loaded machine needs: time is not what these tests check. */
+function patient(backend: SharedStoreBackend, options: SharedSessionStoreOptions = {}) {
+  return createSharedSessionStore(backend, { timeoutMs: 60_000, ...options });
+}
 
 const KEY = createHash('sha256').update('conn-1', 'utf8').digest('hex');
 
@@ -30,7 +37,7 @@ function emission(path = 'a.ts', start = 1): Emission {
 /** A value the store itself wrote: two calls of conn-1. */
 async function soundValue(): Promise<string> {
   const backend = createMemoryBackend();
-  const store = createSharedSessionStore(backend);
+  const store = patient(backend);
   await store.record(emission('a.ts'), 'conn-1');
   await store.record(emission('b.ts', 20), 'conn-1');
   return (await backend.get(KEY))!;
@@ -65,7 +72,7 @@ async function seeded(value: string): Promise<MemoryBackend> {
 describe('createSharedSessionStore: values that are not a ledger', () => {
   it('reads a sound value back as it was written', async () => {
     const backend = await seeded(await soundValue());
-    const project = await createSharedSessionStore(backend).project('/repo', 'conn-1');
+    const project = await patient(backend).project('/repo', 'conn-1');
     expect(project.callCount).toBe(2);
     expect(project.calls.map((c) => [c.index, c.files[0]!.path, c.files[0]!.ranges])).toEqual([
       [1, 'a.ts', [{ start: 1, end: 10 }]],
@@ -108,7 +115,7 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
   for (const [what, make] of notALedger) {
     it(`reads ${what} as an empty ledger, and replaces it on the next write`, async () => {
       const backend = await seeded(make(await soundValue()));
-      const store = createSharedSessionStore(backend);
+      const store = patient(backend);
       expect(await store.view('conn-1')).toEqual({ version: 1, projects: [] });
       expect((await store.record(emission(), 'conn-1'))!.index).toBe(1);
       const replaced = JSON.parse((await backend.get(KEY))!);
@@ -179,7 +186,7 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
   for (const [what, edit, calls] of badParts) {
     it(`drops ${what} and reads the rest`, async () => {
       const backend = await seeded(edited(await soundValue(), edit));
-      const view = await createSharedSessionStore(backend).view('conn-1');
+      const view = await patient(backend).view('conn-1');
       expect(view.projects.flatMap((p) => p.calls.map((c) => c.index))).toEqual(calls);
     });
   }
@@ -190,7 +197,7 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
       v.evicted = [{ session: 'conn-1', key: '/a', callCount: 3, responseChars: 0 }];
     });
     const backend = await seeded(value);
-    const store = createSharedSessionStore(backend);
+    const store = patient(backend);
     expect((await store.view('conn-1')).projects).toEqual([]);
     expect((await store.record(emission(), 'conn-1'))!.index).toBe(1);
     const written = (await backend.get(KEY))!;
@@ -206,7 +213,7 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
         { session: null, callCount: 40, responseChars: 0 },
       ];
     });
-    const store = createSharedSessionStore(await seeded(value));
+    const store = patient(await seeded(value));
     const back = { ...emission(), projectRoot: '/gone' };
     expect((await store.record(back, 'conn-1'))!.index).toBe(1);
   });
@@ -215,7 +222,7 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
     const value = edited(await soundValue(), (v) => {
       (v as unknown as { limits: unknown }).limits = { maxCallsRetained: 1000, maxViewCalls: 1000 };
     });
-    const store = createSharedSessionStore(await seeded(value), { limits: { maxViewCalls: 1 } });
+    const store = patient(await seeded(value), { limits: { maxViewCalls: 1 } });
     expect((await store.view('conn-1')).projects[0]!.calls.map((c) => c.index)).toEqual([2]);
   });
 
@@ -225,27 +232,27 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
         delete v.evicted;
       }),
     );
-    expect((await createSharedSessionStore(backend).project('/repo', 'conn-1')).callCount).toBe(2);
+    expect((await patient(backend).project('/repo', 'conn-1')).callCount).toBe(2);
   });
 
   it('keeps kept counters, so an evicted project that returns goes on counting', async () => {
     const value = edited(await soundValue(), (v) => {
       v.evicted = [{ session: null, key: '/gone', callCount: 7, responseChars: 70 }];
     });
-    const store = createSharedSessionStore(await seeded(value));
+    const store = patient(await seeded(value));
     const back = { ...emission(), projectRoot: '/gone' };
     expect((await store.record(back, 'conn-1'))!.index).toBe(8);
   });
 
   it("bounds a value written under larger limits by this store's limits", async () => {
     const backend = createMemoryBackend();
-    const wide = createSharedSessionStore(backend, {
+    const wide = patient(backend, {
       limits: { maxProjects: 4, maxCallsRetained: 8 },
     });
     for (const root of ['/a', '/b', '/c']) {
       for (let i = 0; i < 3; i++) await wide.record({ ...emission(), projectRoot: root }, 'conn-1');
     }
-    const narrow = createSharedSessionStore(backend, {
+    const narrow = patient(backend, {
       limits: { maxProjects: 2, maxCallsRetained: 2 },
     });
     const view = await narrow.view('conn-1');

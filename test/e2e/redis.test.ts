@@ -19,6 +19,9 @@ import { connectRedis, redisBackend } from '../../src/redis/index.js';
 import { createSharedSessionStore } from '../../src/shared/index.js';
 import { freePort, startRedis, type TestRedis } from './_redis.js';
 
+/** Operations wait as long as a loaded machine needs: time is not what these tests check. */
+const PATIENT = { timeoutMs: 30_000 } as const;
+
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 type Client = ReturnType<typeof createClient>;
@@ -108,8 +111,14 @@ describe('redisBackend: compare-and-set on the server', () => {
   it('reads the same through a client that maps bulk strings to Buffers', async () => {
     const client = await connect();
     const buffers = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
-    const plain = createSharedSessionStore(redisBackend(client, { prefix: 'buffer-test:' }));
-    const mapped = createSharedSessionStore(redisBackend(buffers, { prefix: 'buffer-test:' }));
+    const plain = createSharedSessionStore(
+      redisBackend(client, { prefix: 'buffer-test:' }),
+      PATIENT,
+    );
+    const mapped = createSharedSessionStore(
+      redisBackend(buffers, { prefix: 'buffer-test:' }),
+      PATIENT,
+    );
     await plain.record(emission('é.ts'), 'conn-1');
     expect((await mapped.record(emission(), 'conn-1'))!.index).toBe(2);
     expect(await mapped.view('conn-1')).toEqual(await plain.view('conn-1'));
@@ -119,10 +128,10 @@ describe('redisBackend: compare-and-set on the server', () => {
 describe('createSharedSessionStore on Redis: values as Redis keeps them', () => {
   it('keeps recording a session whose value holds text that UTF-8 cannot carry (a lone surrogate)', async () => {
     const client = await connect();
-    const store = createSharedSessionStore(redisBackend(client, { prefix: 'surrogate:' }));
+    const store = createSharedSessionStore(redisBackend(client, { prefix: 'surrogate:' }), PATIENT);
     await store.record(emission('lone-\uD800.ts'), 'conn-1');
     expect((await store.record(emission('lone-\uD800.ts'), 'conn-1'))!.index).toBe(2);
-    const other = createSharedSessionStore(redisBackend(client, { prefix: 'surrogate:' }));
+    const other = createSharedSessionStore(redisBackend(client, { prefix: 'surrogate:' }), PATIENT);
     expect((await other.record(emission(), 'conn-1'))!.index).toBe(3);
     expect((await store.record(emission(), 'conn-1'))!.index).toBe(4);
   });
@@ -132,7 +141,7 @@ describe('createSharedSessionStore on Redis: two processes, one session', () => 
   it('loses no record and no counter when 50 records race through two stores', async () => {
     const [a, b] = await Promise.all([connect(), connect()]);
     const stores = [a, b].map((c) =>
-      createSharedSessionStore(redisBackend(c, { prefix: 'race:' })),
+      createSharedSessionStore(redisBackend(c, { prefix: 'race:' }), PATIENT),
     );
     const records = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -150,7 +159,7 @@ describe('createSharedSessionStore on Redis: two processes, one session', () => 
   it('loses none either when 20 sessions each make 10 concurrent calls over both stores', async () => {
     const [a, b] = await Promise.all([connect(), connect()]);
     const stores = [a, b].map((c) =>
-      createSharedSessionStore(redisBackend(c, { prefix: 'many:' })),
+      createSharedSessionStore(redisBackend(c, { prefix: 'many:' }), PATIENT),
     );
     const calls: Promise<unknown>[] = [];
     for (let s = 0; s < 20; s++) {
@@ -172,6 +181,7 @@ describe('createSharedSessionStore on Redis: lifetime', () => {
   it('renews the TTL on every write', async () => {
     const client = await connect();
     const store = createSharedSessionStore(redisBackend(client, { prefix: 'ttl:' }), {
+      ...PATIENT,
       ttlMs: 60_000,
     });
     await store.record(emission(), 'conn-1');
@@ -185,11 +195,12 @@ describe('createSharedSessionStore on Redis: lifetime', () => {
   it('lets an idle session expire: it starts over like a first call', async () => {
     const client = await connect();
     const store = createSharedSessionStore(redisBackend(client, { prefix: 'expiry:' }), {
-      ttlMs: 150,
+      ...PATIENT,
+      ttlMs: 600,
     });
     await store.record(emission(), 'conn-1');
     expect((await store.project('/repo', 'conn-1')).callCount).toBe(1);
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 1_200));
     expect(await client.exists(`expiry:${sha256('conn-1')}`)).toBe(0);
     expect((await store.view('conn-1')).projects).toEqual([]);
     expect((await store.record(emission(), 'conn-1'))!.index).toBe(1);
@@ -210,7 +221,7 @@ describe('createSharedSessionStore on Redis: values that are not a ledger', () =
   for (const [what, put] of junk) {
     it(`reads ${what} as an empty ledger and replaces it on the next write`, async () => {
       const client = await connect();
-      const store = createSharedSessionStore(redisBackend(client, { prefix: 'junk:' }));
+      const store = createSharedSessionStore(redisBackend(client, { prefix: 'junk:' }), PATIENT);
       const id = `conn-${what}`;
       const key = `junk:${sha256(id)}`;
       await client.del(key);
@@ -228,7 +239,7 @@ describe('createSharedSessionStore on Redis: values that are not a ledger', () =
 describe('createSharedSessionStore on Redis: keys', () => {
   it('keys every bucket by prefix + SHA-256 of its id, and no key or value holds an id', async () => {
     const client = await connect();
-    const store = createSharedSessionStore(redisBackend(client, { prefix: 'keys:' }));
+    const store = createSharedSessionStore(redisBackend(client, { prefix: 'keys:' }), PATIENT);
     const huge = `mega-${'x'.repeat(1024 * 1024)}`;
     const ids = ['conversation-7f3q2ab', '__proto__', 'constructor', huge];
     for (const id of ids) expect((await store.record(emission(), id))!.index).toBe(1);
@@ -255,7 +266,10 @@ describe('createSharedSessionStore on Redis: Redis goes away mid-session', () =>
   it('degrades to nothing recorded and an empty view, then resumes once Redis is back', async () => {
     const errors: Error[] = [];
     const client = await connect({ onError: (e) => errors.push(e) });
-    const store = createSharedSessionStore(redisBackend(client, { prefix: 'outage:' }));
+    // A stopped Redis refuses at once (no offline queue): the deadline only bounds a hang.
+    const store = createSharedSessionStore(redisBackend(client, { prefix: 'outage:' }), {
+      timeoutMs: 5_000,
+    });
     expect((await store.record(emission(), 'conn-1'))!.index).toBe(1);
 
     await redis.halt();
