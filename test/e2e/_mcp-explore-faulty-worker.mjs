@@ -3,6 +3,7 @@
  * for queries that ask it to misbehave. `slow:<query>` answers `<query>` after
  * EXPLORE_TEST_SLOW_MS (default 800 ms) of blocking; `exit:` ends the worker
  * without an error; `hang:` never answers; `throw:` throws out of the thread.
+ * With EXPLORE_TEST_BROKEN=1 every call ends the worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { explore } from '../../examples/mcp-explore/explore.mjs';
@@ -11,6 +12,7 @@ const slowMs = Number(process.env.EXPLORE_TEST_SLOW_MS ?? 800);
 
 parentPort.on('message', (args) => {
   const query = String(args.query);
+  if (process.env.EXPLORE_TEST_BROKEN === '1') process.exit(7);
   if (query.startsWith('exit:')) process.exit(7);
   if (query.startsWith('hang:')) for (;;);
   if (query.startsWith('throw:')) {

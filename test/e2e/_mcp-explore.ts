@@ -201,13 +201,19 @@ export interface RawSession {
   readonly sid: string;
   /** POSTs `body` (a string, sent as it is) on the session. */
   post(body: string): Promise<{ status: number; text: string }>;
+  /** Ends the session (an HTTP DELETE). */
+  end(): Promise<void>;
   /** A `tools/call` of `explore` with these arguments; the JSON-RPC answer. */
   call(args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 let rawId = 1000;
 
-export async function rawSession(url: string): Promise<RawSession> {
+/**
+ * Opens a session in raw HTTP. `announce: false` skips the `initialized`
+ * notification (a client that vanished right after `initialize`).
+ */
+export async function rawSession(url: string, { announce = true } = {}): Promise<RawSession> {
   const init = await fetch(url, {
     method: 'POST',
     headers: mcpHeaders(),
@@ -229,10 +235,13 @@ export async function rawSession(url: string): Promise<RawSession> {
     const res = await fetch(url, { method: 'POST', headers: mcpHeaders(sid), body });
     return { status: res.status, text: await res.text() };
   };
-  await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  if (announce) await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   return {
     sid,
     post,
+    async end() {
+      await (await fetch(url, { method: 'DELETE', headers: mcpHeaders(sid) })).text();
+    },
     async call(args) {
       const id = rawId++;
       const { text } = await post(
@@ -273,3 +282,58 @@ export interface HealthBody {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The example's worker pool, as the tests use it (the example is plain JavaScript). */
+export interface ExamplePool {
+  run(args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
+  stats(): { queued: number; running: number; workers: number };
+  close(): Promise<void>;
+}
+
+/** What a tool call of the example's handler returns. */
+export interface ExampleResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+}
+
+export interface ExampleSession {
+  spans: { view(): { projects: { callCount: number }[] } };
+}
+
+export interface ExampleHandler {
+  execute(
+    args: Record<string, unknown>,
+    session: ExampleSession,
+    options?: { signal?: AbortSignal },
+  ): Promise<ExampleResult>;
+}
+
+const exampleModule = (name: string) =>
+  import(new URL(`../../examples/mcp-explore/${name}`, import.meta.url).href);
+
+/** A pool of the example's real workers over the bundled fixture, in this process. */
+export async function examplePool(size = 1): Promise<ExamplePool> {
+  const { createPool } = await exampleModule('pool.mjs');
+  return createPool({
+    size,
+    workerUrl: new URL('../../examples/mcp-explore/worker.mjs', import.meta.url),
+    workerData: {
+      root: FIXTURE,
+      enabled: true,
+      budget: { maxChars: 3000, maxFiles: 4 },
+      maxResponseChars: 20_000,
+    },
+    timeoutMs: 5000,
+    maxQueue: 8,
+    log: () => {},
+  });
+}
+
+/** The example's shared handler on `pool`, and its session factory. */
+export async function exampleHandler(
+  pool: ExamplePool,
+  log: (line: string) => void,
+): Promise<{ handler: ExampleHandler; createSession: () => ExampleSession }> {
+  const { createExploreHandler, createSession } = await exampleModule('handler.mjs');
+  return { handler: createExploreHandler({ pool, log }), createSession };
+}

@@ -1,0 +1,94 @@
+/**
+ * The MCP example's daemon bounds its sessions: a session nobody uses for the
+ * idle timeout is closed and its ledger freed (2,000 abandoned sessions give
+ * their heap back), and past the maximum a new session is refused with a
+ * clear message until one closes.
+ *
+ * The heap figure comes from `/healthz` of a daemon started with
+ * `--expose-gc`, which collects before it measures.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  connectHttp,
+  endSession,
+  explore,
+  health,
+  rawSession,
+  sleep,
+  startDaemon,
+  useExample,
+  WIDE,
+} from './_mcp-explore.js';
+
+useExample();
+
+const ABANDONED = 2000;
+const IDLE_MS = 4000;
+const WARM_UP = 400;
+
+/** Runs `task` for 0‥count-1, `width` at a time. */
+async function inBatches(count: number, width: number, task: (i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+describe('idle sessions', () => {
+  it(`closes ${ABANDONED} abandoned sessions after the idle timeout and gives their heap back`, async () => {
+    const daemon = await startDaemon(
+      { EXPLORE_IDLE_MS: String(IDLE_MS), EXPLORE_MAX_SESSIONS: String(ABANDONED + 10) },
+      ['--expose-gc'],
+    );
+    // Warm up what every session uses (the SDK's code paths, compiled and
+    // optimized, the worker's first calls) with sessions that end properly.
+    const open = (i: number) => async () => {
+      // A quarter of them also make a call, so their ledger holds something.
+      const s = await rawSession(daemon.url, { announce: i % 4 === 0 });
+      if (i % 4 === 0) await s.call({ query: WIDE });
+      return s;
+    };
+    await inBatches(WARM_UP, 16, async (i) => (await open(i)()).end());
+    const start = await health(daemon.origin);
+    expect(start.body.sessions).toBe(0);
+
+    const began = Date.now();
+    await inBatches(ABANDONED, 16, async (i) => {
+      await open(i)();
+    });
+    const full = await health(daemon.origin);
+    console.log(
+      `opened ${ABANDONED} sessions in ${Date.now() - began} ms; heap ${start.body.heapUsed} -> ${full.body.heapUsed}`,
+    );
+    // On a slow machine the first ones may already have expired while the last were opened.
+    expect(full.body.sessions).toBeGreaterThan(ABANDONED / 2);
+    // Non-vacuous: the sessions really cost heap, far more than the tolerance below.
+    expect(full.body.heapUsed - start.body.heapUsed).toBeGreaterThan(start.body.heapUsed * 0.3);
+
+    let after = full;
+    for (let i = 0; i < 60 && after.body.sessions > 0; i++) {
+      await sleep(250);
+      after = await health(daemon.origin);
+    }
+    console.log(
+      `after the idle timeout: ${after.body.sessions} sessions, heap ${after.body.heapUsed}`,
+    );
+    expect(after.body.sessions).toBe(0);
+    expect(after.body.heapUsed).toBeLessThan(start.body.heapUsed * 1.1);
+    expect(daemon.log()).toMatch(/expired \d+ idle session/);
+  }, 60_000);
+});
+
+describe('the session bound', () => {
+  it('refuses a session past the maximum with a clear message, and accepts one again after a close', async () => {
+    const daemon = await startDaemon({ EXPLORE_MAX_SESSIONS: '3' });
+    const open = await Promise.all([1, 2, 3].map(() => connectHttp(daemon.url)));
+    await expect(connectHttp(daemon.url)).rejects.toThrow(/Too many open sessions \(3\)/);
+    // The open ones are served as usual.
+    await explore(open[0]!, { query: WIDE });
+    await endSession(open[2]!);
+    await explore(await connectHttp(daemon.url), { query: WIDE });
+  });
+});
