@@ -15,6 +15,7 @@ const suites: [string, () => boolean | Promise<boolean>][] = [
   ['range algebra and fingerprint', rangesBench],
   ['session ledger', ledgerBench],
   ['dedup planner', dedupBench],
+  ['MCP daemon', async () => (await import('./daemon.js')).daemonBench()],
 ];
 
 const wanted = process.argv.slice(2);
