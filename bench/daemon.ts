@@ -115,8 +115,10 @@ async function overHttp(origin: string, sessions: number, calls: number) {
     const client = new Client({ name: 'bench-daemon', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
     clients.push(client);
+    // Each session is one conversation, named in `_meta` as VS Code's client names it.
+    const _meta = { conversationId: 'bench' };
     return async (query) => {
-      const result = await client.callTool({ name: 'explore', arguments: { query } });
+      const result = await client.callTool({ name: 'explore', arguments: { query }, _meta });
       return result.isError !== true;
     };
   });
@@ -125,7 +127,11 @@ async function overHttp(origin: string, sessions: number, calls: number) {
 
 interface InProcess {
   handler: {
-    execute(args: { query: string }, session: unknown): Promise<{ isError?: boolean }>;
+    execute(
+      args: { query: string },
+      session: unknown,
+      options: { meta: Record<string, string> },
+    ): Promise<{ isError?: boolean }>;
   };
   createSession(): unknown;
   pool: { close(): Promise<void> };
@@ -167,7 +173,9 @@ export async function daemonBench(): Promise<boolean> {
     const direct = (sessions: number, calls: number) =>
       load(sessions, calls, async () => {
         const session = local.createSession();
-        return async (query) => (await local.handler.execute({ query }, session)).isError !== true;
+        const options = { meta: { conversationId: 'bench' } };
+        return async (query) =>
+          (await local.handler.execute({ query }, session, options)).isError !== true;
       });
     // Warm-up: both paths compiled and both pools' workers past their first calls.
     await direct(5, 2);

@@ -5,11 +5,19 @@
  * hand the emission back on the result.
  *
  * It holds no state between calls. Everything it knows about the conversation
- * arrives in the arguments (`_spanLedgerView`), and everything it did leaves
- * on the result (`_spanLedgerEmission`): both are plain data that survive the
+ * arrives in the arguments (`_spanLedgerView`, and the `context` token to
+ * print when the host keys this context by one), and everything it did leaves
+ * on the result (`_spanLedgerEmission`): plain data that survives the
  * structured clone in and out of the worker.
  */
-import { attachEmission, planCall, projectFromView, readSessionView } from 'span-ledger';
+import {
+  attachEmission,
+  describeSession,
+  planCall,
+  projectFromView,
+  readContextToken,
+  readSessionView,
+} from 'span-ledger';
 import { createEmissionRecorder, renderMarkdown } from 'span-ledger/adapter';
 import { rankFiles, readProject } from './project.mjs';
 
@@ -48,6 +56,11 @@ export function explore(args, config) {
     recorder,
     title,
     maxResponseChars,
+    // The response's number, which later pointers cite, and the token to echo.
+    callIndex: describeSession(prior)?.callIndex ?? null,
+    context: readContextToken(args),
+    // The tool takes `refresh`, so a pointer says how to get its lines back.
+    refresh: true,
   });
   const result = { content: [{ type: 'text', text }] };
   return attachEmission(result, recorder.finish(text.length));

@@ -10,28 +10,41 @@
  * emission that comes back on the result into that same session — unless the
  * call was cancelled, because then the agent never received it.
  */
-import { createSessionStore, takeEmission, VIEW_KEY, withSessionView } from 'span-ledger';
+import {
+  contextIdFromMeta,
+  createSessionStore,
+  mintContextToken,
+  readContextToken,
+  readRefresh,
+  recordSafely,
+  VIEW_KEY,
+  withSessionView,
+} from 'span-ledger';
 import { PoolError } from './pool.mjs';
 
-/** What one client connection owns: its ledger. It lives and dies with the connection. */
+/**
+ * What one client connection owns: its ledger. It lives and dies with the
+ * connection. Inside it, each agent context on the connection has its own
+ * bucket (see `contextOf`).
+ */
 export function createSession() {
   return { spans: createSessionStore() };
 }
 
 /**
- * Strips the emission off `raw` and records it into `store` unless `signal`
- * has fired; a recording fault never fails the call. (span-ledger's own
- * `recordSafely` does exactly this.)
+ * Which agent context a call comes from, as a bucket key of the connection's
+ * ledger: the conversation id the client put in `_meta` (it knows its
+ * conversations best), else the context token the agent echoed, else a fresh
+ * token. A subagent sharing its parent's connection never saw the parent's
+ * token, so it gets a bucket of its own and no pointer to source it never
+ * received. `print` is the token the response shows for the agent to echo;
+ * a client's conversation id is a key only and is never printed.
  */
-function recordSafely(store, raw, { signal } = {}) {
-  const { result, emission } = takeEmission(raw);
-  if (emission === null || signal?.aborted) return result;
-  try {
-    store.record(emission);
-  } catch {
-    // Bookkeeping only: the answer already exists and goes out as it is.
-  }
-  return result;
+function contextOf(args, meta) {
+  const conversation = contextIdFromMeta(meta);
+  if (conversation !== null) return { sessionId: conversation, print: null };
+  const token = readContextToken(args) ?? mintContextToken();
+  return { sessionId: token, print: token };
 }
 
 /** A tool error the agent can act on. */
@@ -40,29 +53,38 @@ export function toolError(text) {
 }
 
 /**
- * The shared handler: `execute(args, session, { signal })` answers one call of
- * `session`. `args` are the tool's validated arguments; `signal` is the call's
- * abort signal (the SDK's, joined with the connection's where the transport
- * knows more).
+ * The shared handler: `execute(args, session, { signal, meta })` answers one
+ * call of `session`. `args` are the tool's arguments (`query`, and the
+ * optional `refresh` and `context`, junk in those two reading as absent);
+ * `signal` is the call's abort signal (the SDK's, joined with the
+ * connection's where the transport knows more); `meta` the request's `_meta`.
  */
 export function createExploreHandler({ pool, log }) {
   return {
-    async execute(args, session, { signal } = {}) {
+    async execute(args, session, { signal, meta } = {}) {
       if (args !== null && typeof args === 'object' && Object.hasOwn(args, VIEW_KEY)) {
         log(`explore: discarded a client-supplied ${VIEW_KEY}`);
       }
-      // Only the arguments the tool defines cross into the worker, and the
-      // server's own view: nothing else a client sent is cloned or trusted.
-      const request = { query: typeof args?.query === 'string' ? args.query : '' };
+      const { sessionId, print } = contextOf(args, meta);
+      // The agent lost those responses: forget them first, so this call sends their source in full.
+      const refresh = readRefresh(args);
+      if (refresh !== null) session.spans.prune({ sessionId, ...refresh });
+
+      // Only the arguments the worker needs cross into it, with the server's
+      // own view: nothing else a client sent is cloned or trusted.
+      const request = {
+        query: typeof args?.query === 'string' ? args.query : '',
+        ...(print === null ? {} : { context: print }),
+      };
       let raw;
       try {
-        raw = await pool.run(withSessionView(request, session.spans.view()), { signal });
+        raw = await pool.run(withSessionView(request, session.spans.view(sessionId)), { signal });
       } catch (error) {
         const reason = error instanceof PoolError ? error.message : 'rendering failed';
         return toolError(`explore could not answer: ${reason}.`);
       }
       // Recorded only if the answer is still going out: a cancelled call was never delivered.
-      return recordSafely(session.spans, raw, { signal });
+      return recordSafely(session.spans, raw, { sessionId, signal });
     },
   };
 }

@@ -136,9 +136,30 @@ export async function endSession(client: Client): Promise<void> {
   await (client.transport as StreamableHTTPClientTransport).terminateSession();
 }
 
+/**
+ * The `_meta` every helper call sends unless told otherwise: a conversation
+ * id, as VS Code's client sends one, so each connection's calls share one
+ * bucket and responses carry no random context token (their bytes compare
+ * across sessions). Pass `null` to send none, as a client that leaves context
+ * to the token does.
+ */
+export const CONVERSATION = Object.freeze({ conversationId: 'conversation-1' });
+
+export type Meta = Record<string, unknown> | null;
+
+function withMeta(params: Record<string, unknown>, meta: Meta) {
+  return meta === null ? params : { ...params, _meta: meta };
+}
+
 /** One `explore` call that must succeed; the text the agent would read. */
-export async function explore(client: Client, args: Record<string, unknown>): Promise<string> {
-  const result = await client.callTool({ name: 'explore', arguments: args });
+export async function explore(
+  client: Client,
+  args: Record<string, unknown>,
+  meta: Meta = CONVERSATION,
+): Promise<string> {
+  const result = await client.callTool(
+    withMeta({ name: 'explore', arguments: args }, meta) as { name: string },
+  );
   expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
   const content = result.content as { type: string; text?: string }[];
   expect(content).toHaveLength(1);
@@ -149,8 +170,14 @@ export async function explore(client: Client, args: Record<string, unknown>): Pr
 }
 
 /** One `explore` call that must fail as a tool error; its message. */
-export async function exploreError(client: Client, args: Record<string, unknown>): Promise<string> {
-  const result = await client.callTool({ name: 'explore', arguments: args });
+export async function exploreError(
+  client: Client,
+  args: Record<string, unknown>,
+  meta: Meta = CONVERSATION,
+): Promise<string> {
+  const result = await client.callTool(
+    withMeta({ name: 'explore', arguments: args }, meta) as { name: string },
+  );
   expect(result.isError).toBe(true);
   return (result.content as { text: string }[])[0]!.text;
 }
@@ -172,6 +199,16 @@ export function expectVerbatim(text: string, root: string): void {
     const lines = readFileSync(join(root, s.path), 'utf8').split('\n');
     for (const l of s.lines) expect(l.text, `${s.path}:${l.line}`).toBe(lines[l.line - 1]);
   }
+}
+
+/** A response without its opening `Response #N` line: what two calls at different numbers share. */
+export function body(text: string): string {
+  return text.replace(/^Response #\d+[^\n]*\n/, '');
+}
+
+/** The context token a response's header asks the agent to echo, or `null`. */
+export function tokenOf(text: string): string | null {
+  return /^Response #\d+ · context ([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? null;
 }
 
 export function hasPointer(text: string): boolean {
@@ -204,7 +241,7 @@ export interface RawSession {
   /** Ends the session (an HTTP DELETE). */
   end(): Promise<void>;
   /** A `tools/call` of `explore` with these arguments; the JSON-RPC answer. */
-  call(args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  call(args: Record<string, unknown>, meta?: Meta): Promise<Record<string, unknown>>;
 }
 
 let rawId = 1000;
@@ -242,14 +279,14 @@ export async function rawSession(url: string, { announce = true } = {}): Promise
     async end() {
       await (await fetch(url, { method: 'DELETE', headers: mcpHeaders(sid) })).text();
     },
-    async call(args) {
+    async call(args, meta = CONVERSATION) {
       const id = rawId++;
       const { text } = await post(
         JSON.stringify({
           jsonrpc: '2.0',
           id,
           method: 'tools/call',
-          params: { name: 'explore', arguments: args },
+          params: withMeta({ name: 'explore', arguments: args }, meta),
         }),
       );
       const answer = messagesOf(text).find((m) => m.id === id);
@@ -297,14 +334,14 @@ export interface ExampleResult {
 }
 
 export interface ExampleSession {
-  spans: { view(): { projects: { callCount: number }[] } };
+  spans: { view(sessionId?: string): { projects: { callCount: number }[] } };
 }
 
 export interface ExampleHandler {
   execute(
     args: Record<string, unknown>,
     session: ExampleSession,
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignal; meta?: Meta },
   ): Promise<ExampleResult>;
 }
 

@@ -11,6 +11,7 @@
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  CONVERSATION,
   connectHttp,
   type Daemon,
   explore,
@@ -68,7 +69,7 @@ function callThenHangUp(sid: string, query: string, afterMs: number): Promise<vo
         jsonrpc: '2.0',
         id: 99,
         method: 'tools/call',
-        params: { name: 'explore', arguments: { query } },
+        params: { name: 'explore', arguments: { query }, _meta: CONVERSATION },
       }),
     );
     setTimeout(() => req.destroy(), afterMs);
@@ -81,9 +82,13 @@ describe('a call cancelled through the SDK', () => {
     const busy = occupyPool();
     await sleep(150);
     const cancel = new AbortController();
-    const call = client.callTool({ name: 'explore', arguments: { query: WIDE } }, undefined, {
-      signal: cancel.signal,
-    });
+    const call = client.callTool(
+      { name: 'explore', arguments: { query: WIDE }, _meta: CONVERSATION },
+      undefined,
+      {
+        signal: cancel.signal,
+      },
+    );
     await sleep(100);
     cancel.abort();
     await expect(call).rejects.toThrow();
@@ -100,7 +105,7 @@ describe('a call cancelled through the SDK', () => {
     const client = await connectHttp(daemon.url);
     const cancel = new AbortController();
     const call = client.callTool(
-      { name: 'explore', arguments: { query: `slow:${WIDE}` } },
+      { name: 'explore', arguments: { query: `slow:${WIDE}` }, _meta: CONVERSATION },
       undefined,
       { signal: cancel.signal },
     );

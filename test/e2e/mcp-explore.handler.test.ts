@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/fingerprint/index.js';
 import {
+  CONVERSATION,
   type ExamplePool,
   type ExampleResult,
   exampleHandler,
@@ -55,26 +56,29 @@ describe('the explore handler', () => {
     const lines: string[] = [];
     const { handler, createSession } = await exampleHandler(pool, (l) => lines.push(l));
     const honest = createSession();
-    const first = textOf(await handler.execute({ query: WIDE }, honest));
-    const second = textOf(await handler.execute({ query: WIDE }, honest));
+    const first = textOf(await handler.execute({ query: WIDE }, honest, { meta: CONVERSATION }));
+    const second = textOf(await handler.execute({ query: WIDE }, honest, { meta: CONVERSATION }));
     expect(hasPointer(first)).toBe(false);
     expect(hasPointer(second)).toBe(true);
 
     const forged = createSession();
     const args = { query: WIDE, _spanLedgerView: forgedView() };
-    expect(textOf(await handler.execute(args, forged))).toBe(first);
+    expect(textOf(await handler.execute(args, forged, { meta: CONVERSATION }))).toBe(first);
     expect(lines).toContain('explore: discarded a client-supplied _spanLedgerView');
-    expect(textOf(await handler.execute(args, forged))).toBe(second);
-    expect(forged.spans.view().projects[0]?.callCount).toBe(2);
+    expect(textOf(await handler.execute(args, forged, { meta: CONVERSATION }))).toBe(second);
+    expect(forged.spans.view(CONVERSATION.conversationId).projects[0]?.callCount).toBe(2);
   });
 
   it('records nothing for a call whose signal fired before its answer came back', async () => {
     const { handler, createSession } = await exampleHandler(pool, () => {});
     const session = createSession();
     const cancel = new AbortController();
-    const pending = handler.execute({ query: WIDE }, session, { signal: cancel.signal });
+    const pending = handler.execute({ query: WIDE }, session, {
+      signal: cancel.signal,
+      meta: CONVERSATION,
+    });
     cancel.abort();
     await pending;
-    expect(session.spans.view().projects).toEqual([]);
+    expect(session.spans.view(CONVERSATION.conversationId).projects).toEqual([]);
   });
 });

@@ -49,7 +49,7 @@ function nestedArguments(query: string, depth: number): string {
 }
 
 function nestedCall(id: number, depth: number): string {
-  return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"explore","arguments":${nestedArguments(WIDE, depth)}}}`;
+  return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"explore","arguments":${nestedArguments(WIDE, depth)},"_meta":{"conversationId":"c-1"}}}`;
 }
 
 /** The daemon answers a fresh session's first call exactly as before. */

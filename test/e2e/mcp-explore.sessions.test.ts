@@ -23,7 +23,7 @@ import {
 useExample();
 
 const ABANDONED = 2000;
-const IDLE_MS = 4000;
+const IDLE_MS = 5000;
 const WARM_UP = 400;
 
 /** Runs `task` for 0‥count-1, `width` at a time. */
@@ -62,10 +62,10 @@ describe('idle sessions', () => {
     console.log(
       `opened ${ABANDONED} sessions in ${Date.now() - began} ms; heap ${start.body.heapUsed} -> ${full.body.heapUsed}`,
     );
-    // On a slow machine the first ones may already have expired while the last were opened.
-    expect(full.body.sessions).toBeGreaterThan(ABANDONED / 2);
-    // Non-vacuous: the sessions really cost heap, far more than the tolerance below.
-    expect(full.body.heapUsed - start.body.heapUsed).toBeGreaterThan(start.body.heapUsed * 0.3);
+    // On a loaded machine the first ones may already have expired while the
+    // last were opened; those still open must weigh what sessions weigh.
+    expect(full.body.sessions).toBeGreaterThan(0);
+    expect(full.body.heapUsed - start.body.heapUsed).toBeGreaterThan(full.body.sessions * 8 * 1024);
 
     let after = full;
     for (let i = 0; i < 60 && after.body.sessions > 0; i++) {
@@ -77,7 +77,9 @@ describe('idle sessions', () => {
     );
     expect(after.body.sessions).toBe(0);
     expect(after.body.heapUsed).toBeLessThan(start.body.heapUsed * 1.1);
-    expect(daemon.log()).toMatch(/expired \d+ idle session/);
+    // Every abandoned session was closed by the idle timeout, none by anything else.
+    const expired = [...daemon.log().matchAll(/expired (\d+) idle session/g)];
+    expect(expired.reduce((sum, m) => sum + Number(m[1]), 0)).toBe(ABANDONED);
   }, 60_000);
 });
 
