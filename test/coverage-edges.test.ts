@@ -6,6 +6,7 @@
  * the renderer's fence languages and quoting.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readLimits } from '../src/boundary/limits.js';
 import {
   createLedger,
   EMISSION_KEY,
@@ -18,7 +19,7 @@ import {
   VIEW_KEY,
   withSessionView,
 } from '../src/index.js';
-import { DEFAULT_LIMITS, readLimits } from '../src/ledger/limits.js';
+import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
 import { SpanWriter } from '../src/ranges/_spans.js';
 
 /** Published SHA-1 vectors (FIPS 180 examples). */

@@ -7,7 +7,9 @@
  * under test.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { copyWithout } from '../src/boundary/_copy.js';
 import { listOf, prop } from '../src/boundary/_read.js';
+import { readLimits } from '../src/boundary/limits.js';
 import {
   attachEmission,
   createLedger,
@@ -28,9 +30,8 @@ import {
   VIEW_KEY,
   withSessionView,
 } from '../src/index.js';
-import { DEFAULT_LIMITS, readLimits } from '../src/ledger/limits.js';
+import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
 import { sha256OfUtf8 } from '../src/ledger/session-id.js';
-import { copyWithout } from '../src/wire/_copy.js';
 
 function emission(over: Partial<Emission> = {}): Emission {
   return {

@@ -31,6 +31,19 @@ export function ownProp(obj: unknown, key: string): unknown {
   }
 }
 
+/**
+ * Whether `key` is an own property of `obj`: `undefined` when `obj` is not an
+ * object or asking throws (a proxy whose traps throw, a revoked proxy).
+ */
+export function hasOwn(obj: unknown, key: string): boolean | undefined {
+  if (typeof obj !== 'object' || obj === null) return undefined;
+  try {
+    return Object.hasOwn(obj, key);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `Array.isArray(x)`, false for a revoked proxy (on which it throws). */
 export function isArray(x: unknown): boolean {
   try {

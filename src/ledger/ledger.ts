@@ -7,9 +7,11 @@
  */
 import { isOwn, own } from '../boundary/_own.js';
 import { addCounts } from '../boundary/_read.js';
-import { type CheckedEvent, readEvent, readLedger } from '../boundary/ledger.js';
+import { type CheckedEvent, readEvent } from '../boundary/event.js';
+import { readLedger } from '../boundary/ledger.js';
+import { checkLimits } from '../boundary/limits.js';
 import { freezeRecord } from './_freeze.js';
-import { checkLimits, MAX_EVICTED_COUNTERS } from './limits.js';
+import { MAX_EVICTED_COUNTERS } from './limits.js';
 import { projectKey } from './project-key.js';
 import { normalizeSessionId } from './session-id.js';
 import type {

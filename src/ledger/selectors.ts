@@ -6,6 +6,7 @@ import { isOwn, own } from '../boundary/_own.js';
 import { OPEN_LIMITS, readView } from '../boundary/view.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { freezeRanges } from './_freeze.js';
 import { projectKey } from './project-key.js';
 import type { ProjectState, SessionView } from './types.js';
 
@@ -70,15 +71,15 @@ export function servedRangesForFile(
     typeof fingerprint !== 'string' ||
     fingerprint === ''
   ) {
-    return mergeRanges(found);
+    return freezeRanges(mergeRanges(found));
   }
   try {
     collectServed(project, path, fingerprint, found);
   } catch {
     // Unreadable state proves nothing: hold nothing, so every line is re-sent.
-    return mergeRanges([]);
+    return freezeRanges(mergeRanges([]));
   }
-  return mergeRanges(found);
+  return freezeRanges(mergeRanges(found));
 }
 
 function collectServed(

@@ -4,11 +4,13 @@
  * carrier is stripped whether or not anyone records, so the bytes a client
  * receives do not depend on tracking.
  */
-import { prop } from '../boundary/_read.js';
-import { sanitizeEmission } from '../boundary/ledger.js';
-import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
+
+import { copyWithout } from '../boundary/_copy.js';
+import { hasOwn, isArray, prop } from '../boundary/_read.js';
+import { sanitizeEmission } from '../boundary/emission.js';
+import { readLimits } from '../boundary/limits.js';
+import { DEFAULT_LIMITS } from '../ledger/limits.js';
 import type { Emission, LedgerLimits } from '../ledger/types.js';
-import { copyWithout } from './_copy.js';
 import { EMISSION_KEY } from './keys.js';
 
 /**
@@ -26,12 +28,9 @@ export interface TakenEmission<T> {
   readonly emission: Emission | null;
 }
 
+/** An object that is not an array (a revoked proxy passes, and is then found unreadable). */
 function isPlainRecord(x: unknown): x is Record<string, unknown> {
-  try {
-    return typeof x === 'object' && x !== null && !Array.isArray(x);
-  } catch {
-    return false;
-  }
+  return typeof x === 'object' && x !== null && !isArray(x);
 }
 
 /**
@@ -56,12 +55,8 @@ export function attachEmission<T extends object>(
   if (!isPlainRecord(result)) return result;
   const copy = copyWithout(result, EMISSION_KEY);
   if (copy === undefined) return result;
-  try {
-    const clean = sanitizeEmission(emission, readLimits(limits));
-    if (clean !== null) copy[EMISSION_KEY] = clean;
-  } catch {
-    // Bookkeeping only: the result goes out without it.
-  }
+  const clean = sanitizeEmission(emission, readLimits(limits));
+  if (clean !== null) copy[EMISSION_KEY] = clean;
   return copy as T;
 }
 
@@ -86,24 +81,12 @@ export function takeEmission<T>(
   limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
 ): TakenEmission<T> {
   if (!isPlainRecord(result)) return { result, emission: null };
-  let has: boolean;
-  try {
-    has = Object.hasOwn(result, EMISSION_KEY);
-  } catch {
-    return { result, emission: null };
-  }
-  if (!has) return { result, emission: null };
+  if (hasOwn(result, EMISSION_KEY) !== true) return { result, emission: null };
   // The carrier must not reach the agent: a property that cannot be read is
   // left out rather than the whole result going out with the carrier still on.
   const stripped = copyWithout(result, EMISSION_KEY, true);
   if (stripped === undefined) return { result, emission: null };
-  const raw = prop(result, EMISSION_KEY);
-  let emission: Emission | null = null;
-  try {
-    emission = sanitizeEmission(raw, readLimits(limits));
-  } catch {
-    emission = null;
-  }
+  const emission = sanitizeEmission(prop(result, EMISSION_KEY), readLimits(limits));
   return { result: stripped as T, emission };
 }
 

@@ -4,11 +4,12 @@
  * withhold, so it must come only from the server's own ledger: whatever the
  * client put under the same key is removed, and whatever arrives is validated.
  */
+import { copyWithout } from '../boundary/_copy.js';
 import { prop } from '../boundary/_read.js';
+import { readLimits } from '../boundary/limits.js';
 import { readView } from '../boundary/view.js';
-import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
+import { DEFAULT_LIMITS } from '../ledger/limits.js';
 import type { LedgerLimits, SessionView } from '../ledger/types.js';
-import { copyWithout } from './_copy.js';
 import { VIEW_KEY } from './keys.js';
 
 /**
