@@ -49,6 +49,12 @@ export function readConfig(env = process.env) {
     maxSessions: positiveInt(env, 'EXPLORE_MAX_SESSIONS', 1000),
     /** An HTTP session with no request for this long is closed and its ledger freed. */
     idleMs: positiveInt(env, 'EXPLORE_IDLE_MS', 30 * 60_000),
+    /**
+     * How long one read or write of the shared store may take before the call
+     * goes on without it (nothing recorded, an empty view): long enough for a
+     * busy Redis, short enough that a stalled one never holds a call up.
+     */
+    storeTimeoutMs: positiveInt(env, 'EXPLORE_STORE_TIMEOUT_MS', 2000),
     maxBodyBytes: Math.min(
       SDK_MAX_BODY_BYTES,
       positiveInt(env, 'EXPLORE_MAX_BODY_BYTES', 1024 * 1024),

@@ -9,6 +9,11 @@
  * the session's view into the worker with the arguments, and records the
  * emission that comes back on the result into that same session — unless the
  * call was cancelled, because then the agent never received it.
+ *
+ * `spans` is a `createSessionStore()` (one connection's ledger, in this
+ * process) or a `createSharedSessionStore()` (every conversation's, in Redis,
+ * for daemons that scale out): the handler awaits what it is given, so the
+ * same code serves both.
  */
 import {
   contextIdFromMeta,
@@ -68,7 +73,7 @@ export function createExploreHandler({ pool, log }) {
       const { sessionId, print } = contextOf(args, meta);
       // The agent lost those responses: forget them first, so this call sends their source in full.
       const refresh = readRefresh(args);
-      if (refresh !== null) session.spans.prune({ sessionId, ...refresh });
+      if (refresh !== null) await session.spans.prune({ sessionId, ...refresh });
 
       // Only the arguments the worker needs cross into it, with the server's
       // own view: nothing else a client sent is cloned or trusted.
@@ -76,15 +81,22 @@ export function createExploreHandler({ pool, log }) {
         query: typeof args?.query === 'string' ? args.query : '',
         ...(print === null ? {} : { context: print }),
       };
+      const view = await session.spans.view(sessionId);
       let raw;
       try {
-        raw = await pool.run(withSessionView(request, session.spans.view(sessionId)), { signal });
+        raw = await pool.run(withSessionView(request, view), { signal });
       } catch (error) {
         const reason = error instanceof PoolError ? error.message : 'rendering failed';
         return toolError(`explore could not answer: ${reason}.`);
       }
-      // Recorded only if the answer is still going out: a cancelled call was never delivered.
-      return recordSafely(session.spans, raw, { sessionId, signal });
+      // Recorded only if the answer is still going out: a cancelled call was
+      // never delivered. The record is awaited before the answer leaves, so
+      // the next call, on whichever process shares the store, reads it.
+      const recording = [];
+      const sink = { record: (emission, id) => recording.push(session.spans.record(emission, id)) };
+      const result = recordSafely(sink, raw, { sessionId, signal });
+      await Promise.all(recording);
+      return result;
     },
   };
 }

@@ -56,15 +56,24 @@ function requestIds(body) {
 /** Any query will do: a rendered answer proves a worker took the call and came back. */
 const HEALTH_QUERY = 'healthz';
 
+/** An abort signal that fires when the client hangs up before `res` was sent whole. */
+function hangUp(res) {
+  const exchange = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) exchange.abort();
+  });
+  return exchange.signal;
+}
+
 /**
- * Serves on 127.0.0.1:`port` until SIGTERM/SIGINT. `config` is `readConfig()`'s,
- * `handler` and `pool` are shared by every session.
+ * Stateful sessions: one transport, `McpServer` and ledger per
+ * `mcp-session-id`, in this process. Bounded in number, closed when idle.
  */
-export function serveHttp({ port, config, handler, pool, log }) {
+function statefulSessions({ config, handler, log }) {
   /** MCP session id → { server, transport, lastSeen, inflight }. Dropped, ledger and all, on close. */
   const sessions = new Map();
 
-  const openSession = () => {
+  const open = () => {
     const session = createSession();
     /** JSON-RPC id → the abort signal of the HTTP exchange that carries it. */
     const inflight = new Map();
@@ -107,6 +116,76 @@ export function serveHttp({ port, config, handler, pool, log }) {
   );
   sweep.unref();
 
+  return {
+    size: () => sessions.size,
+    async handle(req, res, body) {
+      const id = req.headers['mcp-session-id'];
+      let entry = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (entry === undefined) {
+        if (id !== undefined) return reply(res, 404, 'Unknown session');
+        if (!isInitializeRequest(body)) return reply(res, 400, 'No session: initialize first');
+        if (sessions.size >= config.maxSessions) {
+          return reply(res, 503, `Too many open sessions (${config.maxSessions}): try again later`);
+        }
+        entry = open();
+        await entry.server.connect(entry.transport);
+      }
+      entry.lastSeen = Date.now();
+      const ids = requestIds(body);
+      if (ids.length > 0) {
+        const signal = hangUp(res);
+        for (const rid of ids) entry.inflight.set(rid, signal);
+        res.once('close', () => {
+          for (const rid of ids) entry.inflight.delete(rid);
+          entry.lastSeen = Date.now();
+        });
+      }
+      await entry.transport.handleRequest(req, res, body);
+    },
+    async close() {
+      clearInterval(sweep);
+      for (const { server } of sessions.values()) await server.close().catch(() => {});
+    },
+  };
+}
+
+/**
+ * Stateless: no MCP session lives in this process, so any process sharing
+ * the store answers any request (no sticky sessions behind a load balancer).
+ * Each POST gets a fresh transport and `McpServer`; the conversation is the
+ * `_meta` conversation id or the context token, and its ledger is in `shared`.
+ */
+function statelessSessions({ handler, shared }) {
+  const session = { spans: shared };
+  return {
+    size: () => 0,
+    async handle(req, res, body) {
+      if (req.method !== 'POST')
+        return reply(res, 405, 'Method not allowed: this server is stateless');
+      const hungUp = hangUp(res);
+      const signalFor = (extra) => AbortSignal.any([extra.signal, hungUp]);
+      const server = createExploreServer({ handler, session, signalFor });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.once('close', () => server.close().catch(() => {}));
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Serves on 127.0.0.1:`port` until SIGTERM/SIGINT. `config` is `readConfig()`'s,
+ * `handler` and `pool` are shared by every session. With `shared` (a
+ * `createSharedSessionStore`), the transport runs stateless and every
+ * conversation's ledger lives in that store.
+ */
+export function serveHttp({ port, config, handler, pool, log, shared, onStop }) {
+  const sessions =
+    shared === undefined
+      ? statefulSessions({ config, handler, log })
+      : statelessSessions({ handler, shared });
+
   const health = async (res) => {
     const started = Date.now();
     let ok = false;
@@ -123,7 +202,7 @@ export function serveHttp({ port, config, handler, pool, log }) {
       JSON.stringify({
         ok,
         ms: Date.now() - started,
-        sessions: sessions.size,
+        sessions: sessions.size(),
         ...pool.stats(),
         heapUsed: process.memoryUsage().heapUsed,
       }),
@@ -151,29 +230,7 @@ export function serveHttp({ port, config, handler, pool, log }) {
           return reply(res, 400, 'Parse error');
         }
       }
-      const id = req.headers['mcp-session-id'];
-      let entry = typeof id === 'string' ? sessions.get(id) : undefined;
-      if (entry === undefined) {
-        if (id !== undefined) return reply(res, 404, 'Unknown session');
-        if (!isInitializeRequest(body)) return reply(res, 400, 'No session: initialize first');
-        if (sessions.size >= config.maxSessions) {
-          return reply(res, 503, `Too many open sessions (${config.maxSessions}): try again later`);
-        }
-        entry = openSession();
-        await entry.server.connect(entry.transport);
-      }
-      entry.lastSeen = Date.now();
-      const ids = requestIds(body);
-      if (ids.length > 0) {
-        const exchange = new AbortController();
-        for (const rid of ids) entry.inflight.set(rid, exchange.signal);
-        res.once('close', () => {
-          if (!res.writableFinished) exchange.abort();
-          for (const rid of ids) entry.inflight.delete(rid);
-          entry.lastSeen = Date.now();
-        });
-      }
-      await entry.transport.handleRequest(req, res, body);
+      await sessions.handle(req, res, body);
     } catch (error) {
       log(`http: ${error instanceof Error ? error.message : error}`);
       if (!res.headersSent) reply(res, 500, 'Internal error');
@@ -181,18 +238,19 @@ export function serveHttp({ port, config, handler, pool, log }) {
   });
 
   const stop = async () => {
-    clearInterval(sweep);
-    for (const { server } of sessions.values()) await server.close().catch(() => {});
+    await sessions.close();
     http.close();
     await pool.close();
+    await onStop?.();
     process.exit(0);
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   http.listen(port, '127.0.0.1', () => {
     const { port: bound } = http.address();
+    const mode = shared === undefined ? 'sessions in this process' : 'stateless, shared store';
     log(
-      `serving ${config.root} (dedup ${config.enabled ? 'on' : 'off'}, ${config.workers} workers)`,
+      `serving ${config.root} (dedup ${config.enabled ? 'on' : 'off'}, ${config.workers} workers, ${mode})`,
     );
     log(`listening on http://127.0.0.1:${bound}/mcp`);
   });

@@ -6,6 +6,8 @@
  *
  *   node examples/mcp-explore/server.mjs               stdio: one client, the host's child process
  *   node examples/mcp-explore/server.mjs --http 3333   daemon on 127.0.0.1 (port 0: any free port)
+ *   … --http 3333 --redis redis://127.0.0.1:6379       stateless daemon: ledgers in Redis, so
+ *                                                      several processes serve one conversation
  *
  * Settings come from the environment (see config.mjs and the README). Both
  * modes share one handler and one worker pool across all sessions; each
@@ -34,11 +36,37 @@ try {
   throw error;
 }
 
-const at = process.argv.indexOf('--http');
-const port = at < 0 ? undefined : Number(process.argv[at + 1] ?? 0);
-if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
-  fail('usage: server.mjs [--http <port>]');
+const USAGE = 'usage: server.mjs [--http <port> [--redis <url>]]';
+const flag = (name) => {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : (process.argv[at + 1] ?? '');
+};
+const port = flag('--http') === undefined ? undefined : Number(flag('--http') || 0);
+const redisUrl = flag('--redis');
+if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) fail(USAGE);
+if (redisUrl !== undefined && (port === undefined || redisUrl === '')) fail(USAGE);
+
+/**
+ * The shared store on Redis (`redis` and `span-ledger/redis` are loaded only
+ * in this mode). A Redis that cannot be reached fails here, in one line, not
+ * at the first call. Every conversation's ledger expires after the idle
+ * timeout, like a session.
+ */
+async function connectShared(url) {
+  const { createClient } = await import('redis');
+  const { connectRedis, redisBackend } = await import('span-ledger/redis');
+  const { createSharedSessionStore } = await import('span-ledger');
+  const client = await connectRedis(createClient, url, {
+    onError: (error) => log(`redis: ${error.message}`),
+  }).catch((error) => fail(error.message));
+  const store = createSharedSessionStore(redisBackend(client, { prefix: 'mcp-explore:' }), {
+    ttlMs: config.idleMs,
+    timeoutMs: config.storeTimeoutMs,
+  });
+  return { client, store };
 }
+
+const redis = redisUrl === undefined ? undefined : await connectShared(redisUrl);
 
 const pool = createPool({
   size: config.workers,
@@ -68,5 +96,6 @@ if (port === undefined) {
   await server.connect(new StdioServerTransport());
   log(`serving ${config.root} on stdio (dedup ${config.enabled ? 'on' : 'off'})`);
 } else {
-  serveHttp({ port, config, handler, pool, log });
+  const shared = redis?.store;
+  serveHttp({ port, config, handler, pool, log, shared, onStop: () => redis?.client.quit() });
 }

@@ -101,12 +101,16 @@ export interface Daemon {
   readonly proc: ChildProcess;
 }
 
-/** Starts the example as an HTTP daemon on a free port (`node` flags in `nodeArgs`). */
+/**
+ * Starts the example as an HTTP daemon on a free port (`node` flags in
+ * `nodeArgs`, more server flags such as `--redis <url>` in `serverArgs`).
+ */
 export function startDaemon(
   extra: Record<string, string> = {},
   nodeArgs: readonly string[] = [],
+  serverArgs: readonly string[] = [],
 ): Promise<Daemon> {
-  const proc = spawn(process.execPath, [...nodeArgs, SERVER, '--http', '0'], {
+  const proc = spawn(process.execPath, [...nodeArgs, SERVER, '--http', '0', ...serverArgs], {
     cwd: REPO,
     env: envWith(extra),
     stdio: ['ignore', 'ignore', 'pipe'],
