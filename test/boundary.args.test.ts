@@ -86,6 +86,13 @@ describe('readRefresh', () => {
     }
   });
 
+  it('reads an array whose length is not a count as absent', () => {
+    for (const length of [-1, 1.5, 'x']) {
+      const odd = new Proxy([1], { get: (t, k) => (k === 'length' ? length : Reflect.get(t, k)) });
+      expect(readRefresh({ refresh: odd })).toBeNull();
+    }
+  });
+
   it('takes only an own property: an inherited refresh, or one under __proto__, is absent', () => {
     expect(readRefresh(Object.create({ refresh: true }))).toBeNull();
     expect(readRefresh(JSON.parse('{"__proto__": {"refresh": true}}'))).toBeNull();
@@ -169,6 +176,20 @@ describe('mintContextToken', () => {
         configurable: true,
         writable: true,
       });
+    }
+  });
+});
+
+describe('mintContextToken without a platform crypto', () => {
+  it('throws an Error naming what is missing rather than mint a weak token', () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'crypto')!;
+    Object.defineProperty(globalThis, 'crypto', { value: undefined, configurable: true });
+    try {
+      expect(() => mintContextToken()).toThrow(
+        'mintContextToken(): this runtime has no crypto.getRandomValues',
+      );
+    } finally {
+      Object.defineProperty(globalThis, 'crypto', saved);
     }
   });
 });

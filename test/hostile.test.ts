@@ -601,6 +601,25 @@ describe('nothing recorded that the input did not contain', () => {
     );
   });
 
+  it("the store's methods never throw, and a hostile prune only ever forgets", () => {
+    const store = main.createSessionStore();
+    store.record(emission, 's1');
+    for (const [label, make] of HOSTILE) {
+      expect(() => store.record(make() as never, make() as never), label).not.toThrow();
+      expect(() => store.view(make() as never), label).not.toThrow();
+      expect(() => store.project(make() as never, make() as never), label).not.toThrow();
+      expect(() => store.prune(make() as never), label).not.toThrow();
+      expect(
+        () => store.prune({ calls: make(), projectRoot: make() } as never),
+        label,
+      ).not.toThrow();
+      expect(() => store.forget(make() as never), label).not.toThrow();
+    }
+    // Whatever the prunes did, the counters count every call answered.
+    expect(store.project('/repo', 's1')?.callCount).toBe(1);
+    expectNothingInvented(store.view('s1').projects, [emission]);
+  });
+
   it('recordSafely never throws, whatever the store does', () => {
     const stores = [
       null,

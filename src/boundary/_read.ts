@@ -32,11 +32,10 @@ export function ownProp(obj: unknown, key: string): unknown {
 }
 
 /**
- * Whether `key` is an own property of `obj`: `undefined` when `obj` is not an
- * object or asking throws (a proxy whose traps throw, a revoked proxy).
+ * Whether `key` is an own property of `obj`: `undefined` when asking throws
+ * (a proxy whose traps throw, a revoked proxy).
  */
-export function hasOwn(obj: unknown, key: string): boolean | undefined {
-  if (typeof obj !== 'object' || obj === null) return undefined;
+export function hasOwn(obj: object, key: string): boolean | undefined {
   try {
     return Object.hasOwn(obj, key);
   } catch {

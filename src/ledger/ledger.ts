@@ -24,7 +24,7 @@ import type {
   ProjectState,
   SessionView,
 } from './types.js';
-import { recentWithin } from './window.js';
+import { appendWithin, recentWithin } from './window.js';
 
 /**
  * An empty ledger. `limits` may name any of the bounds; the others keep
@@ -53,7 +53,11 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
 
 /**
  * The next ledger after `event`. Pure: never throws, never mutates `ledger`,
- * and shares every entry, record and file the event did not change.
+ * and shares every entry, record and file the event did not change. The event
+ * is read once, at the boundary; the ledger is trusted as it is when this
+ * library built it (everything it builds is deep-frozen), and read through the
+ * boundary like any foreign input when it is not (it went through JSON or a
+ * structured clone). What it returns is deep-frozen.
  *
  * - `recorded` — the emission is copied and bounded (see below) into the entry
  *   for (session bucket, `projectKey(projectRoot)`), which becomes the most
@@ -62,12 +66,19 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  *   counters are kept aside, so if it comes back it goes on counting.
  *   `callCount` += 1 and `responseChars` += the emission's; the record's
  *   `index` is the new `callCount`, so it keeps counting after old records
- *   leave the window and after the entry itself was evicted. Only the last
- *   `maxCallsRetained` records stay.
+ *   leave the window and after the entry itself was evicted. Only the most
+ *   recent records within `maxCallsRetained` and `maxRangesRetained` stay
+ *   (the oldest go first, whole).
  * - `forgotten` — drops every entry (and kept counter) of that session bucket. An id that
  *   normalizes to the default bucket (blank, not a string) clears nothing: a
  *   malformed id must never wipe the shared default bucket.
  * - `cleared` — drops every entry and kept counter.
+ * - `pruned` — the agent no longer holds what some calls delivered: drops the
+ *   retained records of that bucket (the default bucket too) whose `index` is
+ *   in `calls` (all of them when `calls` is absent), of `projectRoot`'s entry
+ *   only when it is given. Counters and recency are untouched. `calls` that is
+ *   not an array of positive safe integers, or a `projectRoot` that is present
+ *   but not a usable root, prunes nothing.
  *
  * What a record keeps of an emission: files with a non-empty string `path`;
  * entries with one path merged (their fingerprint kept only if all agree);
@@ -79,7 +90,8 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  *
  * An unknown or malformed event, or an emission without a non-empty string
  * `projectRoot`, returns the **same** ledger object, as does an event that
- * changes nothing (`forgotten` of a session with no entries).
+ * changes nothing (`forgotten` of a session with no entries, a `pruned` that
+ * matches no record).
  *
  * @example
  * ```ts
@@ -92,16 +104,18 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  * });
  * sessionView(ledger, 'conn-1').projects[0].calls[0].index; // 1
  * ledgerReducer(ledger, { type: 'forgotten', sessionId: '  ' }) === ledger; // true
+ * ledger = ledgerReducer(ledger, { type: 'pruned', sessionId: 'conn-1', calls: [1] });
+ * sessionView(ledger, 'conn-1').projects[0].callCount; // still 1; calls: []
  * ```
  */
 export function ledgerReducer(ledger: Ledger, event: LedgerEvent): Ledger {
-  const own = ownLedger(ledger);
-  if (own === null) return ledger;
-  const checked = readEvent(event, own.limits);
+  const mine = ownLedger(ledger);
+  if (mine === null) return ledger;
+  const checked = readEvent(event, mine.limits);
   if (checked === null) return ledger;
-  const next = apply(own, checked);
+  const next = apply(mine, checked);
   // An event that changed nothing answers the ledger it was given.
-  return next === own ? ledger : next;
+  return next === mine ? ledger : next;
 }
 
 /** The ledger as this library built it: itself when it is, else read through the boundary. */
@@ -158,12 +172,17 @@ function recorded(ledger: Ledger, session: string | null, emission: Emission): L
   if (back >= 0) evicted = evicted.filter((_, i) => i !== back);
   const callCount = (counted?.callCount ?? 0) + 1;
   const record = freezeRecord({ ...emission, index: callCount });
-  const calls = [...(prev?.calls ?? []), record];
+  const calls = appendWithin(
+    prev?.calls ?? [],
+    record,
+    limits.maxCallsRetained,
+    limits.maxRangesRetained,
+  );
   const project: ProjectState = Object.freeze({
     projectRoot: emission.projectRoot,
     callCount,
     responseChars: addCounts(counted?.responseChars ?? 0, emission.responseChars),
-    calls: Object.freeze(recentWithin(calls, limits.maxCallsRetained, limits.maxRangesRetained)),
+    calls: Object.freeze(calls),
   });
 
   const next: LedgerEntry[] = [];
@@ -212,7 +231,8 @@ function pruned(
 
 /**
  * What one session may see: its own bucket's projects only (least recently
- * used first), each trimmed to its last `maxViewCalls` calls. A session the
+ * used first), each trimmed to its most recent calls within `maxViewCalls`
+ * and `maxViewRanges` (the oldest go first, whole). Frozen. A session the
  * ledger has not seen gets `{ version: 1, projects: [] }` — tracked, but with
  * nothing served yet (never `null`: `null` means nobody tracks the call).
  * Never throws.

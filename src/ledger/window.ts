@@ -14,22 +14,50 @@ export function rangesOf(record: CallRecord): number {
 }
 
 /**
- * The longest suffix of `calls` (oldest first) with at most `maxCalls` records
- * and at most `maxRanges` ranges over them. A record that alone holds more than
- * `maxRanges` is not kept, nor anything older than it.
+ * Where the longest suffix of `calls` (oldest first) with at most `maxCalls`
+ * records and at most `maxRanges` ranges over them starts, counting `extra`
+ * (a record about to be appended) as already in it. A record that alone holds
+ * more than what is left of `maxRanges` is not kept, nor anything older.
  */
+function suffixStart(
+  calls: readonly CallRecord[],
+  maxCalls: number,
+  maxRanges: number,
+  extra: number,
+): number {
+  let from = calls.length;
+  let ranges = extra;
+  while (from > 0 && calls.length - from < maxCalls) {
+    ranges += rangesOf(calls[from - 1]!);
+    if (ranges > maxRanges) break;
+    from--;
+  }
+  return from;
+}
+
+/** The most recent records of `calls` within both bounds (the same array when all fit). */
 export function recentWithin(
   calls: readonly CallRecord[],
   maxCalls: number,
   maxRanges: number,
 ): readonly CallRecord[] {
-  let from = calls.length;
-  let ranges = 0;
-  while (from > 0 && calls.length - from < maxCalls) {
-    const n = rangesOf(calls[from - 1]!);
-    if (ranges + n > maxRanges) break;
-    ranges += n;
-    from--;
-  }
+  const from = suffixStart(calls, maxCalls, maxRanges, 0);
   return from === 0 ? calls : calls.slice(from);
+}
+
+/**
+ * `calls` with `record` appended, cut to the most recent records within both
+ * bounds, as a fresh array. When `record` alone breaks a bound nothing is kept.
+ */
+export function appendWithin(
+  calls: readonly CallRecord[],
+  record: CallRecord,
+  maxCalls: number,
+  maxRanges: number,
+): CallRecord[] {
+  const own = rangesOf(record);
+  if (maxCalls === 0 || own > maxRanges) return [];
+  const out = calls.slice(suffixStart(calls, maxCalls - 1, maxRanges, own));
+  out.push(record);
+  return out;
 }
