@@ -10,6 +10,7 @@
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -250,15 +251,50 @@ export interface RawSession {
 
 let rawId = 1000;
 
+/** Keep-alive sockets for raw requests (much lighter than `fetch` for thousands of them). */
+const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+}
+
+/** One HTTP request to `url` on the shared keep-alive agent. */
+export function httpRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<RawResponse> {
+  return new Promise((done, fail) => {
+    const req = request(url, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        done({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      res.on('error', fail);
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
 /**
  * Opens a session in raw HTTP. `announce: false` skips the `initialized`
  * notification (a client that vanished right after `initialize`).
  */
 export async function rawSession(url: string, { announce = true } = {}): Promise<RawSession> {
-  const init = await fetch(url, {
-    method: 'POST',
-    headers: mcpHeaders(),
-    body: JSON.stringify({
+  const init = await httpRequest(
+    url,
+    'POST',
+    mcpHeaders(),
+    JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
@@ -268,20 +304,18 @@ export async function rawSession(url: string, { announce = true } = {}): Promise
         clientInfo: { name: 'raw-http-test', version: '1.0.0' },
       },
     }),
-  });
-  const sid = init.headers.get('mcp-session-id');
-  await init.text();
-  if (init.status !== 200 || sid === null) throw new Error(`initialize answered ${init.status}`);
-  const post = async (body: string) => {
-    const res = await fetch(url, { method: 'POST', headers: mcpHeaders(sid), body });
-    return { status: res.status, text: await res.text() };
-  };
+  );
+  const sid = init.headers['mcp-session-id'];
+  if (init.status !== 200 || typeof sid !== 'string') {
+    throw new Error(`initialize answered ${init.status}`);
+  }
+  const post = (body: string) => httpRequest(url, 'POST', mcpHeaders(sid), body);
   if (announce) await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   return {
     sid,
     post,
     async end() {
-      await (await fetch(url, { method: 'DELETE', headers: mcpHeaders(sid) })).text();
+      await httpRequest(url, 'DELETE', mcpHeaders(sid));
     },
     async call(args, meta = CONVERSATION) {
       const id = rawId++;
@@ -309,8 +343,8 @@ export function rawText(answer: Record<string, unknown>): string {
 
 /** `/healthz` of a daemon, parsed. */
 export async function health(origin: string): Promise<{ status: number; body: HealthBody }> {
-  const res = await fetch(`${origin}/healthz`);
-  return { status: res.status, body: (await res.json()) as HealthBody };
+  const res = await httpRequest(`${origin}/healthz`, 'GET', {});
+  return { status: res.status, body: JSON.parse(res.text) as HealthBody };
 }
 
 export interface HealthBody {
