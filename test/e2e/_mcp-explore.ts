@@ -358,6 +358,15 @@ export interface HealthBody {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Resolves once `daemon`'s log holds `line` at least `count` times (10 s at most). */
+export async function logged(daemon: Daemon, line: string, count: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (daemon.log().split(line).length - 1 >= count) return;
+    await sleep(50);
+  }
+  throw new Error(`the daemon never logged "${line}" ${count} times`);
+}
+
 /** The example's worker pool, as the tests use it (the example is plain JavaScript). */
 export interface ExamplePool {
   run(args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;

@@ -9,6 +9,7 @@
  * "queued behind a busy pool" and "cancelled while rendering" happen on cue.
  */
 import { request } from 'node:http';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CONVERSATION,
@@ -17,6 +18,7 @@ import {
   explore,
   FAULTY_WORKER,
   hasPointer,
+  logged,
   rawSession,
   rawText,
   sleep,
@@ -42,54 +44,68 @@ beforeAll(async () => {
   expect(hasPointer(firstCall)).toBe(false);
 });
 
-/** Keeps the one worker busy for SLOW_MS with another session's call; resolves when it is done. */
-async function occupyPool(): Promise<unknown> {
-  const other = await connectHttp(daemon.url);
-  const busy = explore(other, { query: 'slow:zzz' });
-  await sleep(100);
-  return busy;
+let slowCalls = 0;
+
+/** Starts a slow call; resolves once the worker has begun it, with the call's own promise. */
+async function slowCall(client: Client, query: string, signal?: AbortSignal) {
+  const call = client.callTool(
+    { name: 'explore', arguments: { query: `slow:${query}` }, _meta: CONVERSATION },
+    undefined,
+    signal === undefined ? {} : { signal },
+  );
+  await logged(daemon, 'slow call started', ++slowCalls);
+  return { call };
 }
 
-/** POSTs a `tools/call` on raw session `sid` and resets the socket after `afterMs`. */
-function callThenHangUp(sid: string, query: string, afterMs: number): Promise<void> {
-  return new Promise((done) => {
-    const req = request(daemon.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sid,
-        'mcp-protocol-version': '2025-06-18',
-      },
-    });
+/**
+ * Keeps the one worker busy for SLOW_MS with another session's call, and
+ * resolves once it is running; `busy` settles when that call is done.
+ */
+async function occupyPool(): Promise<{ busy: Promise<unknown> }> {
+  const { call } = await slowCall(await connectHttp(daemon.url), 'zzz');
+  return { busy: call };
+}
+
+/**
+ * POSTs a `tools/call` on raw session `sid`; `hangUp()` resets the socket,
+ * and `closed` settles when the socket is gone.
+ */
+function callToHangUp(sid: string, query: string): { hangUp(): void; closed: Promise<void> } {
+  const req = request(daemon.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-06-18',
+    },
+  });
+  const closed = new Promise<void>((done) => {
     req.on('error', () => done());
     req.on('close', () => done());
-    req.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 99,
-        method: 'tools/call',
-        params: { name: 'explore', arguments: { query }, _meta: CONVERSATION },
-      }),
-    );
-    setTimeout(() => req.destroy(), afterMs);
   });
+  req.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 99,
+      method: 'tools/call',
+      params: { name: 'explore', arguments: { query }, _meta: CONVERSATION },
+    }),
+  );
+  return { hangUp: () => req.destroy(), closed };
 }
 
 describe('a call cancelled through the SDK', () => {
   it('records nothing when it was cancelled while queued behind a busy pool', async () => {
     const client = await connectHttp(daemon.url);
-    const busy = occupyPool();
-    await sleep(150);
+    const { busy } = await occupyPool();
     const cancel = new AbortController();
     const call = client.callTool(
       { name: 'explore', arguments: { query: WIDE }, _meta: CONVERSATION },
       undefined,
-      {
-        signal: cancel.signal,
-      },
+      { signal: cancel.signal },
     );
-    await sleep(100);
+    await sleep(300); // it reaches the daemon and waits behind the busy worker
     cancel.abort();
     await expect(call).rejects.toThrow();
     await busy;
@@ -104,12 +120,7 @@ describe('a call cancelled through the SDK', () => {
   it('records nothing when it was cancelled while its worker was rendering it', async () => {
     const client = await connectHttp(daemon.url);
     const cancel = new AbortController();
-    const call = client.callTool(
-      { name: 'explore', arguments: { query: `slow:${WIDE}` }, _meta: CONVERSATION },
-      undefined,
-      { signal: cancel.signal },
-    );
-    await sleep(200);
+    const { call } = await slowCall(client, WIDE, cancel.signal);
     cancel.abort();
     await expect(call).rejects.toThrow();
     // The worker finishes the call it was given; its answer is dropped, not recorded.
@@ -123,9 +134,11 @@ describe('a call cancelled through the SDK', () => {
 describe('a call whose client reset the socket', () => {
   it('records nothing when the socket closed while the call was queued', async () => {
     const raw = await rawSession(daemon.url);
-    const busy = occupyPool();
-    await sleep(150);
-    await callThenHangUp(raw.sid, WIDE, 100);
+    const { busy } = await occupyPool();
+    const exchange = callToHangUp(raw.sid, WIDE);
+    await sleep(300); // it reaches the daemon and waits behind the busy worker
+    exchange.hangUp();
+    await exchange.closed;
     await busy;
     // Time for the cancelled call to have run and been recorded, had it not been dropped.
     await sleep(200);
@@ -136,7 +149,10 @@ describe('a call whose client reset the socket', () => {
 
   it('records nothing when the socket closed while the call was rendering', async () => {
     const raw = await rawSession(daemon.url);
-    await callThenHangUp(raw.sid, `slow:${WIDE}`, 200);
+    const exchange = callToHangUp(raw.sid, `slow:${WIDE}`);
+    await logged(daemon, 'slow call started', ++slowCalls);
+    exchange.hangUp();
+    await exchange.closed;
     await sleep(SLOW_MS);
 
     expect(rawText(await raw.call({ query: WIDE }))).toBe(firstCall);

@@ -17,6 +17,7 @@ import {
   FAULTY_WORKER,
   hasPointer,
   health,
+  logged,
   rawSession,
   rawText,
   sleep,
@@ -27,8 +28,9 @@ import {
 
 useExample();
 
-const SLOW_MS = 300;
-const TIMEOUT_MS = 1000;
+const SLOW_MS = 800;
+const TIMEOUT_MS = 1500;
+let slowCalls = 0;
 let daemon: Daemon;
 let firstCall = '';
 
@@ -69,7 +71,7 @@ describe('an extra argument nested 10,000 arrays deep', () => {
 
   it('neither wedges nor crashes a busy pool', async () => {
     const busy = explore(await connectHttp(daemon.url), { query: 'slow:zzz' });
-    await sleep(100);
+    await logged(daemon, 'slow call started', ++slowCalls);
     const raw = await rawSession(daemon.url);
     const { status, text } = await raw.post(nestedCall(8, 10_000));
     await busy;
@@ -118,9 +120,9 @@ describe('a full queue', () => {
   it('refuses the call past the bound with a busy error and serves the queued ones', async () => {
     const sessions = await Promise.all([1, 2, 3, 4].map(() => connectHttp(daemon.url)));
     const running = explore(sessions[0]!, { query: 'slow:zzz' });
-    await sleep(50);
+    await logged(daemon, 'slow call started', ++slowCalls);
     const queued = [explore(sessions[1]!, { query: WIDE }), explore(sessions[2]!, { query: WIDE })];
-    await sleep(50);
+    await sleep(300); // both reach the daemon and wait behind the busy worker
     expect(await exploreError(sessions[3]!, { query: WIDE })).toBe(
       'explore could not answer: the server is busy (2 calls waiting): try again shortly.',
     );
