@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { copyWithout } from '../src/boundary/_copy.js';
-import { listOf, prop } from '../src/boundary/_read.js';
+import { hasOwn, listOf, prop } from '../src/boundary/_read.js';
 import { readLimits } from '../src/boundary/limits.js';
 import {
   attachEmission,
@@ -63,6 +63,14 @@ function rawCall(index: number, files: unknown[] = []) {
 }
 
 describe('internal readers', () => {
+  it('hasOwn answers false for what it cannot ask, and sees only own keys', () => {
+    const { proxy, revoke } = Proxy.revocable({ a: 1 }, {});
+    revoke();
+    expect(hasOwn(proxy, 'a')).toBe(false);
+    expect(hasOwn({ a: 1 }, 'a')).toBe(true);
+    expect(hasOwn(Object.create({ a: 1 }), 'a')).toBe(false);
+  });
+
   it('prop reads only objects', () => {
     const fn = Object.assign(() => 0, { a: 1 });
     expect(prop(fn, 'a')).toBeUndefined();

@@ -103,6 +103,25 @@ describe('recordSafely with a signal', () => {
     expect(store.project('/repo')?.callCount).toBe(0);
   });
 
+  it('takes limits after an options object too, and the options’ own limits first', () => {
+    const wide = () =>
+      attachEmission(
+        {},
+        { ...emission(), files: [emission().files[0]!, { path: 'b.ts', ranges: [], chars: 1 }] },
+      );
+    const store = createSessionStore();
+    recordSafely(store, wide(), { sessionId: 'a' }, { maxFilesPerCall: 1 });
+    recordSafely(
+      store,
+      wide(),
+      { sessionId: 'b', limits: { maxFilesPerCall: 2 } },
+      { maxFilesPerCall: 1 },
+    );
+    const paths = (id: string) => store.project('/repo', id)?.calls[0]?.files.map((f) => f.path);
+    expect(paths('a')).toEqual(['src/checkout.ts']);
+    expect(paths('b')).toEqual(['src/checkout.ts', 'b.ts']);
+  });
+
   it('keeps the revision-1 form: a session id, then limits', () => {
     const store = createSessionStore();
     recordSafely(store, answer(), 'conn-3');

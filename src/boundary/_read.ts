@@ -32,14 +32,14 @@ export function ownProp(obj: unknown, key: string): unknown {
 }
 
 /**
- * Whether `key` is an own property of `obj`: `undefined` when asking throws
- * (a proxy whose traps throw, a revoked proxy).
+ * Whether `key` is an own property of `obj`; `false` when asking throws (a
+ * proxy whose traps throw, a revoked proxy): what cannot be asked is not there.
  */
-export function hasOwn(obj: object, key: string): boolean | undefined {
+export function hasOwn(obj: object, key: string): boolean {
   try {
     return Object.hasOwn(obj, key);
   } catch {
-    return undefined;
+    return false;
   }
 }
 

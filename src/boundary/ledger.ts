@@ -12,6 +12,9 @@ import { at, isArray, listOf, prop } from './_read.js';
 import { readLimits } from './limits.js';
 import { sanitizeProject } from './view.js';
 
+// The emission reader's caps, also where the planner's reader looks for them.
+export { MAX_FINGERPRINT_CHARS, MAX_PATH_CHARS } from './emission.js';
+
 function isCounters(c: unknown): c is EvictedCounters {
   const session = prop(c, 'session');
   const key = prop(c, 'key');

@@ -81,7 +81,7 @@ export function takeEmission<T>(
   limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
 ): TakenEmission<T> {
   if (!isPlainRecord(result)) return { result, emission: null };
-  if (hasOwn(result, EMISSION_KEY) !== true) return { result, emission: null };
+  if (!hasOwn(result, EMISSION_KEY)) return { result, emission: null };
   // The carrier must not reach the agent: a property that cannot be read is
   // left out rather than the whole result going out with the carrier still on.
   const stripped = copyWithout(result, EMISSION_KEY, true);
@@ -167,15 +167,16 @@ export function recordSafely<T>(
   options?: RecordOptions | string,
   limits?: Partial<LedgerLimits>,
 ): T {
-  const byName = typeof options === 'string' || options === undefined;
-  const sessionId = byName ? options : prop(options, 'sessionId');
-  const bounds = (byName ? limits : prop(options, 'limits')) ?? DEFAULT_LIMITS;
+  const sessionId = typeof options === 'string' ? options : prop(options, 'sessionId');
+  const bounds = prop(options, 'limits') ?? limits ?? DEFAULT_LIMITS;
   const taken = takeEmission(result, bounds as Partial<LedgerLimits>);
-  if (taken.emission === null || !store) return taken.result;
+  // The signal is read here, at the moment of recording: a call cancelled
+  // while it waited for a worker records nothing.
+  if (taken.emission === null || !store || !stillGoingOut(prop(options, 'signal'))) {
+    return taken.result;
+  }
   try {
-    if (byName || stillGoingOut(prop(options, 'signal'))) {
-      store.record(taken.emission, sessionId as string | undefined);
-    }
+    store.record(taken.emission, sessionId as string | undefined);
   } catch {
     // Bookkeeping only: the answer already exists and goes out as it is.
   }
