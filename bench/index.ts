@@ -10,11 +10,13 @@
 import { dedupBench } from './dedup.js';
 import { ledgerBench } from './ledger.js';
 import { rangesBench } from './ranges.js';
+import { sharedBench } from './shared.js';
 
 const suites: [string, () => boolean | Promise<boolean>][] = [
   ['range algebra and fingerprint', rangesBench],
   ['session ledger', ledgerBench],
   ['dedup planner', dedupBench],
+  ['shared store on Redis', sharedBench],
   ['MCP daemon', async () => (await import('./daemon.js')).daemonBench()],
 ];
 

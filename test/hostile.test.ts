@@ -186,6 +186,12 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   servedRangesForFile: { args: () => [project, 'a.ts', fp], kind: 'tool' },
   normalizeSessionId: { args: () => ['s1'], kind: 'tool' },
   mintContextToken: { args: () => [], kind: 'tool' },
+  // shared store
+  createSharedSessionStore: {
+    args: () => [main.createMemoryBackend(), { ttlMs: 1000 }],
+    kind: 'developer',
+  },
+  createMemoryBackend: { args: () => [{ now: () => 0 }], kind: 'developer' },
   // tool arguments
   readRefresh: { args: () => [{ refresh: [1, 2] }], kind: 'tool' },
   readContextToken: { args: () => [{ context: 'k7f3q2ab' }], kind: 'tool' },

@@ -32,6 +32,16 @@ describe('createMemoryBackend', () => {
     expect(await backend.get('k')).toBe('v2');
   });
 
+  it('throws a TypeError for options that are not an object, or a clock that is not a function', () => {
+    expect(() => createMemoryBackend(null as never)).toThrow(
+      /createMemoryBackend\(options\): options must be an object/,
+    );
+    expect(() => createMemoryBackend({ now: 5 as never })).toThrow(
+      /createMemoryBackend\(options\): options\.now must be a function/,
+    );
+    expect(createMemoryBackend({}).size()).toBe(0);
+  });
+
   it('holds keys such as __proto__ like any other', async () => {
     const backend = createMemoryBackend();
     expect(await backend.compareAndSet('__proto__', null, 'x', 1000)).toBe(true);

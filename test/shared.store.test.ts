@@ -252,6 +252,77 @@ describe('createSharedSessionStore: concurrent writes', () => {
   });
 });
 
+describe('createSharedSessionStore: values seen before', () => {
+  it('reads a value it saw last time as the same ledger, and a changed one afresh', async () => {
+    const backend = createMemoryBackend();
+    const store = createSharedSessionStore(backend);
+    await store.record(emission(), 'conn-1');
+    const first = (await store.view('conn-1')).projects[0];
+    expect((await store.view('conn-1')).projects[0]).toBe(first);
+    await createSharedSessionStore(backend).record(emission(), 'conn-1');
+    const changed = (await store.view('conn-1')).projects[0];
+    expect(changed).not.toBe(first);
+    expect(changed!.callCount).toBe(2);
+  });
+
+  it('remembers the values of the 64 sessions seen last, and reads older ones afresh', async () => {
+    const backend = createMemoryBackend();
+    const writer = createSharedSessionStore(backend);
+    for (let i = 0; i <= 64; i++) await writer.record(emission(), `conn-${i}`);
+    const store = createSharedSessionStore(backend);
+    const first = (await store.view('conn-0')).projects[0];
+    for (let i = 1; i < 64; i++) await store.view(`conn-${i}`);
+    expect((await store.view('conn-0')).projects[0]).toBe(first);
+    await store.view('conn-64');
+    for (let i = 1; i < 64; i++) await store.view(`conn-${i}`);
+    expect((await store.view('conn-0')).projects[0]).not.toBe(first);
+  });
+});
+
+describe('createSharedSessionStore: writing on the value seen last', () => {
+  it('records after a view without reading the value again', async () => {
+    const { backend, reads, writes } = loggedBackend();
+    const store = createSharedSessionStore(backend);
+    await store.record(emission(), 'conn-1');
+    reads.length = 0;
+    await store.view('conn-1');
+    expect((await store.record(emission(), 'conn-1'))!.index).toBe(2);
+    expect(reads.length).toBe(1);
+    expect(writes.length).toBe(2);
+  });
+
+  it('reads again when another process wrote since, and loses nothing', async () => {
+    const backend = createMemoryBackend();
+    const mine = createSharedSessionStore(backend);
+    const theirs = createSharedSessionStore(backend);
+    await mine.record(emission('/repo', 'a.ts'), 'conn-1');
+    await theirs.record(emission('/repo', 'b.ts'), 'conn-1');
+    expect((await mine.record(emission('/repo', 'c.ts'), 'conn-1'))!.index).toBe(3);
+    const project = await theirs.project('/repo', 'conn-1');
+    expect(project.calls.map((c) => c.files[0]!.path)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+  });
+
+  it('prunes a call another process recorded since the value it saw last', async () => {
+    const backend = createMemoryBackend();
+    const mine = createSharedSessionStore(backend);
+    const theirs = createSharedSessionStore(backend);
+    await mine.record(emission(), 'conn-1');
+    await theirs.record(emission(), 'conn-1');
+    await mine.prune({ sessionId: 'conn-1', calls: [2] });
+    expect((await theirs.project('/repo', 'conn-1')).calls.map((c) => c.index)).toEqual([1]);
+  });
+
+  it('forgets a session another process recorded since it last looked', async () => {
+    const backend = createMemoryBackend();
+    const mine = createSharedSessionStore(backend);
+    const theirs = createSharedSessionStore(backend);
+    await mine.view('conn-1');
+    await theirs.record(emission(), 'conn-1');
+    await mine.forget('conn-1');
+    expect((await theirs.view('conn-1')).projects).toEqual([]);
+  });
+});
+
 describe('createSharedSessionStore: prune', () => {
   it('drops the records the agent no longer holds and keeps the counters', async () => {
     const store = createSharedSessionStore(createMemoryBackend());
@@ -340,10 +411,43 @@ describe('createSharedSessionStore: options', () => {
     for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '60000', null]) {
       expect(() =>
         createSharedSessionStore(createMemoryBackend(), { ttlMs: bad as never }),
-      ).toThrow(/createSharedSessionStore\(options\): ttlMs must be a positive safe integer/);
+      ).toThrow(
+        /createSharedSessionStore\(backend, options\): options\.ttlMs must be a positive safe integer/,
+      );
       expect(() =>
         createSharedSessionStore(createMemoryBackend(), { timeoutMs: bad as never }),
-      ).toThrow(/timeoutMs must be a positive safe integer/);
+      ).toThrow(/options\.timeoutMs must be a positive safe integer/);
+    }
+  });
+
+  it('throws a TypeError for options that are not an object or cannot be read', () => {
+    const throwing = Object.defineProperty({}, 'ttlMs', {
+      get(): never {
+        throw new Error('hostile');
+      },
+    });
+    for (const [bad, message] of [
+      [null, /options must be an object/],
+      [42, /options must be an object/],
+      [throwing, /options\.ttlMs could not be read/],
+    ] as const) {
+      expect(() => createSharedSessionStore(createMemoryBackend(), bad as never)).toThrow(message);
+    }
+  });
+
+  it('throws a TypeError for a backend without get and compareAndSet', () => {
+    const get = async () => null;
+    for (const bad of [
+      null,
+      42,
+      {},
+      { get },
+      { compareAndSet: get },
+      { get: 1, compareAndSet: get },
+    ]) {
+      expect(() => createSharedSessionStore(bad as never)).toThrow(
+        /createSharedSessionStore\(backend, options\): backend must have get and compareAndSet methods/,
+      );
     }
   });
 

@@ -46,9 +46,10 @@ export interface RedisBackendOptions {
 
 /**
  * The compare-and-set, run atomically on the server. ARGV: whether no value
- * is expected ('1'), the expected value, the next value, the TTL in ms. A key
- * holding another type (another program's hash or list) reads as the empty
- * string, a value that is not a ledger, and is replaced like one.
+ * is expected ('1'), the SHA-1 of the expected value (the value itself would
+ * send a session's ~45 KB twice per write), the next value, the TTL in ms. A
+ * key holding another type (another program's hash or list) reads as the
+ * empty string, a value that is not a ledger, and is replaced like one.
  */
 const COMPARE_AND_SET = `local kind = redis.call('TYPE', KEYS[1])['ok']
 local current = false
@@ -59,7 +60,7 @@ elseif kind ~= 'none' then
 end
 if ARGV[1] == '1' then
   if current ~= false then return 0 end
-elseif current ~= ARGV[2] then
+elseif current == false or redis.sha1hex(current) ~= ARGV[2] then
   return 0
 end
 redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
@@ -78,8 +79,8 @@ function isNoScript(err: unknown): boolean {
 /**
  * A {@link SharedStoreBackend} over a node-redis client: `get` is `GET`,
  * `compareAndSet` a Lua script sent with `EVALSHA` (and `EVAL` when the
- * server does not have it cached yet) that compares and sets with `PX` in one
- * step. Every key is `prefix` + the store's key.
+ * server does not have it cached yet) that compares (by SHA-1) and sets with
+ * `PX` in one step. Every key is `prefix` + the store's key.
  *
  * Errors of the client (Redis down, a closed client) reject; the shared store
  * turns that into "nothing recorded" / "an empty view". A key holding a
@@ -121,7 +122,12 @@ export function redisBackend(
     async compareAndSet(key, expected, next, ttlMs) {
       const args = {
         keys: [prefix + key],
-        arguments: [expected === null ? '1' : '0', expected ?? '', next, String(ttlMs)],
+        arguments: [
+          expected === null ? '1' : '0',
+          expected === null ? '' : sha1OfUtf8(expected),
+          next,
+          String(ttlMs),
+        ],
       };
       scriptSha ??= sha1OfUtf8(COMPARE_AND_SET);
       let reply: unknown;

@@ -4,6 +4,7 @@
  * single-process hosts, the in-memory backend below. Not a cache interface in
  * general: it has exactly the two operations the store needs.
  */
+import { option } from './_options.js';
 
 /**
  * A key–value service the shared store writes one value per session bucket
@@ -76,9 +77,14 @@ export interface MemoryBackend extends SharedStoreBackend {
  * await store.record(emission, 'conn-1');
  * (await store.view('conn-1')).projects.length; // 1
  * ```
+ * @throws {TypeError} when `options` is not an object or `options.now` not a function.
  */
-export function createMemoryBackend(options: MemoryBackendOptions = {}): MemoryBackend {
-  const now = options.now ?? Date.now;
+export function createMemoryBackend(options?: MemoryBackendOptions): MemoryBackend {
+  const clock = option(options, 'now', 'createMemoryBackend(options)');
+  if (clock !== undefined && typeof clock !== 'function') {
+    throw new TypeError('createMemoryBackend(options): options.now must be a function');
+  }
+  const now = (clock as (() => number) | undefined) ?? Date.now;
   // Insertion order is write order: re-set keys move to the end, so the values
   // that expire first are at the front.
   const values = new Map<string, { value: string; expiresAt: number }>();

@@ -27,6 +27,7 @@ import type {
   SessionView,
 } from '../ledger/types.js';
 import { beforeDeadline, pause } from './_deadline.js';
+import { option } from './_options.js';
 import type { SharedStoreBackend } from './backend.js';
 
 /**
@@ -50,6 +51,14 @@ const DEFAULT_TIMEOUT_MS = 250;
  * eight processes writing one session at once, which no conversation does.
  */
 const MAX_ATTEMPTS = 8;
+
+/**
+ * Session values remembered per store, with the ledger each reads as: a call
+ * reads its session's value to plan and again to record, and reading a
+ * 45 KB value back into a ledger costs milliseconds, comparing it with the
+ * one seen last microseconds. 64 values of at most ~50 KB each bound it.
+ */
+const SEEN_VALUES = 64;
 
 /** The key of the default bucket (ids that normalize to none). Never a SHA-256 hex. */
 const DEFAULT_BUCKET_KEY = 'default';
@@ -124,10 +133,20 @@ function lastRecord(ledger: Ledger): CallRecord | null {
   return last !== undefined && last.index === project?.callCount ? last : null;
 }
 
-function checkPositive(value: unknown, fallback: number, name: string): number {
+const WHERE = 'createSharedSessionStore(backend, options)';
+
+function checkPositive(options: unknown, name: string, fallback: number): number {
+  const value = option(options, name, WHERE);
   if (value === undefined) return fallback;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  throw new TypeError(`createSharedSessionStore(options): ${name} must be a positive safe integer`);
+  throw new TypeError(`${WHERE}: options.${name} must be a positive safe integer`);
+}
+
+function checkBackend(backend: unknown): void {
+  const usable =
+    typeof prop(backend, 'get') === 'function' &&
+    typeof prop(backend, 'compareAndSet') === 'function';
+  if (!usable) throw new TypeError(`${WHERE}: backend must have get and compareAndSet methods`);
 }
 
 /**
@@ -137,10 +156,11 @@ function checkPositive(value: unknown, fallback: number, name: string): number {
  * - **Keys and values name no session.** A bucket's key is the SHA-256 hex of
  *   its normalized id (the default bucket has the fixed key `default`); its
  *   value is that bucket's ledger as JSON, which needs no id inside.
- * - **No lost record.** A write reads the value, applies its event with
- *   `ledgerReducer`, and compare-and-sets; when another process wrote first
- *   it reads again and re-applies (up to 8 attempts). Writes of one bucket in
- *   this process go out together in one compare-and-set.
+ * - **No lost record.** A write applies its event with `ledgerReducer` to
+ *   the value it saw last (or reads it), and compare-and-sets; when another
+ *   process wrote first it reads again and re-applies (up to 8 attempts).
+ *   Writes of one bucket in this process go out together in one
+ *   compare-and-set.
  * - **Idle sessions expire.** Every write sets the value's TTL to `ttlMs`
  *   (default one hour).
  * - **A fault degrades.** A backend that rejects, throws or does not answer
@@ -149,7 +169,8 @@ function checkPositive(value: unknown, fallback: number, name: string): number {
  *   ledger (hand-edited, truncated, another program's) reads as an empty
  *   ledger and is replaced by the next write.
  *
- * @throws {TypeError} when `limits` is malformed (as `createLedger`), or
+ * @throws {TypeError} when `backend` lacks `get` or `compareAndSet`,
+ *   `options` is not an object, `limits` is malformed (as `createLedger`), or
  *   `ttlMs` / `timeoutMs` is not a positive safe integer.
  * @example
  * ```ts
@@ -164,16 +185,37 @@ export function createSharedSessionStore(
   backend: SharedStoreBackend,
   options: SharedSessionStoreOptions = {},
 ): SharedSessionStore {
-  const empty = createLedger(options.limits);
-  const ttlMs = checkPositive(options.ttlMs, DEFAULT_TTL_MS, 'ttlMs');
-  const timeoutMs = checkPositive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+  checkBackend(backend);
+  const empty = createLedger(option(options, 'limits', WHERE) as Partial<LedgerLimits> | undefined);
+  const ttlMs = checkPositive(options, 'ttlMs', DEFAULT_TTL_MS);
+  const timeoutMs = checkPositive(options, 'timeoutMs', DEFAULT_TIMEOUT_MS);
   const emptyView = sessionView(empty);
   /** Writes waiting per key while a compare-and-set of that key is out. */
   const queues = new Map<string, Write[]>();
 
-  /** The value as a ledger: absent or not a ledger → empty. */
-  function parse(raw: string | null): Ledger {
-    return (raw === null ? null : readStoredLedger(raw, empty.limits)) ?? empty;
+  /** The last value seen (read or written) per key, and the ledger it reads as; least recent first. */
+  const seen = new Map<string, { readonly raw: string; readonly ledger: Ledger }>();
+
+  /** Remembers `raw` as `key`'s value, dropping the least recently seen past the bound. */
+  function remember(key: string, raw: string, ledger: Ledger): void {
+    seen.delete(key);
+    seen.set(key, { raw, ledger });
+    if (seen.size > SEEN_VALUES) seen.delete(seen.keys().next().value!);
+  }
+
+  /**
+   * The value as a ledger: absent or not a ledger → empty. A value equal to
+   * the one last seen for the key is not read again (the same text reads as
+   * the same ledger); text that is not a ledger is not remembered.
+   */
+  function parse(key: string, raw: string | null): Ledger {
+    if (raw === null) return empty;
+    const last = seen.get(key);
+    if (last !== undefined && last.raw === raw) return last.ledger;
+    const ledger = readStoredLedger(raw, empty.limits);
+    if (ledger === null) return empty;
+    remember(key, raw, ledger);
+    return ledger;
   }
 
   async function load(
@@ -182,7 +224,7 @@ export function createSharedSessionStore(
   ): Promise<{ raw: string | null; ledger: Ledger }> {
     const raw = await beforeDeadline(() => backend.get(key), deadline);
     if (raw !== null && typeof raw !== 'string') throw new TypeError('not a string');
-    return { raw, ledger: parse(raw) };
+    return { raw, ledger: parse(key, raw) };
   }
 
   /**
@@ -192,9 +234,14 @@ export function createSharedSessionStore(
    */
   async function apply(key: string, batch: readonly Write[]): Promise<(Ledger | null)[] | null> {
     const deadline = Date.now() + timeoutMs;
+    // First try the value seen last, without reading it again: the
+    // compare-and-set tells whether it is still the current one.
+    let known: { raw: string | null; ledger: Ledger } | undefined = seen.get(key);
     try {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const { raw, ledger } = await load(key, deadline);
+        const guessed = known !== undefined;
+        const { raw, ledger } = known ?? (await load(key, deadline));
+        known = undefined;
         const after: (Ledger | null)[] = [];
         let next = ledger;
         for (const write of batch) {
@@ -202,16 +249,23 @@ export function createSharedSessionStore(
           after.push(reduced === next ? null : reduced);
           next = reduced;
         }
-        if (next === ledger) return after;
+        if (next === ledger) {
+          // Nothing to write — unless the value seen last is out of date.
+          if (guessed) continue;
+          return after;
+        }
         const stored = JSON.stringify(next);
         const won = await beforeDeadline(
           () => backend.compareAndSet(key, raw, stored, ttlMs),
           deadline,
         );
-        if (won === true) return after;
+        if (won === true) {
+          remember(key, stored, next);
+          return after;
+        }
         // Another process wrote first: read its value and re-apply, after a
         // short random pause so two processes do not keep colliding.
-        await pause(Math.random() * 2 ** attempt, deadline);
+        if (!guessed) await pause(Math.random() * 2 ** attempt, deadline);
       }
     } catch {
       // A backend fault: nothing of this batch was recorded.

@@ -116,6 +116,18 @@ describe('redisBackend: compare-and-set on the server', () => {
   });
 });
 
+describe('createSharedSessionStore on Redis: values as Redis keeps them', () => {
+  it('keeps recording a session whose value holds text that UTF-8 cannot carry (a lone surrogate)', async () => {
+    const client = await connect();
+    const store = createSharedSessionStore(redisBackend(client, { prefix: 'surrogate:' }));
+    await store.record(emission('lone-\uD800.ts'), 'conn-1');
+    expect((await store.record(emission('lone-\uD800.ts'), 'conn-1'))!.index).toBe(2);
+    const other = createSharedSessionStore(redisBackend(client, { prefix: 'surrogate:' }));
+    expect((await other.record(emission(), 'conn-1'))!.index).toBe(3);
+    expect((await store.record(emission(), 'conn-1'))!.index).toBe(4);
+  });
+});
+
 describe('createSharedSessionStore on Redis: two processes, one session', () => {
   it('loses no record and no counter when 50 records race through two stores', async () => {
     const [a, b] = await Promise.all([connect(), connect()]);
