@@ -162,10 +162,11 @@ function statelessSessions({ handler, shared }) {
     async handle(req, res, body) {
       if (req.method !== 'POST')
         return reply(res, 405, 'Method not allowed: this server is stateless');
-      const hungUp = hangUp(res);
-      const signalFor = (extra) => AbortSignal.any([extra.signal, hungUp]);
-      const server = createExploreServer({ handler, session, signalFor });
+      const server = createExploreServer({ handler, session });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      // The server lives as long as this exchange. Closing it aborts the
+      // signal of a call still in flight, so a client that hung up before its
+      // answer went out gets nothing recorded.
       res.once('close', () => server.close().catch(() => {}));
       await server.connect(transport);
       await transport.handleRequest(req, res, body);

@@ -8,6 +8,7 @@
  * would route them.
  */
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,9 @@ import {
   connectHttp,
   envWith,
   explore,
+  FAULTY_WORKER,
   hasPointer,
+  logged,
   REPO,
   RESTOCK,
   SERVER,
@@ -147,6 +150,44 @@ describe('Redis going away', () => {
     }
     expect(resumed).toBe(true);
   }, 30_000);
+});
+
+describe('a call whose client hung up, on a stateless daemon', () => {
+  it('records nothing in the shared store', async () => {
+    const daemon = await startDaemon(
+      { EXPLORE_WORKER: FAULTY_WORKER, EXPLORE_WORKERS: '1', EXPLORE_TEST_SLOW_MS: '600' },
+      [],
+      ['--redis', redis.url],
+    );
+    const id = { conversationId: 'hung-up' };
+    const req = request(daemon.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+    });
+    const closed = new Promise<void>((done) => {
+      req.on('error', () => done());
+      req.on('close', () => done());
+    });
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'explore', arguments: { query: `slow:${WIDE}` }, _meta: id },
+      }),
+    );
+    await logged(daemon, 'slow call started', 1);
+    req.destroy();
+    await closed;
+    await sleep(800); // the worker finishes the call; its answer is dropped, not recorded
+
+    const client = await connectHttp(daemon.url);
+    const fresh = await explore(client, { query: WIDE }, { conversationId: 'never-called' });
+    expect(await explore(client, { query: WIDE }, id)).toBe(fresh);
+  });
 });
 
 describe('a conversation idle past the TTL', () => {
