@@ -370,6 +370,15 @@ describe('rangesTruncated', () => {
       }),
     );
     expect(first[0]!.rangesTruncated).toBe(true);
+    const none = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [], chars: 1 },
+          { path: 'a', ranges: [], chars: 1, rangesTruncated: 'yes' as never },
+        ],
+      }),
+    );
+    expect(none[0]).not.toHaveProperty('rangesTruncated');
   });
 
   it('merged spans that fit are not truncated, even when the entries together had more', () => {

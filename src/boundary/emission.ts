@@ -98,9 +98,10 @@ export function sanitizeFiles(raw: unknown, limits: LedgerLimits): FileEmission[
   }
   let kept = order;
   if (order.length > limits.maxFilesPerCall) {
-    // Most chars first; on a tie the file reported first. Then back to report order.
+    // Most chars first; on a tie the file reported first (the sort is stable).
+    // Then back to report order.
     kept = [...order]
-      .sort((a, b) => b.chars - a.chars || a.first - b.first)
+      .sort((a, b) => b.chars - a.chars)
       .slice(0, limits.maxFilesPerCall)
       .sort((a, b) => a.first - b.first);
   }
@@ -141,7 +142,7 @@ export function sanitizeEmission(raw: unknown, limits: LedgerLimits): Emission |
 /** A call record read from outside (a view in a worker): an emission plus a positive index. */
 export function sanitizeRecord(raw: unknown, limits: LedgerLimits): CallRecord | null {
   const index = prop(raw, 'index');
-  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 1) return null;
+  if (!Number.isSafeInteger(index) || (index as number) < 1) return null;
   const emission = sanitizeEmission(raw, limits);
-  return emission === null ? null : { ...emission, index };
+  return emission === null ? null : { ...emission, index: index as number };
 }

@@ -6,7 +6,7 @@
 import { projectKey } from '../ledger/project-key.js';
 import { normalizeSessionId } from '../ledger/session-id.js';
 import type { Emission, LedgerLimits } from '../ledger/types.js';
-import { at, isArray, listOf, prop } from './_read.js';
+import { at, listOf, prop } from './_read.js';
 import { MAX_ROOT_CHARS, sanitizeEmission, shortString } from './emission.js';
 
 /**
@@ -27,16 +27,16 @@ export type CheckedEvent =
     };
 
 function isCallIndex(x: unknown): x is number {
-  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
+  return Number.isSafeInteger(x) && (x as number) >= 1;
 }
 
 /**
- * The indexes of a `calls` list: `undefined` when absent, `null` when it is
- * not an array of positive safe integers (such a list prunes nothing).
+ * The indexes of a `calls` list: `undefined` when absent, `null` when a member
+ * is not a positive safe integer. Anything else that is not an array reads as
+ * an empty list, which names no record: either way such a list prunes nothing.
  */
 function readCallIndexes(raw: unknown): ReadonlySet<number> | undefined | null {
   if (raw === undefined) return undefined;
-  if (!isArray(raw)) return null;
   const { list, length } = listOf(raw);
   const out = new Set<number>();
   for (let i = 0; i < length; i++) {

@@ -18,7 +18,7 @@ const FIELDS: readonly (keyof LedgerLimits)[] = [
 ];
 
 function isBound(x: unknown): x is number {
-  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+  return Number.isSafeInteger(x) && (x as number) >= 0;
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
- * The small readers at the dedup layer's edges, with exact expectations: how
+ * The small readers of the dedup layer, with exact expectations: how
  * threshold overrides are read, how the environment switch is read, and the
  * pointer sentence when its parts are missing or junk.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveThresholds } from '../src/dedup/thresholds.js';
+import { readThresholds as resolveThresholds } from '../src/boundary/planner.js';
 import { DEDUP_THRESHOLDS, dedupEnabledFromEnv, formatBackReference } from '../src/index.js';
 
 describe('resolveThresholds', () => {
@@ -41,13 +41,13 @@ describe('resolveThresholds', () => {
     expect(resolveThresholds({ minCoveredLines: 20 }).minCoveredLines).toBe(20);
   });
 
-  it('answers the defaults when reading an override throws', () => {
+  it('keeps the default of a field whose getter throws', () => {
     const hostile = Object.defineProperty({}, 'minDeltaChars', {
       get: () => {
         throw new Error('hostile');
       },
     });
-    expect(resolveThresholds(hostile)).toBe(DEDUP_THRESHOLDS);
+    expect(resolveThresholds(hostile)).toEqual(DEDUP_THRESHOLDS);
   });
 });
 
