@@ -17,6 +17,7 @@ const suites: [string, () => boolean | Promise<boolean>][] = [
   ['ledger: session ledger', ledgerBench],
   ['dedup: planner', dedupBench],
   ['shared: shared store on Redis', sharedBench],
+  ['daemon: the MCP example under load', async () => (await import('./daemon.js')).daemonBench()],
 ];
 
 const wanted = process.argv.slice(2);
