@@ -2,7 +2,7 @@
 /**
  * Checks that every public export carries an `@example` in its doc comment,
  * reading the JSON model TypeDoc writes next to the HTML (`docs/api/api.json`,
- * see typedoc.json). A reader should learn each function, constant and type
+ * see typedocOptions in tsconfig.docs.json). A reader should learn each function, constant and type
  * from its hover text alone.
  *
  * Not a doc linter beyond that one rule: missing summaries, broken links and

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 
 const BREAK = 90;
 const PROGRESS_FILE = 'reports/mutation/progress.jsonl';
+const STRYKER_BIN = 'node_modules/@stryker-mutator/core/bin/stryker.js';
 /** What is not library behaviour: terminal formatting, the bin's wiring, generated text, types. */
 const NOT_MUTATED = [
   'src/cli/format.ts',
@@ -136,7 +137,8 @@ if (mutate.length === 0) {
 const minutes = flags.minutes === undefined ? (flags.all ? Infinity : 10) : Number(flags.minutes);
 mkdirSync('reports/mutation', { recursive: true });
 rmSync(PROGRESS_FILE, { force: true });
-const stryker = spawn('npx', ['--no-install', 'stryker', 'run'], {
+// Its own process group, so that the bound can stop Stryker and every test runner it started.
+const stryker = spawn(process.execPath, [STRYKER_BIN, 'run', 'scripts/stryker.config.mjs'], {
   stdio: 'inherit',
   detached: true,
   env: {
@@ -149,11 +151,12 @@ let stopped = false;
 const deadline = Number.isFinite(minutes)
   ? setTimeout(() => {
       stopped = true;
-      process.kill(-stryker.pid, 'SIGTERM');
+      process.kill(-stryker.pid, 'SIGKILL');
     }, minutes * 60_000)
   : undefined;
 const status = await new Promise((resolve) => stryker.on('exit', (code) => resolve(code)));
 clearTimeout(deadline);
+if (stopped) rmSync('.stryker-tmp', { recursive: true, force: true });
 if (!stopped && status !== 0) {
   console.error(`stryker failed (exit ${status})`);
   process.exit(1);

@@ -4,10 +4,12 @@
  * package), with fewer generated cases per property
  * (test/testing.mutation-setup.ts).
  */
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/**/*.test.ts'],
     exclude: ['test/browser/**', 'test/e2e/**', 'node_modules/**'],
     setupFiles: ['test/testing.mutation-setup.ts'],

@@ -7,7 +7,7 @@ const mutate = JSON.parse(process.env.SPAN_LEDGER_MUTATE ?? '["src/**/*.ts"]');
 export default {
   packageManager: 'npm',
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  vitest: { configFile: 'scripts/vitest.mutation.config.ts', related: false },
   plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker-progress.mjs'],
   mutate,
   coverageAnalysis: 'perTest',
