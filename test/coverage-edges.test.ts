@@ -6,7 +6,6 @@
  * the renderer's fence languages and quoting.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createEmissionRecorder, renderMarkdown } from '../src/adapter/index.js';
 import {
   createLedger,
   EMISSION_KEY,
@@ -258,47 +257,5 @@ describe('the carriers on results whose properties cannot be read', () => {
     });
     expect(withSessionView(args, null)).toEqual({});
     expect(Object.hasOwn(withSessionView(args, null), VIEW_KEY)).toBe(false);
-  });
-});
-
-describe('renderMarkdown details', () => {
-  const content = 'one\ntwo\nthree';
-
-  it.each([
-    ['src/a.ts', 'ts'],
-    ['lib/b.PY', 'python'],
-    ['notes.txt', ''],
-    ['Makefile', ''],
-  ])('fences %s as "%s"', (path, lang) => {
-    const { text } = renderMarkdown({
-      plan: {
-        files: [
-          { path, fingerprint: 'fp', render: 'full', emit: [{ start: 1, end: 1 }], covered: [] },
-        ],
-      },
-      sources: [{ path, content }],
-      recorder: createEmissionRecorder({ projectRoot: '/r' }),
-    });
-    expect(text).toBe(`**\`${path}\`**\n\`\`\`${lang}\n1\tone\n\`\`\`\n`);
-  });
-
-  it('quotes every pointer line: already-quoted lines kept, blank lines as ">"', () => {
-    const { text } = renderMarkdown({
-      plan: {
-        files: [
-          {
-            path: 'a.ts',
-            fingerprint: 'fp',
-            render: 'backref',
-            emit: [],
-            covered: [{ start: 1, end: 3 }],
-          },
-        ],
-      },
-      sources: [{ path: 'a.ts', content }],
-      recorder: createEmissionRecorder({ projectRoot: '/r' }),
-      pointer: () => 'Sent earlier.\n\n> kept as is\nlast',
-    });
-    expect(text).toBe('**`a.ts`**\n> Sent earlier.\n>\n> kept as is\n> last\n');
   });
 });

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { extractSymbols } from '../src/adapter/index.js';
 import { SAMPLE_FILES, SAMPLE_SEQUENCES } from '../src/cli/_sample.js';
-import { extractSymbols } from '../src/cli/symbols.js';
 import { isLineRange } from '../src/ranges/index.js';
 
 const root = join(import.meta.dirname, '..', 'fixtures');
@@ -62,7 +62,7 @@ describe('fixtures', () => {
     const starts = new Map(
       SAMPLE_FILES.map((f) => [
         f.path,
-        new Set(extractSymbols(f.path, f.content).map((s) => s.start)),
+        new Set(extractSymbols(f.content, f.path).map((s) => s.start)),
       ]),
     );
     let checked = 0;

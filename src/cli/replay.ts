@@ -8,6 +8,7 @@
  * the rendered text contains, never what the planner says it did.
  */
 
+import { fileLines } from '../adapter/_lines.js';
 import {
   type DuplicateReport,
   measureDuplicates,
@@ -56,7 +57,7 @@ export interface RecordedSequence {
  *
  * @example
  * ```ts
- * const file: ProjectFile = { path: 'src/a.ts', content, symbols: extractSymbols('src/a.ts', content) };
+ * const file: ProjectFile = { path: 'src/a.ts', content, symbols: extractSymbols(content, 'src/a.ts') };
  * ```
  */
 export interface ProjectFile {
@@ -184,7 +185,7 @@ export function withheldUnseen(
     for (const section of parsed.sections) {
       if (!section.pointer) continue;
       const plan = call.plan.files.find((f) => f.path === section.path);
-      const lines = project.get(section.path)?.content.split('\n') ?? [];
+      const lines = fileLines(project.get(section.path)?.content ?? '').text;
       const held = delivered.get(section.path);
       const covered = plan?.covered ?? [];
       for (const span of mergeRanges([...section.pointed, ...covered])) {

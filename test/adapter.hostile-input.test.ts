@@ -222,7 +222,8 @@ describe('renderMarkdown on junk', () => {
     expect(recorded && 'fingerprint' in recorded).toBe(false);
   });
 
-  it('records only lines that are both in the plan and in the content', () => {
+  const SEED = 13_002;
+  it(`records only lines that are both in the plan and in the content (seed ${SEED})`, () => {
     fc.assert(
       fc.property(
         hostileRangeSetArb({ maxLine: 12 }),
@@ -245,7 +246,7 @@ describe('renderMarkdown on junk', () => {
           }
         },
       ),
-      { numRuns: 150 },
+      { seed: SEED, numRuns: 150 },
     );
   });
 });

@@ -1,15 +1,21 @@
 /**
- * A tiny regex-based symbol extractor for the demo fixture and the replay:
- * TypeScript (`function`, `class`, `interface`, `type`, `enum`, `const`,
- * `namespace`, with or without `export`/`declare`; spans by brace matching)
- * and Python (`def`, `class`; spans by indentation).
+ * A heuristic symbol extractor, not a parser: it finds the definitions of
+ * TypeScript/JavaScript (`function`, `class`, `interface`, `type`, `enum`,
+ * top-level `const`/`let`/`var`, `namespace`/`module`, with or without
+ * `export`/`declare`/`default`/`abstract`/`async`; extents by brace matching)
+ * and Python (`def`, `class`, methods; extents by indentation; decorators
+ * included) line by line with regular expressions.
  *
- * It is not a parser: it exists so the CLI and the replay can name symbols in
- * pointers and rank spans without a language server. Strings and comments are
- * skipped well enough for declaration files and plain application code.
+ * It is for naming symbols in pointers and headers when a host has no index
+ * of its own (a read tool, the demo, the replay). Strings and comments are
+ * skipped well enough for declaration files and plain application code; a
+ * template literal holding braces, a regex literal or unusual formatting can
+ * make an extent longer or shorter than the real one. Hosts with a language
+ * server or a tree-sitter index should pass their own symbols instead.
  */
 
 import type { SymbolKind, SymbolNode } from '../dedup/symbols.js';
+import { fileLines } from './_lines.js';
 
 const KINDS: Readonly<Record<string, SymbolKind>> = {
   function: 'function',
@@ -29,20 +35,28 @@ const TS_DECL =
 const PY_DECL = /^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)/;
 
 /**
- * The symbols defined in a file, in line order. The language is chosen by the
- * path's extension (`.py` → Python, anything else → TypeScript rules).
+ * The symbols defined in `content`, in line order, as `SymbolNode`s (1-based,
+ * inclusive lines, a definition's doc comment and decorators included). The
+ * language is chosen by `path`'s extension: `.py`/`.pyi` → Python, anything
+ * else → TypeScript/JavaScript rules. A heuristic, not a parser (see the
+ * module header): never throws, and a file it cannot read gives `[]`.
  *
  * @example
  * ```ts
- * extractSymbols('a.ts', 'export interface A {\n  x: number;\n}\n');
+ * extractSymbols('export interface A {\n  x: number;\n}\n', 'a.ts');
  * // → [{ name: 'A', kind: 'interface', start: 1, end: 3 }]
- * extractSymbols('b.py', 'def f():\n    return 1\n');
+ * extractSymbols('def f():\n    return 1\n', 'b.py');
  * // → [{ name: 'f', kind: 'function', start: 1, end: 2 }]
  * ```
  */
-export function extractSymbols(path: string, content: string): SymbolNode[] {
-  const lines = content.split('\n');
-  return path.endsWith('.py') ? pythonSymbols(lines) : typescriptSymbols(lines);
+export function extractSymbols(content: string, path: string): SymbolNode[] {
+  if (typeof content !== 'string') return [];
+  const lines = fileLines(content).text;
+  return isPython(path) ? pythonSymbols(lines) : typescriptSymbols(lines);
+}
+
+function isPython(path: unknown): boolean {
+  return typeof path === 'string' && /\.pyi?$/i.test(path);
 }
 
 function typescriptSymbols(lines: readonly string[]): SymbolNode[] {

@@ -1,15 +1,15 @@
 /**
- * The demo's symbol extractor on the declarations, comments and strings a
- * reader would try first: every keyword's kind, modifiers with extra spaces,
+ * extractSymbols (span-ledger/adapter), the heuristic symbol extractor, on
+ * whole files and on the declarations, comments and strings a reader would try first: every keyword's kind, modifiers with extra spaces,
  * doc comments from the first line, and the characters that must not end a
  * declaration early (braces in comments and strings, division, parentheses).
  * Line numbers in the comments are 1-based, as in the expected symbols.
  */
 import { describe, expect, it } from 'vitest';
-import { extractSymbols } from '../src/cli/symbols.js';
+import { extractSymbols } from '../src/adapter/index.js';
 
-const ts = (...lines: string[]) => extractSymbols('a.ts', lines.join('\n'));
-const py = (...lines: string[]) => extractSymbols('a.py', lines.join('\n'));
+const ts = (...lines: string[]) => extractSymbols(lines.join('\n'), 'a.ts');
+const py = (...lines: string[]) => extractSymbols(lines.join('\n'), 'a.py');
 
 describe('extractSymbols: TypeScript declarations', () => {
   it("names each keyword's kind", () => {
@@ -233,9 +233,9 @@ describe('extractSymbols: where a TypeScript declaration ends', () => {
   });
 
   it('a declaration never closed runs to the last line', () => {
-    // Three lines: the trailing newline leaves an empty third one.
+    // Two lines: the trailing newline ends the second, it starts no third (POSIX lines).
     expect(ts('export function broken() {', '  return 1;', '')).toEqual([
-      { name: 'broken', kind: 'function', start: 1, end: 3 },
+      { name: 'broken', kind: 'function', start: 1, end: 2 },
     ]);
   });
 });
@@ -277,5 +277,81 @@ describe('extractSymbols: Python', () => {
       { name: 'twice', kind: 'function', start: 4, end: 5 },
       { name: 'spaced', kind: 'function', start: 6, end: 7 },
     ]);
+  });
+});
+
+describe('extractSymbols: whole files', () => {
+  it('finds TypeScript declarations with their doc comment and brace-matched end', () => {
+    const src = [
+      "import { x } from './x.js';", // 1
+      '', // 2
+      '/** A point. */', // 3
+      'export interface Point {', // 4
+      '  x: number; // {', // 5
+      "  label: '}';", // 6
+      '}', // 7
+      'export type Shape =', // 8
+      '  | { kind: "circle" }', // 9
+      '  | { kind: "square" };', // 10
+      'declare function area(s: { kind: string }): number;', // 11
+      'export const UNIT = 1;', // 12
+      'export function f() {', // 13
+      '  const local = { a: 1 };', // 14
+      '  return local;', // 15
+      '}', // 16
+    ].join('\n');
+    expect(extractSymbols(src, 'a.ts')).toEqual([
+      { name: 'Point', kind: 'interface', start: 3, end: 7 },
+      { name: 'Shape', kind: 'type', start: 8, end: 10 },
+      { name: 'area', kind: 'function', start: 11, end: 11 },
+      { name: 'UNIT', kind: 'constant', start: 12, end: 12 },
+      { name: 'f', kind: 'function', start: 13, end: 16 },
+    ]);
+  });
+
+  it('finds Python functions, classes and methods by indentation', () => {
+    const src = [
+      '@dataclass', // 1
+      'class A:', // 2
+      '    x: int', // 3
+      '', // 4
+      '    def m(self):', // 5
+      '        return 1', // 6
+      '', // 7
+      'def g():', // 8
+      '    pass', // 9
+      '', // 10
+    ].join('\n');
+    expect(extractSymbols(src, 't.py')).toEqual([
+      { name: 'A', kind: 'class', start: 1, end: 6 },
+      { name: 'm', kind: 'method', start: 5, end: 6 },
+      { name: 'g', kind: 'function', start: 8, end: 9 },
+    ]);
+  });
+});
+
+describe('extractSymbols: the language and the input', () => {
+  const pyClass = 'class A:\n    def m(self):\n        return 1\n';
+
+  it.each([['t.py'], ['t.pyi'], ['T.PY']])('%s is read with the Python rules', (path) => {
+    expect(extractSymbols(pyClass, path)).toEqual([
+      { name: 'A', kind: 'class', start: 1, end: 3 },
+      { name: 'm', kind: 'method', start: 2, end: 3 },
+    ]);
+  });
+
+  it.each([['t.pyc'], ['py'], [42]])('%s is read with the TypeScript rules', (path) => {
+    // TypeScript rules see `class A:` and run it to the last line (no brace ever closes it).
+    expect(extractSymbols(pyClass, path as never)).toEqual([
+      { name: 'A', kind: 'class', start: 1, end: 3 },
+    ]);
+  });
+
+  it.each([
+    ['not a string', 42],
+    ['null', null],
+    ['empty', ''],
+  ])('content that is %s has no symbols', (_label, content) => {
+    expect(extractSymbols(content as never, 'a.ts')).toEqual([]);
   });
 });

@@ -1,5 +1,12 @@
+/**
+ * The emission recorder: what a render loop reports becomes the `Emission`
+ * (spans merged per file, chars summed, a fingerprint kept only when every
+ * report agrees, dropped sections forgotten), and its edges: the inert
+ * recorder, junk paths, counts, and lists read only as far as their length.
+ */
 import { describe, expect, it } from 'vitest';
 import { createEmissionRecorder } from '../src/adapter/index.js';
+import { shortLength } from './_short-length.js';
 
 const root = { projectRoot: '/repo', query: 'cart totals' };
 
@@ -96,5 +103,42 @@ describe('createEmissionRecorder', () => {
     expect(JSON.parse(JSON.stringify(e))).toEqual(e);
     expect(structuredClone(e)).toEqual(e);
     expect(e.query).toBe('');
+  });
+});
+
+describe('createEmissionRecorder at its edges', () => {
+  it('an inert recorder (empty root) does not read the query', () => {
+    const rec = createEmissionRecorder({ projectRoot: '', query: 'cart totals' });
+    expect(rec.finish(0).query).toBe('');
+  });
+
+  it('drop ignores a path that is not a non-empty string', () => {
+    const rec = createEmissionRecorder({ projectRoot: '/repo' });
+    rec.drop('' as never);
+    rec.drop(42 as never);
+    rec.drop('a.ts');
+    expect(rec.dropped()).toEqual(['a.ts']);
+  });
+
+  it('a negative zero response size is recorded as plain 0', () => {
+    const rec = createEmissionRecorder({ projectRoot: '/repo' });
+    expect(rec.finish(-0).responseChars).toBe(0);
+  });
+
+  it('reads a list of ranges only as far as its length', () => {
+    const rec = createEmissionRecorder({ projectRoot: '/repo' });
+    rec.source(
+      'a.ts',
+      shortLength(
+        [
+          { start: 1, end: 2 },
+          { start: 8, end: 9 },
+        ],
+        1,
+      ),
+      10,
+      'fp',
+    );
+    expect(rec.finish(0).files[0]?.ranges).toEqual([{ start: 1, end: 2 }]);
   });
 });
