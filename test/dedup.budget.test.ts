@@ -112,8 +112,13 @@ function priorFor(files: readonly PlanCallFile[], covered: number): ProjectState
 
 describe('the call totals', () => {
   it('foldedChars adds up what each file folded into its pointer', () => {
-    // 40 lines held; 41 and 42 are new but only 20 chars: under minDeltaChars, folded.
-    const files = [file('a.ts', 42), file('b.ts', 42), file('c.ts', 60)];
+    // 40 lines held; 41 and 42 are new closing braces, only 20 chars: trivial and
+    // under minDeltaChars, so folded. c.ts's new lines are code and are sent.
+    const braces = (f: PlanCallFile): PlanCallFile => ({
+      ...f,
+      content: `${tenCharLines(40, f.path[0]!)}        }\n        }\n`,
+    });
+    const files = [braces(file('a.ts', 42)), braces(file('b.ts', 42)), file('c.ts', 60)];
     const plan = planCall({ files, prior: priorFor(files, 40) });
     expect(plan.files.map((f) => f.foldedChars)).toEqual([20, 20, 0]);
     expect(plan.foldedChars).toBe(40);
@@ -181,12 +186,24 @@ describe('what planCall passes on and restores', () => {
     expect(plan.newChars).toBe(50);
   });
 
-  it('leaves a file with nothing intended as it is, under either policy', () => {
+  it('skips a file with nothing intended, under either policy', () => {
     const files = [file('a.ts', 5), { ...file('b.ts', 5), intended: [] }];
     for (const policy of ['spend', 'bank'] as const) {
       const plan = planCall({ files, prior: null, budget: { maxChars: 100, policy } });
-      expect(plan.files[1]!.render).toBe('full');
+      expect(plan.files[1]!.render).toBe('skipped');
       expect(plan.files[1]!.emit).toEqual([]);
     }
+  });
+
+  it('gives a file whose spans all lie past its end no file slot', () => {
+    // Issue: such a file rendered 'full' with an empty emit and took the only slot.
+    const files = [{ ...file('a.ts', 5), intended: [{ start: 9, end: 12 }] }, file('b.ts', 5)];
+    for (const policy of ['spend', 'bank'] as const) {
+      const plan = planCall({ files, prior: null, budget: { maxFiles: 1, policy } });
+      expect(plan.files.map((f) => f.render)).toEqual(['skipped', 'full']);
+      expect(plan.newChars).toBe(50);
+    }
+    const unbudgeted = planCall({ files, prior: null });
+    expect(unbudgeted.files.map((f) => f.render)).toEqual(['skipped', 'full']);
   });
 });

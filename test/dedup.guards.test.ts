@@ -58,30 +58,70 @@ describe('the content a plan is about', () => {
 });
 
 describe('the delta gate at its threshold', () => {
-  it('keeps a new remainder of exactly minDeltaChars as source', () => {
-    // Lines 21-36 are new: 16 lines × 10 chars = 160 chars, the default minDeltaChars.
+  /** 20 code lines, then `n` trivial lines of exactly 10 chars (7 spaces, `};`, '\n'). */
+  const closing = (n: number) => tenCharLines(20) + '       };\n'.repeat(n);
+
+  it('keeps a trivial remainder of exactly minDeltaChars as source', () => {
+    // Lines 21-36: 16 lines × 10 chars = 160 chars, the default minDeltaChars.
+    const text = closing(16);
+    const prior = projectState([
+      callRecord([
+        {
+          path: 'a.ts',
+          ranges: [{ start: 1, end: 20 }],
+          chars: 200,
+          fingerprint: fingerprint(text),
+        },
+      ]),
+    ]);
     const plan = planFile({
       path: 'a.ts',
-      content,
+      content: text,
       intended: [{ start: 1, end: 36 }],
-      prior: held,
+      prior,
     });
     expect(reason(plan, 'delta')).toBe('delta-kept');
     expect(plan.emit).toEqual([{ start: 21, end: 36 }]);
     expect(plan.newChars).toBe(160);
   });
 
-  it('folds a remainder one line shorter into the pointer', () => {
-    // Lines 21-35: 150 chars, under 160.
+  it('folds a trivial remainder one line shorter into the pointer', () => {
+    // Lines 21-35: 150 chars of closing braces, under 160.
+    const text = closing(15);
+    const prior = projectState([
+      callRecord([
+        {
+          path: 'a.ts',
+          ranges: [{ start: 1, end: 20 }],
+          chars: 200,
+          fingerprint: fingerprint(text),
+        },
+      ]),
+    ]);
+    const plan = planFile({
+      path: 'a.ts',
+      content: text,
+      intended: [{ start: 1, end: 35 }],
+      prior,
+    });
+    expect(reason(plan, 'delta')).toBe('folded-small-delta');
+    expect(plan.folded).toEqual([{ start: 21, end: 35 }]);
+    expect(plan.foldedChars).toBe(150);
+  });
+
+  it('sends a remainder of code under minDeltaChars, however short', () => {
+    // Lines 21-35 are code lines of 10 chars: 150 chars, under 160, yet never folded.
     const plan = planFile({
       path: 'a.ts',
       content,
       intended: [{ start: 1, end: 35 }],
       prior: held,
     });
-    expect(reason(plan, 'delta')).toBe('folded-small-delta');
-    expect(plan.folded).toEqual([{ start: 21, end: 35 }]);
-    expect(plan.foldedChars).toBe(150);
+    expect(reason(plan, 'delta')).toBe('delta-kept');
+    expect(plan.render).toBe('partial');
+    expect(plan.emit).toEqual([{ start: 21, end: 35 }]);
+    expect(plan.folded).toEqual([]);
+    expect(plan.foldedChars).toBe(0);
   });
 });
 

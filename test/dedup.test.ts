@@ -133,12 +133,36 @@ describe('dedupEnabledFromEnv', () => {
 
 describe('planFile: lines and chars', () => {
   it('counts every line with its terminator, so all lines add up to the content length', () => {
-    for (const content of ['', 'a', 'a\n', '\n\n', 'ab\ncd\n\nef', 'é😀\nx']) {
-      const n = content.split('\n').length;
-      const plan = planFile({ path: 'f', content, intended: [r(1, n)], prior: null });
+    // POSIX lines, counted by hand: a final '\n' ends the last line.
+    const cases: [string, number][] = [
+      ['a', 1],
+      ['a\n', 1],
+      ['\n', 1],
+      ['\n\n', 2],
+      ['a\nb\nc\n', 3],
+      ['ab\ncd\n\nef', 4],
+      ['x\r\ny\r\n', 2],
+      ['é😀\nx', 2],
+    ];
+    for (const [content, n] of cases) {
+      const plan = planFile({ path: 'f', content, intended: [r(1, 1000)], prior: null });
       expect(plan.newChars).toBe(content.length);
       expect(plain(plan.emit)).toEqual([r(1, n)]);
     }
+  });
+
+  it('gives an empty content no line, so it renders skipped', () => {
+    const plan = planFile({ path: 'f', content: '', intended: [r(1, 1)], prior: null });
+    expect(plan.render).toBe('skipped');
+    expect(plan.emit).toEqual([]);
+    expect(plan.newChars).toBe(0);
+  });
+
+  it('never pads a window past a final newline with an empty line', () => {
+    const plan = planFile({ path: 'f', content: 'a\nb\nc\n', intended: [r(1, 1000)], prior: null });
+    expect(plain(plan.emit)).toEqual([r(1, 3)]);
+    const past = planFile({ path: 'f', content: 'a\nb\nc\n', intended: [r(4, 4)], prior: null });
+    expect(past.render).toBe('skipped');
   });
 
   it('gives the chars of a middle span from its first char through its last newline', () => {
@@ -241,21 +265,44 @@ describe('planFile: the five gates', () => {
     expect(reasons(plan)[3]).toBe('size:stop:no-overlap');
   });
 
-  it('folds a new remainder under minDeltaChars into the pointer, and keeps one at or over it', () => {
+  it('sends a short new remainder that carries code: an exported one-liner is never folded', () => {
     const prior = project([[{ path: 'a.ts', ranges: [r(1, 40)], fingerprint: fp }]]);
     const small = planFile({ path: 'a.ts', content, intended: [r(1, 42)], prior });
     expect(charsModel(content, [r(41, 42)])).toBeLessThan(160);
-    expect(small.render).toBe('backref');
-    expect(small.emit).toEqual([]);
-    expect(small.newChars).toBe(0);
-    expect(plain(small.folded)).toEqual([r(41, 42)]);
-    expect(small.foldedChars).toBe(charsModel(content, [r(41, 42)]));
-    expect(reasons(small)[4]).toBe('delta:fold:folded-small-delta');
+    expect(small.render).toBe('partial');
+    expect(plain(small.emit)).toEqual([r(41, 42)]);
+    expect(small.newChars).toBe(charsModel(content, [r(41, 42)]));
+    expect(small.folded).toEqual([]);
+    expect(small.foldedChars).toBe(0);
+    expect(reasons(small)[4]).toBe('delta:pass:delta-kept');
+  });
 
-    const big = planFile({ path: 'a.ts', content, intended: [r(1, 45)], prior });
-    expect(charsModel(content, [r(41, 45)])).toBeGreaterThanOrEqual(160);
-    expect(big.render).toBe('partial');
-    expect(big.foldedChars).toBe(0);
+  it('folds a short remainder of blanks and closing punctuation into the pointer', () => {
+    // Lines 41-44: a blank, a closing brace, whitespace only, and `)];,` — no code.
+    const text = `${source(40)}\n\n}\n   \t\n  )];,\nexport const tail = 1;`;
+    const tfp = fingerprint(text);
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 40)], fingerprint: tfp }]]);
+    const plan = planFile({ path: 'a.ts', content: text, intended: [r(1, 44)], prior });
+    expect(plan.render).toBe('backref');
+    expect(plan.emit).toEqual([]);
+    expect(plain(plan.folded)).toEqual([r(41, 44)]);
+    expect(plan.foldedChars).toBe(charsModel(text, [r(41, 44)]));
+    expect(reasons(plan)[4]).toBe('delta:fold:folded-small-delta');
+    // One line of code among them, and the whole remainder is sent.
+    const withCode = planFile({ path: 'a.ts', content: text, intended: [r(1, 45)], prior });
+    expect(withCode.render).toBe('partial');
+    expect(plain(withCode.emit)).toEqual([r(41, 45)]);
+    expect(withCode.foldedChars).toBe(0);
+  });
+
+  it('keeps a trivial remainder at or over minDeltaChars as source', () => {
+    const text = `${source(40)}\n${'}\n'.repeat(80)}`;
+    const tfp = fingerprint(text);
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 40)], fingerprint: tfp }]]);
+    const plan = planFile({ path: 'a.ts', content: text, intended: [r(1, 120)], prior });
+    expect(charsModel(text, [r(41, 120)])).toBe(160);
+    expect(plan.render).toBe('partial');
+    expect(plan.foldedChars).toBe(0);
   });
 
   it('renders a pointer only when every intended line is held', () => {

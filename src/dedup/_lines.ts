@@ -3,8 +3,10 @@
  * O(1), and the span operations the planner needs on top of them (clip to the
  * file, cut a prefix to an allowance). Not part of the public surface.
  *
- * Lines are `content.split('\n')`: line `k` runs from its first char through its
- * `\n` (the last line has none), so the chars of all lines add up to
+ * Lines are POSIX lines: the content cut at each `\n`, where a final `\n` ends
+ * the last line instead of starting an empty one (`'a\nb\n'` has 2 lines, `''`
+ * has 0). Line `k` runs from its first char through its `\n` (a last line
+ * without one ends at the content's end), so the chars of all lines add up to
  * `content.length`.
  */
 import { EMPTY, type Spans, SpanWriter } from '../ranges/_spans.js';
@@ -45,6 +47,8 @@ export function indexLines(content: string, upTo = Number.POSITIVE_INFINITY): Li
   }
   // Stopped with a line break still ahead: the file goes on past `limit`.
   if (i !== -1) return { offsets, lineCount: limit, complete: false };
+  // A final '\n' ended the last line: no empty line starts after it.
+  if (offsets[n - 1] === content.length) return { offsets, lineCount: n - 1, complete: true };
   // The file's last line has no terminator.
   offsets[n] = content.length;
   return { offsets, lineCount: n, complete: true };

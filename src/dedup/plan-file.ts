@@ -27,8 +27,10 @@ import { type DedupThresholds, resolveThresholds } from './thresholds.js';
  * - `full` — nothing withheld: its section shows `emit` (the intended spans);
  * - `partial` — a pointer for `covered`, then the new lines in `emit`;
  * - `backref` — a pointer only, `emit` empty;
- * - `skipped` — (from `planCall` with a budget) left out: no source, no pointer,
- *   never recorded, whatever the other fields say.
+ * - `skipped` — left out: nothing of the file to send once its intended spans
+ *   are clipped to its lines, or (from `planCall` with a budget) no room for it.
+ *   No source, no pointer, no file slot, never recorded, whatever the other
+ *   fields say.
  *
  * @example
  * ```ts
@@ -60,7 +62,11 @@ export interface FilePlan {
   readonly emit: LineRange[];
   /** The lines a pointer stands for: held by the reader from this very content. */
   readonly covered: LineRange[];
-  /** New lines folded into the pointer by the delta gate (the reader has not seen them). */
+  /**
+   * New lines folded into the pointer by the delta gate: fewer than
+   * `minDeltaChars` chars, each line empty or only whitespace and `)]};,`. The
+   * reader has not seen them, but they carry no code.
+   */
   readonly folded: LineRange[];
   /** Chars of `emit`: source this file really sends. */
   readonly newChars: number;
@@ -147,6 +153,22 @@ export function read(obj: unknown, key: string): unknown {
   return undefined;
 }
 
+/** Whitespace and closing punctuation only: lines that carry no code. */
+const TRIVIAL = /^[\s)\]};,]*$/;
+
+/**
+ * Whether every line of `spans` is trivial — empty, or only whitespace and
+ * `)]};,`. Only such a remainder may be folded into a pointer: the reader has
+ * not seen it, so anything that could be code (an exported one-liner) is sent.
+ */
+function isTrivial(content: string, index: LineIndex, spans: Spans): boolean {
+  for (let i = 0; i < spans.n; i++) {
+    const text = content.slice(index.offsets[spans.s[i]! - 1]!, index.offsets[spans.e[i]!]!);
+    if (!TRIVIAL.test(text)) return false;
+  }
+  return true;
+}
+
 /** @internal Runs the five gates on one file. */
 export function planWork(input: unknown, ctx: GateContext): FileWork {
   // Every field is read through `read`: null, a primitive or a hostile object reads as none.
@@ -208,7 +230,7 @@ export function planWork(input: unknown, ctx: GateContext): FileWork {
           gates.push(decide('delta', 'pass', 'all-covered'));
           emit = EMPTY;
           render = 'backref';
-        } else if (restChars < ctx.thresholds.minDeltaChars) {
+        } else if (restChars < ctx.thresholds.minDeltaChars && isTrivial(content, index, rest)) {
           gates.push(decide('delta', 'fold', 'folded-small-delta'));
           folded = rest;
           emit = EMPTY;
@@ -222,6 +244,8 @@ export function planWork(input: unknown, ctx: GateContext): FileWork {
     }
   }
 
+  // Nothing of the file left to send after clipping (or nothing valid asked): no section.
+  if (intended.n === 0) render = 'skipped';
   return {
     path,
     fingerprint: fp,
@@ -284,9 +308,11 @@ export function gateContext(
  * delta): which intended lines to send, which to replace by a pointer, and a
  * reason code for each gate's verdict.
  *
- * Lines are `content.split('\n')`; intended spans past the last line are
- * clipped to it, invalid ones dropped. Never throws: a non-string `content`
- * plans as an empty file (nothing sent, nothing withheld).
+ * Lines are POSIX lines (a final `'\n'` ends the last line; `''` has none);
+ * intended spans past the last line are clipped to it, invalid ones dropped. A
+ * file with nothing left to send after that renders `'skipped'`. Never throws:
+ * a non-string `content` plans as an empty file (`'skipped'`: nothing sent,
+ * nothing withheld).
  *
  * @example
  * ```ts

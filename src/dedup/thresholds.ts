@@ -16,7 +16,10 @@
 export interface DedupThresholds {
   /** Shortest run of held lines that is replaced by a pointer (size gate). */
   readonly minCoveredLines: number;
-  /** A new remainder shorter than this many chars is folded into the pointer (delta gate). */
+  /**
+   * A new remainder shorter than this many chars, every line of it trivial (empty,
+   * or only whitespace and `)]};,`), is folded into the pointer (delta gate).
+   */
   readonly minDeltaChars: number;
   /** Spans a pointer names before it says `+N more spans`. */
   readonly maxSpansInPointer: number;
@@ -37,8 +40,9 @@ export const DEDUP_THRESHOLDS: DedupThresholds = /* @__PURE__ */ Object.freeze({
   // A pointer sentence costs about 140 chars, roughly 8 lines of code: a shorter
   // held run costs more as a pointer than as source, and riddles the span with holes.
   minCoveredLines: 8,
-  // About two lines of code: a fence holding only a trailing blank or a closing
-  // brace reads as a broken response, which costs more than two unseen lines.
+  // About two lines: a fence holding only a trailing blank or a closing brace
+  // reads as a broken response. Only such lines are folded, never code: an
+  // unseen line that carries code costs the reader a re-read.
   minDeltaChars: 160,
   // Four spans fit on one line of a pointer; a longer list stops being read.
   maxSpansInPointer: 4,
