@@ -14,13 +14,18 @@
  * - (e) revision 2 with context tokens and nothing from the host: the agent
  *   echoes the last token it holds, a call without one gets a fresh token.
  */
-import { createEmissionRecorder } from '../../src/adapter/recorder.js';
-import { renderMarkdown } from '../../src/adapter/render.js';
+import { createEmissionRecorder, renderMarkdown } from '../../src/adapter/index.js';
 import type { ProjectFile, RecordedCall } from '../../src/cli/replay.js';
-import { type CallBudget, type CallPlan, planCall } from '../../src/dedup/plan-call.js';
-import { formatBackReference } from '../../src/dedup/pointer.js';
-import { projectFromView } from '../../src/ledger/selectors.js';
-import { createSessionStore } from '../../src/ledger/store.js';
+import {
+  type CallBudget,
+  type CallPlan,
+  createSessionStore,
+  formatBackReference,
+  planCall,
+  projectFromView,
+  readContextToken,
+  readRefresh,
+} from '../../src/index.js';
 import type { HeldItem } from './context.js';
 import type { ContextName } from './script.js';
 
@@ -81,13 +86,29 @@ function filesOf(project: ReadonlyMap<string, ProjectFile>, call: RecordedCall) 
   });
 }
 
+/** Revision 1's pointer: no response number, no way back through the tool. */
+const revisionOnePointer = (p: {
+  path: string;
+  covered: readonly { start: number; end: number }[];
+  symbols: readonly string[];
+  partial: boolean;
+}) =>
+  formatBackReference({ path: p.path, covered: p.covered, symbols: p.symbols, partial: p.partial });
+
+/** How a response is rendered: revision 1 (no number, its pointer) or revision 2. */
+interface RenderAs {
+  readonly revision: 1 | 2;
+  /** A context token to hand out in the header (revision 2). */
+  readonly context?: string | undefined;
+}
+
 /** Renders `plan` with the reference renderer and returns the text and the emission. */
 function render(
   setup: HostSetup,
   call: RecordedCall,
   files: ReturnType<typeof filesOf>,
   plan: CallPlan,
-  pointer?: Parameters<typeof renderMarkdown>[0]['pointer'],
+  as: RenderAs,
 ) {
   const recorder = createEmissionRecorder({ projectRoot: setup.projectRoot, query: call.query });
   const { text } = renderMarkdown({
@@ -95,7 +116,9 @@ function render(
     sources: files.map((f) => ({ ...f, symbols: setup.project.get(f.path)?.symbols })),
     recorder,
     title: `Results for "${call.query}"`,
-    pointer,
+    ...(as.revision === 1
+      ? { pointer: revisionOnePointer, callIndex: null }
+      : { refresh: true, context: as.context }),
   });
   return { text, emission: recorder.finish(text.length) };
 }
@@ -107,21 +130,12 @@ function dedupOff(setup: HostSetup): Host {
     answer(call) {
       const files = filesOf(setup.project, call);
       const plan = planCall({ files, prior: null, enabled: false, budget: setup.budget });
-      const { text } = render(setup, call, files, plan);
+      const { text } = render(setup, call, files, plan, { revision: 2 });
       return { text, plan, bucket: 'connection', number: null, token: null };
     },
     compacted() {},
   };
 }
-
-/** Revision 1's pointer: no response number, no way back through the tool. */
-const revisionOnePointer = (p: {
-  path: string;
-  covered: readonly { start: number; end: number }[];
-  symbols: readonly string[];
-  partial: boolean;
-}) =>
-  formatBackReference({ path: p.path, covered: p.covered, symbols: p.symbols, partial: p.partial });
 
 /** (b) One ledger for the connection, pointers without numbers. */
 function revisionOne(setup: HostSetup): Host {
@@ -132,11 +146,67 @@ function revisionOne(setup: HostSetup): Host {
       const files = filesOf(setup.project, call);
       const prior = projectFromView(store.view(), setup.projectRoot);
       const plan = planCall({ files, prior, budget: setup.budget });
-      const { text, emission } = render(setup, call, files, plan, revisionOnePointer);
+      const { text, emission } = render(setup, call, files, plan, { revision: 1 });
       store.record(emission);
       return { text, plan, bucket: 'connection', number: null, token: null };
     },
     compacted() {},
+  };
+}
+
+/**
+ * (c), (d), (e): revision 2. `bucketOf` is how the host tells contexts apart
+ * (nothing: one bucket for the connection; the host's context id; the token
+ * the agent echoes), `prunesOnCompaction` whether the host says what a
+ * compaction removed.
+ */
+function revisionTwo(setup: HostSetup, mode: 'connection' | 'host-ids' | 'tokens'): Host {
+  const store = createSessionStore();
+  let minted = 0;
+  return {
+    recovery: 'refresh',
+    answer(call, asker) {
+      let sessionId: string | undefined;
+      let handedOut: string | null = null;
+      if (mode === 'host-ids') sessionId = asker.context;
+      if (mode === 'tokens') {
+        // The tool argument as a client sends it, read the way a server reads it.
+        const echoed = readContextToken({ context: asker.token ?? undefined });
+        if (echoed === null) {
+          // mintContextToken() draws 8 random chars; a counter of the same length keeps the
+          // run a pure function of the sequences.
+          minted += 1;
+          handedOut = `ctx${String(minted).padStart(5, '0')}`;
+        }
+        sessionId = echoed ?? handedOut ?? undefined;
+      }
+      const refresh = readRefresh({ refresh: asker.refresh });
+      if (refresh !== null) store.prune({ sessionId, projectRoot: setup.projectRoot, ...refresh });
+      const files = filesOf(setup.project, call);
+      const prior = store.project(setup.projectRoot, sessionId);
+      const plan = planCall({ files, prior, budget: setup.budget });
+      const { text, emission } = render(setup, call, files, plan, {
+        revision: 2,
+        context: handedOut ?? undefined,
+      });
+      store.record(emission, sessionId);
+      return {
+        text,
+        plan,
+        bucket: sessionId ?? 'connection',
+        number: plan.callIndex,
+        token: handedOut,
+      };
+    },
+    compacted(context, dropped) {
+      if (mode !== 'host-ids') return;
+      // The host knows which tool results it removed: their response numbers.
+      const calls = dropped.flatMap((item) =>
+        item.ref === null ? [] : [Number(item.ref.slice(item.ref.lastIndexOf('#') + 1))],
+      );
+      if (calls.length > 0)
+        store.prune({ sessionId: context, projectRoot: setup.projectRoot, calls });
+    },
   };
 }
 
@@ -147,8 +217,12 @@ export function createHost(arm: ArmName, setup: HostSetup): Host {
       return dedupOff(setup);
     case 'b':
       return revisionOne(setup);
-    default:
-      throw new PendingArm(arm);
+    case 'c':
+      return revisionTwo(setup, 'connection');
+    case 'd':
+      return revisionTwo(setup, 'host-ids');
+    case 'e':
+      return revisionTwo(setup, 'tokens');
   }
 }
 

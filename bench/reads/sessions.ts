@@ -16,8 +16,8 @@ export type ReadOp =
   | {
       readonly kind: 'read';
       readonly path: string;
-      readonly offset?: number;
-      readonly limit?: number;
+      readonly offset?: number | undefined;
+      readonly limit?: number | undefined;
     }
   /** `read_multiple_files`: several whole files in one call. */
   | { readonly kind: 'reads'; readonly paths: readonly string[] }
