@@ -185,6 +185,11 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   projectFromView: { args: () => [{ version: 1, projects: [project] }, '/repo'], kind: 'tool' },
   servedRangesForFile: { args: () => [project, 'a.ts', fp], kind: 'tool' },
   normalizeSessionId: { args: () => ['s1'], kind: 'tool' },
+  mintContextToken: { args: () => [], kind: 'tool' },
+  // tool arguments
+  readRefresh: { args: () => [{ refresh: [1, 2] }], kind: 'tool' },
+  readContextToken: { args: () => [{ context: 'k7f3q2ab' }], kind: 'tool' },
+  contextIdFromMeta: { args: () => [{ 'vscode.conversationId': 'c-1' }], kind: 'tool' },
   // wire
   withSessionView: { args: () => [{ q: 1 }, { version: 1, projects: [project] }], kind: 'tool' },
   readSessionView: {

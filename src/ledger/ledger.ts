@@ -5,13 +5,15 @@
  * and decides nothing about what a call may withhold (that is the dedup layer's,
  * reading the view through the selectors).
  */
-import { addCounts, listOf, prop } from '../boundary/_read.js';
-import { sanitizeEmission } from '../boundary/ledger.js';
-import { checkLimits, MAX_EVICTED_COUNTERS, readLimits } from './limits.js';
+import { isOwn, own } from '../boundary/_own.js';
+import { addCounts } from '../boundary/_read.js';
+import { type CheckedEvent, readEvent, readLedger } from '../boundary/ledger.js';
+import { freezeRecord } from './_freeze.js';
+import { checkLimits, MAX_EVICTED_COUNTERS } from './limits.js';
 import { projectKey } from './project-key.js';
 import { normalizeSessionId } from './session-id.js';
 import type {
-  CallRecord,
+  Emission,
   EvictedCounters,
   Ledger,
   LedgerEntry,
@@ -20,6 +22,7 @@ import type {
   ProjectState,
   SessionView,
 } from './types.js';
+import { recentWithin } from './window.js';
 
 /**
  * An empty ledger. `limits` may name any of the bounds; the others keep
@@ -36,12 +39,14 @@ import type {
  */
 export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
   const checked = Object.freeze(checkLimits(limits, 'createLedger(limits)'));
-  return Object.freeze({
-    version: 1,
-    limits: checked,
-    entries: Object.freeze([]),
-    evicted: Object.freeze([]),
-  });
+  return own(
+    Object.freeze({
+      version: 1,
+      limits: checked,
+      entries: Object.freeze([]),
+      evicted: Object.freeze([]),
+    }),
+  );
 }
 
 /**
@@ -88,59 +93,75 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  * ```
  */
 export function ledgerReducer(ledger: Ledger, event: LedgerEvent): Ledger {
-  try {
-    const entries = prop(ledger, 'entries');
-    if (!Array.isArray(entries)) return ledger;
-    switch (prop(event, 'type')) {
-      case 'recorded':
-        return recorded(ledger, entries, event);
-      case 'forgotten': {
-        const session = normalizeSessionId(prop(event, 'sessionId'));
-        if (session === undefined) return ledger;
-        const evicted = evictedOf(ledger);
-        const kept = entries.filter((e) => prop(e, 'session') !== session);
-        const keptCounters = evicted.filter((c) => c.session !== session);
-        if (kept.length === entries.length && keptCounters.length === evicted.length) return ledger;
-        return Object.freeze({
-          ...ledger,
-          entries: Object.freeze(kept),
-          evicted: Object.freeze(keptCounters),
-        });
-      }
-      case 'cleared':
-        return entries.length === 0 && evictedOf(ledger).length === 0
-          ? ledger
-          : Object.freeze({ ...ledger, entries: Object.freeze([]), evicted: Object.freeze([]) });
-      default:
+  const own = ownLedger(ledger);
+  if (own === null) return ledger;
+  const checked = readEvent(event, own.limits);
+  if (checked === null) return ledger;
+  const next = apply(own, checked);
+  // An event that changed nothing answers the ledger it was given.
+  return next === own ? ledger : next;
+}
+
+/** The ledger as this library built it: itself when it is, else read through the boundary. */
+function ownLedger(ledger: unknown): Ledger | null {
+  return isOwn(ledger) ? (ledger as Ledger) : readLedger(ledger);
+}
+
+function apply(ledger: Ledger, event: CheckedEvent): Ledger {
+  switch (event.type) {
+    case 'recorded':
+      return recorded(ledger, event.session, event.emission);
+    case 'forgotten': {
+      const { session } = event;
+      const entries = ledger.entries.filter((e) => e.session !== session);
+      const evicted = ledger.evicted.filter((c) => c.session !== session);
+      if (entries.length === ledger.entries.length && evicted.length === ledger.evicted.length) {
         return ledger;
+      }
+      return freezeLedger(ledger, entries, evicted);
     }
-  } catch {
-    // A bookkeeping fault leaves the ledger as it was.
-    return ledger;
+    case 'cleared':
+      return ledger.entries.length === 0 && ledger.evicted.length === 0
+        ? ledger
+        : freezeLedger(ledger, [], []);
+    case 'pruned':
+      return pruned(ledger, event.session, event.key, event.calls);
   }
 }
 
-function recorded(ledger: Ledger, entries: readonly LedgerEntry[], event: unknown): Ledger {
-  const limits = readLimits(prop(ledger, 'limits'));
-  const emission = sanitizeEmission(prop(event, 'emission'), limits);
-  if (emission === null) return ledger;
-  const session = normalizeSessionId(prop(event, 'sessionId')) ?? null;
-  const key = projectKey(emission.projectRoot);
+function freezeLedger(
+  ledger: Ledger,
+  entries: readonly LedgerEntry[],
+  evicted: readonly EvictedCounters[],
+): Ledger {
+  return own(
+    Object.freeze({
+      version: 1,
+      limits: ledger.limits,
+      entries: Object.freeze(entries),
+      evicted: Object.freeze(evicted),
+    }),
+  );
+}
 
+function recorded(ledger: Ledger, session: string | null, emission: Emission): Ledger {
+  const { limits, entries } = ledger;
+  const key = projectKey(emission.projectRoot);
   const at = entries.findIndex((e) => e.session === session && e.key === key);
   const prev = at >= 0 ? entries[at]!.project : undefined;
   // An entry evicted earlier goes on counting from where it stopped.
-  let evicted = evictedOf(ledger);
+  let evicted = ledger.evicted;
   const back = at >= 0 ? -1 : evicted.findIndex((c) => c.session === session && c.key === key);
   const counted = prev ?? evicted[back];
   if (back >= 0) evicted = evicted.filter((_, i) => i !== back);
   const callCount = (counted?.callCount ?? 0) + 1;
   const record = freezeRecord({ ...emission, index: callCount });
+  const calls = [...(prev?.calls ?? []), record];
   const project: ProjectState = Object.freeze({
     projectRoot: emission.projectRoot,
     callCount,
     responseChars: addCounts(counted?.responseChars ?? 0, emission.responseChars),
-    calls: retain(prev?.calls ?? [], record, limits.maxCallsRetained),
+    calls: Object.freeze(recentWithin(calls, limits.maxCallsRetained, limits.maxRangesRetained)),
   });
 
   const next: LedgerEntry[] = [];
@@ -160,63 +181,31 @@ function recorded(ledger: Ledger, entries: readonly LedgerEntry[], event: unknow
     );
     evicted = [...evicted, ...gone].slice(-MAX_EVICTED_COUNTERS);
   }
-  return Object.freeze({
-    ...ledger,
-    entries: Object.freeze(next.slice(over)),
-    evicted: Object.freeze(evicted),
+  return freezeLedger(ledger, next.slice(over), evicted);
+}
+
+/**
+ * Drops the named records of the bucket's entries (of the one entry `key`
+ * names, when given); every retained record when `calls` is undefined.
+ * Counters and recency stay as they are.
+ */
+function pruned(
+  ledger: Ledger,
+  session: string | null,
+  key: string | undefined,
+  calls: ReadonlySet<number> | undefined,
+): Ledger {
+  let changed = false;
+  const entries = ledger.entries.map((entry) => {
+    if (entry.session !== session || (key !== undefined && entry.key !== key)) return entry;
+    const held = entry.project.calls;
+    const kept = calls === undefined ? [] : held.filter((c) => !calls.has(c.index));
+    if (kept.length === held.length) return entry;
+    changed = true;
+    const project = Object.freeze({ ...entry.project, calls: Object.freeze(kept) });
+    return Object.freeze({ ...entry, project });
   });
-}
-
-/**
- * The kept counters of evicted entries. A ledger from before they existed, or
- * one whose list is unreadable, remembers none (forgetting only resets a count).
- */
-function evictedOf(ledger: Ledger): readonly EvictedCounters[] {
-  const list = prop(ledger, 'evicted');
-  if (!Array.isArray(list)) return [];
-  // Shared as it is when every member is sound, the common case.
-  return list.every(isCounters) ? list : list.filter(isCounters);
-}
-
-function isCounters(c: unknown): c is EvictedCounters {
-  if (c === null || typeof c !== 'object') return false;
-  const { session, key, callCount, responseChars } = c as Record<string, unknown>;
-  return (
-    typeof key === 'string' &&
-    (session === null || typeof session === 'string') &&
-    Number.isSafeInteger(callCount) &&
-    (callCount as number) >= 0 &&
-    Number.isFinite(responseChars) &&
-    (responseChars as number) >= 0
-  );
-}
-
-/**
- * Freezes a fresh record all the way down. A view hands these very objects to
- * a tool in the same thread; a tool that wrote to one would otherwise rewrite
- * what the session was served.
- */
-function freezeRecord(record: CallRecord): CallRecord {
-  for (const file of record.files) {
-    for (const range of file.ranges) Object.freeze(range);
-    Object.freeze(file.ranges);
-    Object.freeze(file);
-  }
-  Object.freeze(record.files);
-  return Object.freeze(record);
-}
-
-/** The last `keep` records after appending `record`, oldest first; older ones shared. */
-function retain(
-  calls: readonly CallRecord[],
-  record: CallRecord,
-  keep: number,
-): readonly CallRecord[] {
-  if (keep === 0) return Object.freeze([]);
-  const from = Math.max(0, calls.length - (keep - 1));
-  const out = calls.slice(from);
-  out.push(record);
-  return Object.freeze(out);
+  return changed ? freezeLedger(ledger, entries, ledger.evicted) : ledger;
 }
 
 /**
@@ -234,24 +223,21 @@ function retain(
  * ```
  */
 export function sessionView(ledger: Ledger, sessionId?: string): SessionView {
+  const mine = ownLedger(ledger);
+  const session = normalizeSessionId(sessionId) ?? null;
   const projects: ProjectState[] = [];
-  try {
-    const session = normalizeSessionId(sessionId) ?? null;
-    const keep = readLimits(prop(ledger, 'limits')).maxViewCalls;
-    const { list, length } = listOf(prop(ledger, 'entries'));
-    for (let i = 0; i < length; i++) {
-      const entry = list[i] as LedgerEntry;
-      if (entry?.session !== session) continue;
-      const project = entry.project;
-      const calls = project.calls;
+  if (mine !== null) {
+    const { maxViewCalls, maxViewRanges } = mine.limits;
+    for (const entry of mine.entries) {
+      if (entry.session !== session) continue;
+      const { project } = entry;
+      const calls = recentWithin(project.calls, maxViewCalls, maxViewRanges);
       projects.push(
-        calls.length <= keep
+        calls === project.calls
           ? project
-          : Object.freeze({ ...project, calls: Object.freeze(calls.slice(calls.length - keep)) }),
+          : Object.freeze({ ...project, calls: Object.freeze(calls) }),
       );
     }
-  } catch {
-    // Under-report: what could not be read is not in the view.
   }
-  return Object.freeze({ version: 1, projects: Object.freeze(projects) });
+  return own(Object.freeze({ version: 1, projects: Object.freeze(projects) }));
 }

@@ -19,6 +19,13 @@ import type { LedgerLimits } from './types.js';
  *   are forgotten (a re-send), never widened (an invented line).
  * - `maxViewCalls: 4` — calls per project handed to a tool call: what a call
  *   needs to decide, small enough to clone into a worker on every call.
+ * - `maxRangesRetained: 4096` — ranges per entry over its retained records,
+ *   the oldest records dropped whole past it. Far above what the call bounds
+ *   allow here (8 × 24 × 24); it is the bound that binds when the call bounds
+ *   are raised, as `READ_TOOL_LIMITS` does.
+ * - `maxViewRanges: 1024` — ranges per project in a view, counted from the most
+ *   recent record back; the oldest records go whole. Keeps the clone into a
+ *   worker small whatever the call bounds say.
  *
  * @example
  * ```ts
@@ -31,6 +38,31 @@ export const DEFAULT_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
   maxFilesPerCall: 24,
   maxRangesPerFile: 24,
   maxViewCalls: 4,
+  maxRangesRetained: 4096,
+  maxViewRanges: 1024,
+});
+
+/**
+ * The preset for read tools (`read_file(path, offset?, limit?)`): one file per
+ * call, dozens of calls a session. The call windows are raised so a read five
+ * calls ago is still known, and the range bounds are what binds.
+ *
+ * - `maxCallsRetained: 256`, `maxViewCalls: 256` — a long read session, whole.
+ * - `maxFilesPerCall: 8` — a multi-file read rarely asks for more.
+ * - the rest as {@link DEFAULT_LIMITS}, `maxRangesRetained` and `maxViewRanges`
+ *   included: those bound memory and the view's size.
+ *
+ * @example
+ * ```ts
+ * const store = createSessionStore(READ_TOOL_LIMITS);
+ * READ_TOOL_LIMITS.maxViewCalls; // 256
+ * ```
+ */
+export const READ_TOOL_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
+  ...DEFAULT_LIMITS,
+  maxCallsRetained: 256,
+  maxFilesPerCall: 8,
+  maxViewCalls: 256,
 });
 
 const FIELDS: readonly (keyof LedgerLimits)[] = [
@@ -39,6 +71,8 @@ const FIELDS: readonly (keyof LedgerLimits)[] = [
   'maxFilesPerCall',
   'maxRangesPerFile',
   'maxViewCalls',
+  'maxRangesRetained',
+  'maxViewRanges',
 ];
 
 function isBound(x: unknown): x is number {

@@ -2,6 +2,8 @@
  * Selectors over a session view: how a tool call reads what its session has
  * been served, without reaching into the shape.
  */
+import { isOwn, own } from '../boundary/_own.js';
+import { OPEN_LIMITS, readView } from '../boundary/view.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { projectKey } from './project-key.js';
@@ -17,7 +19,10 @@ import type { ProjectState, SessionView } from './types.js';
  *
  * The two stay distinguishable so diagnostics can say "untracked" rather than
  * "first call". Roots are compared by `projectKey`, as the ledger keys its
- * entries: `/repo/` finds the project recorded as `/repo`.
+ * entries: `/repo/` finds the project recorded as `/repo`. A view the library
+ * did not build (one written by hand) is read as `readSessionView` reads one,
+ * without its bounds: a view that is not version 1 is untracked. What it
+ * returns is frozen.
  *
  * @example
  * ```ts
@@ -30,29 +35,15 @@ export function projectFromView(
   view: SessionView | null,
   projectRoot: string,
 ): ProjectState | null {
-  if (view === null || typeof view !== 'object') return null;
-  try {
-    return findProject(view, projectRoot);
-  } catch {
-    // A view whose getters throw was not built by a ledger: treat the call as
-    // untracked, which withholds nothing.
-    return null;
-  }
-}
-
-function findProject(view: SessionView, projectRoot: string): ProjectState {
-  const projects = Array.isArray(view.projects) ? view.projects : [];
+  const mine = isOwn(view) ? view : readView(view, OPEN_LIMITS);
+  if (mine === null) return null;
   const key = typeof projectRoot === 'string' ? projectKey(projectRoot) : undefined;
-  const found = projects.find(
-    (p) =>
-      p !== null &&
-      typeof p === 'object' &&
-      (p.projectRoot === projectRoot ||
-        (key !== undefined &&
-          typeof p.projectRoot === 'string' &&
-          projectKey(p.projectRoot) === key)),
+  const found =
+    key === undefined ? undefined : mine.projects.find((p) => projectKey(p.projectRoot) === key);
+  return (
+    found ??
+    own(Object.freeze({ projectRoot, callCount: 0, responseChars: 0, calls: Object.freeze([]) }))
   );
-  return found ?? { projectRoot, callCount: 0, responseChars: 0, calls: [] };
 }
 
 /**

@@ -121,31 +121,80 @@ export interface EmissionSink {
 }
 
 /**
+ * How {@link recordSafely} records: under which session, unless the call was
+ * cancelled, within which limits.
+ *
+ * @example
+ * ```ts
+ * server.tool('explore', schema, async (args, extra) => {
+ *   const raw = await pool.run(withSessionView(args, spans.view(extra.sessionId)));
+ *   const options: RecordOptions = { sessionId: extra.sessionId, signal: extra.signal };
+ *   return recordSafely(spans, raw, options);
+ * });
+ * ```
+ */
+export interface RecordOptions {
+  /** The session bucket (absent = the default bucket). */
+  readonly sessionId?: string | undefined;
+  /**
+   * The call's abort signal (the MCP SDK hands one to every tool handler):
+   * once it has fired, nothing is recorded, because a cancelled answer was
+   * never sent.
+   */
+  readonly signal?: { readonly aborted: boolean } | null | undefined;
+  /** Bounds of the sanitized copy (default `DEFAULT_LIMITS`; pass your store's). */
+  readonly limits?: Partial<LedgerLimits> | undefined;
+}
+
+/**
+ * Whether a call may still be recorded: no signal, or one that has not fired.
+ * A signal whose state cannot be read counts as fired: recording what might
+ * not have been sent is the over-report, skipping a record only a re-send.
+ */
+function stillGoingOut(signal: unknown): boolean {
+  return signal === undefined || signal === null || prop(signal, 'aborted') === false;
+}
+
+/**
  * The tool path's last step: strips the emission from `result`, records it in
- * `store` (when there is one) under `sessionId`, and returns the stripped
- * result. A fault in the bookkeeping is swallowed, so a tool call that already
- * succeeded can never fail here; a `null` store (a CLI, a bare handler) still
- * strips. Never throws.
+ * `store` (when there is one) under the session, and returns the stripped
+ * result, which the host then sends.
+ *
+ * - **Record only what goes out**: with `signal`, the signal is checked at the
+ *   moment of recording, and a call it cancelled records nothing (its answer
+ *   is never sent; the ledger claims only what the agent was sent).
+ * - A fault in the bookkeeping (a store that throws) is swallowed, so a tool
+ *   call that already succeeded can never fail here; a `null` store (a CLI, a
+ *   bare handler) still strips.
+ * - The third argument may also be the session id itself, and the fourth the
+ *   limits (the revision-1 form).
+ *
+ * Never throws.
  *
  * @example
  * ```ts
  * const raw = await pool.run(withSessionView(args, session.spans.view()));
- * return recordSafely(session.spans, raw); // what the agent receives
+ * return recordSafely(session.spans, raw, { signal: extra.signal }); // what the agent receives
+ * recordSafely(store, raw, 'conn-1');                                 // revision-1 form
  * ```
  */
 export function recordSafely<T>(
   store: EmissionSink | null | undefined,
   result: T,
-  sessionId?: string,
-  limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
+  options?: RecordOptions | string,
+  limits?: Partial<LedgerLimits>,
 ): T {
-  const taken = takeEmission(result, limits);
-  if (taken.emission !== null && store) {
-    try {
-      store.record(taken.emission, sessionId);
-    } catch {
-      // Bookkeeping only: the answer already exists and goes out as it is.
+  const byName = typeof options === 'string' || options === undefined;
+  const sessionId = byName ? options : prop(options, 'sessionId');
+  const bounds = (byName ? limits : prop(options, 'limits')) ?? DEFAULT_LIMITS;
+  const taken = takeEmission(result, bounds as Partial<LedgerLimits>);
+  if (taken.emission === null || !store) return taken.result;
+  try {
+    if (byName || stillGoingOut(prop(options, 'signal'))) {
+      store.record(taken.emission, sessionId as string | undefined);
     }
+  } catch {
+    // Bookkeeping only: the answer already exists and goes out as it is.
   }
   return taken.result;
 }
