@@ -20,6 +20,7 @@ import {
   type CallBudget,
   type CallPlan,
   createSessionStore,
+  describeSession,
   formatBackReference,
   planCall,
   projectFromView,
@@ -98,6 +99,8 @@ const revisionOnePointer = (p: {
 /** How a response is rendered: revision 1 (no number, its pointer) or revision 2. */
 interface RenderAs {
   readonly revision: 1 | 2;
+  /** The response's number (revision 2). */
+  readonly callIndex?: number | null | undefined;
   /** A context token to hand out in the header (revision 2). */
   readonly context?: string | undefined;
 }
@@ -118,7 +121,7 @@ function render(
     title: `Results for "${call.query}"`,
     ...(as.revision === 1
       ? { pointer: revisionOnePointer, callIndex: null }
-      : { refresh: true, context: as.context }),
+      : { refresh: true, callIndex: as.callIndex ?? null, context: as.context }),
   });
   return { text, emission: recorder.finish(text.length) };
 }
@@ -185,8 +188,10 @@ function revisionTwo(setup: HostSetup, mode: 'connection' | 'host-ids' | 'tokens
       const files = filesOf(setup.project, call);
       const prior = store.project(setup.projectRoot, sessionId);
       const plan = planCall({ files, prior, budget: setup.budget });
+      const number = describeSession(prior)?.callIndex ?? null;
       const { text, emission } = render(setup, call, files, plan, {
         revision: 2,
+        callIndex: number,
         context: handedOut ?? undefined,
       });
       store.record(emission, sessionId);
@@ -194,7 +199,7 @@ function revisionTwo(setup: HostSetup, mode: 'connection' | 'host-ids' | 'tokens
         text,
         plan,
         bucket: sessionId ?? 'connection',
-        number: plan.callIndex,
+        number,
         token: handedOut,
       };
     },
