@@ -1,23 +1,26 @@
 /**
  * The planner's line arithmetic, on contents small enough to count by hand:
  * where each line starts, how far an index reaches when it is given a limit,
- * clipping to the file, cutting a set to an allowance, and joining two sets.
+ * clipping to the file, cutting a set to an allowance, and telling trivial
+ * lines from code.
  * A chars figure that is off by one line here is a budget overrun there.
  */
 import { describe, expect, it } from 'vitest';
 import {
+  allTrivial,
   charsOf,
   charsOfLines,
   clipToFile,
   indexLines,
   takePrefix,
-  unionSpans,
 } from '../src/dedup/_lines.js';
-import { fromSpans, type Spans, toSpans } from '../src/ranges/_spans.js';
+import { type LineRange, mergeRanges } from '../src/index.js';
 
-const set = (...pairs: [number, number][]): Spans =>
-  toSpans(pairs.map(([start, end]) => ({ start, end })));
-const pairs = (spans: Spans): [number, number][] => fromSpans(spans).map((r) => [r.start, r.end]);
+/** A normalized set, as the planner hands its helpers. */
+const set = (...pairs: [number, number][]): LineRange[] =>
+  mergeRanges(pairs.map(([start, end]) => ({ start, end })));
+const pairs = (spans: readonly LineRange[]): [number, number][] =>
+  spans.map((r) => [r.start, r.end]);
 
 // Lines (each with its '\n' but the last): 'aa\n' 3, 'bbb\n' 4, 'cc\n' 3, 'd' 1.
 const FOUR = 'aa\nbbb\ncc\nd';
@@ -97,5 +100,124 @@ describe('indexLines', () => {
     const whole = indexLines('a\nb\n', 2);
     expect(whole.complete).toBe(true);
     expect(whole.lineCount).toBe(2);
+  });
+});
+
+describe('charsOf and clipToFile', () => {
+  it('adds the chars of each span', () => {
+    const index = indexLines(FOUR);
+    expect(charsOf(index, set([1, 1], [3, 4]))).toBe(3 + 3 + 1);
+    expect(charsOf(index, set())).toBe(0);
+  });
+
+  it('cuts spans at the last line and drops those past it', () => {
+    const spans = set([1, 3], [5, 7], [9, 12]);
+    expect(pairs(clipToFile(spans, 6))).toEqual([
+      [1, 3],
+      [5, 6],
+    ]);
+    expect(pairs(clipToFile(spans, 4))).toEqual([[1, 3]]);
+    expect(pairs(clipToFile(spans, 5))).toEqual([
+      [1, 3],
+      [5, 5],
+    ]);
+    expect(pairs(clipToFile(spans, 11))).toEqual([
+      [1, 3],
+      [5, 7],
+      [9, 11],
+    ]);
+  });
+
+  it('hands back the same set when it fits, or is empty', () => {
+    const spans = set([1, 3], [5, 7]);
+    expect(clipToFile(spans, 7)).toBe(spans);
+    expect(clipToFile(spans, 100)).toBe(spans);
+    const none = set();
+    expect(clipToFile(none, 0)).toBe(none);
+    expect(clipToFile(spans, 0)).toEqual([]);
+  });
+});
+
+describe('takePrefix', () => {
+  const index = indexLines(FOUR);
+  const spans = set([1, 1], [3, 4]); // 3 chars, then 3 + 1
+
+  it.each<[number, [number, number][], number]>([
+    [0, [], 0],
+    [2, [], 0],
+    [3, [[1, 1]], 3],
+    [5, [[1, 1]], 3],
+    [
+      6,
+      [
+        [1, 1],
+        [3, 3],
+      ],
+      6,
+    ],
+    [
+      7,
+      [
+        [1, 1],
+        [3, 4],
+      ],
+      7,
+    ],
+    [
+      100,
+      [
+        [1, 1],
+        [3, 4],
+      ],
+      7,
+    ],
+  ])('with allowance %s sends %j (%s chars)', (allowance, expected, chars) => {
+    const out = takePrefix(index, spans, allowance);
+    expect(pairs(out.spans)).toEqual(expected);
+    expect(out.chars).toBe(chars);
+  });
+
+  it('keeps taking whole spans after one that fits exactly', () => {
+    const three = set([1, 1], [2, 2], [4, 4]); // 3, 4, 1 chars
+    expect(pairs(takePrefix(index, three, 7).spans)).toEqual([[1, 2]]);
+    const out = takePrefix(index, three, 8);
+    expect(pairs(out.spans)).toEqual([
+      [1, 2],
+      [4, 4],
+    ]);
+    expect(out.chars).toBe(8);
+  });
+
+  it('cuts inside a span at the last whole line that fits', () => {
+    const long = set([1, 4]);
+    expect(pairs(takePrefix(index, long, 9).spans)).toEqual([[1, 2]]);
+    expect(takePrefix(index, long, 9).chars).toBe(7);
+    expect(pairs(takePrefix(index, long, 10).spans)).toEqual([[1, 3]]);
+    expect(pairs(takePrefix(index, long, 11).spans)).toEqual([[1, 4]]);
+  });
+
+  it('counts what earlier spans used when it cuts a later one', () => {
+    const two = set([1, 1], [2, 4]); // 3, then 4 + 3 + 1
+    const out = takePrefix(index, two, 10);
+    expect(pairs(out.spans)).toEqual([[1, 3]]);
+    expect(out.chars).toBe(10);
+    const tight = takePrefix(index, two, 9);
+    expect(pairs(tight.spans)).toEqual([[1, 2]]);
+    expect(tight.chars).toBe(7);
+  });
+});
+
+describe('allTrivial', () => {
+  // Lines: '}', '  );', '', '\t],', 'x = 1;', ';,'.
+  const index = indexLines('}\n  );\n\n\t],\nx = 1;\n;,\n');
+
+  it('holds for lines of nothing but whitespace and )]};,', () => {
+    expect(allTrivial(index, set([1, 4], [6, 6]))).toBe(true);
+    expect(allTrivial(index, set())).toBe(true);
+  });
+
+  it('fails on any line that carries anything else', () => {
+    expect(allTrivial(index, set([5, 5]))).toBe(false);
+    expect(allTrivial(index, set([1, 2], [4, 6]))).toBe(false);
   });
 });
