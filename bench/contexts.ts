@@ -33,7 +33,6 @@ export function contextsTable(rows: readonly ContextRow[]): string {
     ARMS.map((arm) => {
       const t = totalOf(rows, arm);
       const label = `(${arm}) ${ARM_LABELS[arm]}`;
-      if (t === null) return [label, 'pending'];
       return [
         label,
         formatCount(t.stalePointers),
@@ -78,12 +77,10 @@ if (process.argv.includes('--json')) {
   console.log(contextsTable(rows));
   console.log('');
   for (const v of verdicts) {
-    console.log(
-      `  ${v.target}: ${v.met === null ? 'PENDING' : v.met ? 'met' : 'MISSED'} (${v.detail})`,
-    );
+    console.log(`  ${v.target}: ${v.met ? 'met' : 'MISSED'} (${v.detail})`);
   }
   const missed = verdicts.some((v) => v.met !== true);
   console.log(
-    missed ? '\nSome context targets were missed or are pending.' : '\nAll context targets met.',
+    missed ? '\nSome context targets were missed.' : '\nAll context targets met.',
   );
 }

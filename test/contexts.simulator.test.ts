@@ -22,11 +22,7 @@ beforeAll(() => {
   const project = loadDeclarationProject();
   const sequences = TOPICS.filter((t) => SMALL.includes(t.name)).map((t) => drillDown(project, t));
   const rows = runContexts(sequences, project.files);
-  const t = (arm: 'a' | 'b' | 'c' | 'd' | 'e') => {
-    const sum = totalOf(rows, arm);
-    if (sum === null) throw new Error(`arm (${arm}) is pending`);
-    return sum;
-  };
+  const t = (arm: 'a' | 'b' | 'c' | 'd' | 'e') => totalOf(rows, arm);
   totals = { a: t('a'), b: t('b'), c: t('c'), d: t('d'), e: t('e') };
 }, 60_000);
 

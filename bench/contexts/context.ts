@@ -14,7 +14,7 @@ export interface HeldItem {
   readonly kind: 'response' | 'read';
   /** `bucket#number` of a numbered response (what a pointer can cite), else `null`. */
   readonly ref: string | null;
-  /** The context token the item carried (a response to a call that came without one). */
+  /** The context token the item names, or `null`. */
   readonly token: string | null;
   /** Delivered lines: `path\0fingerprint` → line numbers. */
   readonly lines: ReadonlyMap<string, ReadonlySet<number>>;

@@ -12,7 +12,8 @@
  * - (d) revision 2 where the host passes each context's id as the session id
  *   and dispatches `pruned` for the responses a compaction removed;
  * - (e) revision 2 with context tokens and nothing from the host: the agent
- *   echoes the last token it holds, a call without one gets a fresh token.
+ *   echoes the last token it holds, a call without one gets a fresh token,
+ *   and every response names its context's token (as `examples/mcp-explore`).
  */
 import { createEmissionRecorder, renderMarkdown } from '../../src/adapter/index.js';
 import type { ProjectFile, RecordedCall } from '../../src/cli/replay.js';
@@ -60,7 +61,7 @@ export interface Answer {
   readonly bucket: string;
   /** The number the response says it has, or `null` when it says none. */
   readonly number: number | null;
-  /** The context token the response handed out, or `null`. */
+  /** The context token the response names in its header, or `null`. */
   readonly token: string | null;
 }
 
@@ -170,19 +171,17 @@ function revisionTwo(setup: HostSetup, mode: 'connection' | 'host-ids' | 'tokens
     recovery: 'refresh',
     answer(call, asker) {
       let sessionId: string | undefined;
-      let handedOut: string | null = null;
       if (mode === 'host-ids') sessionId = asker.context;
       if (mode === 'tokens') {
-        // The tool argument as a client sends it, read the way a server reads it.
+        // The tool argument as a client sends it, read the way a server reads it; a call
+        // without a token gets a fresh one. mintContextToken() draws 8 random chars; a counter
+        // of the same length keeps the run a pure function of the sequences.
         const echoed = readContextToken({ context: asker.token ?? undefined });
-        if (echoed === null) {
-          // mintContextToken() draws 8 random chars; a counter of the same length keeps the
-          // run a pure function of the sequences.
-          minted += 1;
-          handedOut = `ctx${String(minted).padStart(5, '0')}`;
-        }
-        sessionId = echoed ?? handedOut ?? undefined;
+        if (echoed === null) minted += 1;
+        sessionId = echoed ?? `ctx${String(minted).padStart(5, '0')}`;
       }
+      // Every response names its context's token, as examples/mcp-explore does.
+      const token = mode === 'tokens' ? (sessionId ?? null) : null;
       const refresh = readRefresh({ refresh: asker.refresh });
       if (refresh !== null) store.prune({ sessionId, projectRoot: setup.projectRoot, ...refresh });
       const files = filesOf(setup.project, call);
@@ -192,7 +191,7 @@ function revisionTwo(setup: HostSetup, mode: 'connection' | 'host-ids' | 'tokens
       const { text, emission } = render(setup, call, files, plan, {
         revision: 2,
         callIndex: number,
-        context: handedOut ?? undefined,
+        context: token ?? undefined,
       });
       store.record(emission, sessionId);
       return {
@@ -200,7 +199,7 @@ function revisionTwo(setup: HostSetup, mode: 'connection' | 'host-ids' | 'tokens
         plan,
         bucket: sessionId ?? 'connection',
         number,
-        token: handedOut,
+        token,
       };
     },
     compacted(context, dropped) {
@@ -228,12 +227,5 @@ export function createHost(arm: ArmName, setup: HostSetup): Host {
       return revisionTwo(setup, 'host-ids');
     case 'e':
       return revisionTwo(setup, 'tokens');
-  }
-}
-
-/** An arm whose library API has not landed yet. */
-export class PendingArm extends Error {
-  constructor(readonly arm: ArmName) {
-    super(`arm (${arm}) is pending: the revision-2 API it needs is not in this build`);
   }
 }

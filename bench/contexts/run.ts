@@ -23,7 +23,7 @@ import {
   holdsResponse,
   lastToken,
 } from './context.js';
-import { type Answer, ARMS, type ArmName, createHost, type Host, PendingArm } from './hosts.js';
+import { type Answer, ARMS, type ArmName, createHost, type Host } from './hosts.js';
 import { type ContextName, contextScript } from './script.js';
 
 /** What one arm did over one sequence (or, summed, over all of them). */
@@ -52,14 +52,11 @@ export interface ArmFigures {
   readonly linesLost: number;
 }
 
-/** One arm's figures over one sequence, or `pending` when the arm could not run. */
-export type ArmResult = ArmFigures | { readonly pending: string };
-
 /** One sequence's row: every arm's result. */
 export interface ContextRow {
   readonly sequence: string;
   readonly steps: number;
-  readonly arms: Readonly<Record<ArmName, ArmResult>>;
+  readonly arms: Readonly<Record<ArmName, ArmFigures>>;
 }
 
 /** Refresh rounds the agent tries for one response before it gives up. */
@@ -272,34 +269,26 @@ export function simulateArm(
   };
 }
 
-/** Runs every arm over every sequence. An arm whose API is missing is reported as pending. */
+/** Runs every arm over every sequence. */
 export function runContexts(
   sequences: readonly RecordedSequence[],
   project: ReadonlyMap<string, ProjectFile>,
-  arms: readonly ArmName[] = ARMS,
 ): ContextRow[] {
   return sequences.map((sequence) => {
-    const results = {} as Record<ArmName, ArmResult>;
-    for (const arm of arms) {
-      try {
-        results[arm] = simulateArm(arm, sequence, project);
-      } catch (error) {
-        if (!(error instanceof PendingArm)) throw error;
-        results[arm] = { pending: error.message };
-      }
-    }
-    return { sequence: sequence.name, steps: contextScript(sequence).length, arms: results };
+    const arms = {} as Record<ArmName, ArmFigures>;
+    for (const arm of ARMS) arms[arm] = simulateArm(arm, sequence, project);
+    return { sequence: sequence.name, steps: contextScript(sequence).length, arms };
   });
 }
 
-/** Sums one arm over every row; `null` when it is pending anywhere. */
-export function totalOf(rows: readonly ContextRow[], arm: ArmName): ArmFigures | null {
-  let sum: Record<keyof ArmFigures, number> | null = null;
+/** Sums one arm over every row. */
+export function totalOf(rows: readonly ContextRow[], arm: ArmName): ArmFigures {
+  const sum = Object.fromEntries(
+    Object.keys(rows[0]?.arms[arm] ?? {}).map((k) => [k, 0]),
+  ) as Record<keyof ArmFigures, number>;
   for (const row of rows) {
     const r = row.arms[arm];
-    if (r === undefined || 'pending' in r) return null;
-    if (sum === null) sum = { ...r };
-    else for (const k of Object.keys(r) as (keyof ArmFigures)[]) sum[k] += r[k];
+    for (const k of Object.keys(r) as (keyof ArmFigures)[]) sum[k] += r[k];
   }
   return sum;
 }
