@@ -6,7 +6,18 @@
  * have had room to show.
  */
 import { describe, expect, it } from 'vitest';
-import { type CallBudget, type PlanCallFile, type ProjectState, planCall } from '../src/index.js';
+import {
+  type CallBudget,
+  createLedger,
+  type LineRange,
+  ledgerReducer,
+  type PlanCallFile,
+  type ProjectState,
+  planCall,
+  projectFromView,
+  sessionView,
+} from '../src/index.js';
+import { emissionOf } from './_plan-emission.js';
 import { callRecord, projectState } from './_prior.js';
 
 /** `n` lines of exactly 10 chars each (9 + '\n'), distinct per `tag`. */
@@ -125,6 +136,78 @@ describe('the call totals', () => {
     expect(plan.files.map((f) => f.coveredChars)).toEqual([400, 400, 400]);
     expect(plan.coveredChars).toBe(1200);
     expect(plan.newChars).toBe(200);
+  });
+});
+
+/** The lines of a set, one number each. */
+const linesIn = (spans: readonly LineRange[]) =>
+  spans.flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, k) => r.start + k));
+
+describe('bank: the dedup-off response with duplicates replaced by pointers', () => {
+  /** Plans `intended` of a 200-line file through a real ledger, call after call. */
+  function twoCalls(first: LineRange, second: LineRange, extra: PlanCallFile[] = []) {
+    const budget = { maxChars: 1000, policy: 'bank' as const };
+    const a = file('a.ts', 200);
+    let ledger = createLedger();
+    const call = (intended: LineRange) => {
+      const files = [{ ...a, intended: [intended] }, ...extra];
+      const prior = projectFromView(sessionView(ledger), '/repo');
+      const plan = planCall({ files, prior, budget });
+      const off = planCall({ files, prior, budget, enabled: false });
+      ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(plan, '/repo') });
+      return { plan, off };
+    };
+    return [call(first), call(second)] as const;
+  }
+
+  it('asked twice for a 200-line file, never sends a line dedup off would not have sent', () => {
+    // Issue: the second call sent L64-122 plus a pointer, more than dedup off's L1-63.
+    const [, { plan, off }] = twoCalls({ start: 1, end: 200 }, { start: 1, end: 200 });
+    expect(off.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    // The only file is held in full: the hold-back restores it, exactly as dedup off sends it.
+    expect(plan.heldBack).toBe('a.ts');
+    expect(plan.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    expect(plan.newChars).toBe(off.newChars);
+  });
+
+  it('with another file to show, answers the held file with its pointer alone', () => {
+    const [, { plan, off }] = twoCalls({ start: 1, end: 200 }, { start: 1, end: 200 }, [
+      file('b.ts', 5),
+    ]);
+    expect(off.files.map((f) => f.newChars)).toEqual([950, 50]);
+    expect(plan.files[0]!.render).toBe('backref');
+    expect(plan.files[0]!.covered).toEqual([{ start: 1, end: 95 }]);
+    expect(plan.files[1]!.emit).toEqual([{ start: 1, end: 5 }]);
+    expect(plan.newChars).toBe(50);
+  });
+
+  it('sends the dedup-off lines it does not hold, and points at the ones it does', () => {
+    const [, { plan, off }] = twoCalls({ start: 1, end: 30 }, { start: 1, end: 200 });
+    expect(off.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    const f = plan.files[0]!;
+    expect(f.render).toBe('partial');
+    expect(f.covered).toEqual([{ start: 1, end: 30 }]);
+    expect(f.emit).toEqual([{ start: 31, end: 100 }]);
+    expect(f.newChars).toBe(700);
+    // Every line sent is one dedup off sends: the source only shrinks.
+    const offLines = new Set(linesIn(off.files[0]!.emit));
+    for (const l of linesIn(f.emit)) expect(offLines.has(l)).toBe(true);
+  });
+
+  it('names no pointer for held lines dedup off would have cut', () => {
+    // L150-200 are held, but dedup off sends L101-200's first 100 lines only... of L101-200.
+    const [, { plan, off }] = twoCalls({ start: 150, end: 200 }, { start: 1, end: 200 });
+    expect(off.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    expect(plan.files[0]!.render).toBe('full');
+    expect(plan.files[0]!.covered).toEqual([]);
+    expect(plan.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+  });
+
+  it('keeps a held run whole in the pointer when dedup off cuts through it', () => {
+    const [, { plan }] = twoCalls({ start: 90, end: 120 }, { start: 1, end: 200 });
+    const f = plan.files[0]!;
+    expect(f.covered).toEqual([{ start: 90, end: 120 }]);
+    expect(f.emit).toEqual([{ start: 1, end: 89 }]);
   });
 });
 

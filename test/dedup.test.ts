@@ -406,8 +406,15 @@ describe('planCall: scenarios', () => {
     const budget = { maxChars: 2000, maxFiles: 1 };
     const off = planCall({ files, prior, enabled: false, budget });
     const fresh = planCall({ files, prior: null, budget });
-    const strip = (p: CallPlan) => ({ ...p, files: p.files.map((f) => ({ ...f, gates: [] })) });
+    // The same plan but for the gates' reasons, and the call number the tracked call has.
+    const strip = (p: CallPlan) => ({
+      ...p,
+      callIndex: 0,
+      files: p.files.map((f) => ({ ...f, gates: [] })),
+    });
     expect(strip(off)).toEqual(strip(fresh));
+    expect(off.callIndex).toBe(2);
+    expect(fresh.callIndex).toBeNull();
     expect(off.coveredChars).toBe(0);
     expect(off.heldBack).toBeNull();
   });
@@ -594,6 +601,7 @@ describe('bad input never throws', () => {
       expect(plan).toEqual({
         files: [],
         heldBack: null,
+        callIndex: null,
         newChars: 0,
         coveredChars: 0,
         foldedChars: 0,

@@ -102,13 +102,21 @@ describe('formatSessionBlock', () => {
   it('reads junk counts as 0', () => {
     expect(
       formatSessionBlock({
-        callIndex: Number.NaN,
+        callIndex: 1,
         priorCalls: -1,
-        priorChars: 0,
+        priorChars: Number.NaN,
         priorFiles: 'x' as never,
       }),
-    ).toBe('session: call #0 for this project · no earlier calls');
+    ).toBe('session: call #1 for this project · no earlier calls');
   });
+
+  it.each([Number.NaN, 0, -1, 1.5, '2'])(
+    'renders nothing without a call number (%s)',
+    (callIndex) => {
+      const d = { callIndex, priorCalls: 1, priorChars: 0, priorFiles: [] };
+      expect(formatSessionBlock(d as never)).toBe('');
+    },
+  );
 
   it('names at most 8 files, then counts the rest', () => {
     const file = (i: number) => ({

@@ -217,7 +217,10 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
     ],
     kind: 'tool',
   },
-  resolveThresholds: { args: () => [{ minCoveredLines: 4 }], kind: 'tool' },
+  planRead: {
+    args: () => [{ path: 'a.ts', content, range: { start: 1, end: 3 }, prior: project }],
+    kind: 'tool',
+  },
   dedupEnabledFromEnv: { args: () => [{ SPAN_LEDGER_DEDUP: 'off' }], kind: 'tool' },
   formatBackReference: {
     args: () => [{ path: 'a.ts', covered: [{ start: 1, end: 9 }], symbols: ['f'], partial: true }],

@@ -70,7 +70,7 @@ describe('formatBackReference', () => {
     expect(whole).not.toMatch(/follow/i);
   });
 
-  it('never reads as a gap and never sends the reader to the file, whatever it is given', () => {
+  it('never reads as a gap and never sends the reader to the file, whatever it is given (seed 7)', () => {
     fc.assert(
       fc.property(
         fc.string({ maxLength: 40 }).filter((s) => !GAP_WORDS.test(s) && !SENDS_TO_FILE.test(s)),
@@ -83,15 +83,86 @@ describe('formatBackReference', () => {
         ),
         fc.array(fc.constantFrom('Session', 'login', 'parse', 'Cache', 'x'), { maxLength: 9 }),
         fc.boolean(),
-        (path, covered, symbols, partial) => {
-          const text = formatBackReference({ path, covered, symbols, partial });
+        fc.array(fc.integer({ min: -2, max: 300 }), { maxLength: 8 }),
+        fc.boolean(),
+        (path, covered, symbols, partial, calls, refresh) => {
+          const text = formatBackReference({ path, covered, symbols, partial, calls, refresh });
           expect(text).not.toMatch(GAP_WORDS);
           expect(text).not.toMatch(SENDS_TO_FILE);
-          expect(text).toMatch(/earlier in this conversation/);
+          expect(text).toMatch(/of this conversation|earlier in this conversation/);
+          expect(text).not.toMatch(/#-|#0\b/);
+          expect(text.includes('refresh')).toBe(refresh);
         },
       ),
-      { numRuns: 200 },
+      { seed: 7, numRuns: 200 },
     );
+  });
+
+  it('cites the response that delivered the lines', () => {
+    const text = formatBackReference({ path: 'a.ts', covered: [r(1, 40)], calls: [3] });
+    expect(text.startsWith('Sent in response #3 of this conversation: `a.ts` L1-40.')).toBe(true);
+    expect(text).not.toMatch(/refresh/);
+  });
+
+  it('cites several responses most recent first, as given, each once', () => {
+    expect(formatBackReference({ path: 'a.ts', covered: [r(1, 9)], calls: [5, 3] })).toMatch(
+      /^Sent in responses #5 and #3 of this conversation: /,
+    );
+    expect(
+      formatBackReference({ path: 'a.ts', covered: [r(1, 9)], calls: [9, 5, 9, 3, 0, 1.5, -2] }),
+    ).toMatch(/^Sent in responses #9, #5 and #3 of this conversation: /);
+    expect(
+      formatBackReference({ path: 'a.ts', covered: [r(1, 9)], calls: [9, 8, 7, 6, 5, 4] }),
+    ).toMatch(/^Sent in responses #9, #8, #7, #6 and 2 earlier ones of this conversation: /);
+  });
+
+  it('with refresh, ends with one sentence naming the responses to pass back', () => {
+    const one = formatBackReference({
+      path: 'a.ts',
+      covered: [r(1, 9)],
+      partial: true,
+      calls: [3],
+      refresh: true,
+    });
+    expect(one).toBe(
+      'Sent in response #3 of this conversation: `a.ts` L1-9. The file is unchanged since, so that earlier copy is still exact. Only the lines not sent before follow. If response #3 is no longer in your context, call this tool again with `refresh: [3]`.',
+    );
+    const two = formatBackReference({
+      path: 'a.ts',
+      covered: [r(1, 9)],
+      calls: [5, 3],
+      refresh: true,
+    });
+    expect(
+      two.endsWith(
+        'If responses #5 and #3 are no longer in your context, call this tool again with `refresh: [5, 3]`.',
+      ),
+    ).toBe(true);
+    const many = formatBackReference({
+      path: 'a.ts',
+      covered: [r(1, 9)],
+      calls: [9, 8, 7, 6, 5],
+      refresh: true,
+    });
+    expect(many.endsWith('call this tool again with `refresh: true`.')).toBe(true);
+    const uncited = formatBackReference({ path: 'a.ts', covered: [r(1, 9)], refresh: true });
+    expect(
+      uncited.endsWith(
+        'If that copy is no longer in your context, call this tool again with `refresh: true`.',
+      ),
+    ).toBe(true);
+  });
+
+  it('says nothing of refresh unless refresh is exactly true', () => {
+    for (const refresh of [false, undefined, 'true', 1]) {
+      const text = formatBackReference({
+        path: 'a.ts',
+        covered: [r(1, 9)],
+        calls: [2],
+        refresh: refresh as never,
+      });
+      expect(text).not.toMatch(/refresh/);
+    }
   });
 
   it('never throws on junk input', () => {
@@ -126,7 +197,18 @@ describe('symbolsInSpans', () => {
     expect(symbolsInSpans(nodes, [r(100, 120)])).toEqual([]);
   });
 
-  it('agrees with a naive overlap check', () => {
+  it("reads Codegraph's { startLine, endLine } nodes as well", () => {
+    const codegraph = [
+      { name: 'Session', kind: 'class' as const, startLine: 10, endLine: 80 },
+      { name: 'audit', kind: 'function' as const, startLine: 90, endLine: 99 },
+      { name: 'fs', kind: 'import' as const, startLine: 1, endLine: 1 },
+      { name: 'bad', kind: 'function' as const, startLine: 9, endLine: 2 },
+    ];
+    expect(symbolsInSpans(codegraph, [r(1, 95)])).toEqual(['Session', 'audit']);
+    expect(symbolsInSpans([...codegraph, ...nodes], [r(85, 95)])).toEqual(['audit']);
+  });
+
+  it('agrees with a naive overlap check (seed 11)', () => {
     const node = fc.record({
       name: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
       kind: fc.constantFrom<SymbolNode['kind']>('function', 'class', 'import', 'export', 'type'),
@@ -156,7 +238,7 @@ describe('symbolsInSpans', () => {
         expect(new Set(got)).toEqual(expected);
         expect(got.length).toBe(expected.size);
       }),
-      { numRuns: 200 },
+      { seed: 11, numRuns: 200 },
     );
   });
 

@@ -1,7 +1,8 @@
 /**
  * Internal: line offsets of one file's content, so the chars of any span cost
  * O(1), and the span operations the planner needs on top of them (clip to the
- * file, cut a prefix to an allowance). Not part of the public surface.
+ * file, cut a set to an allowance, tell trivial lines from code). Not part of
+ * the public surface.
  *
  * Lines are POSIX lines: the content cut at each `\n`, where a final `\n` ends
  * the last line instead of starting an empty one (`'a\nb\n'` has 2 lines, `''`
@@ -9,7 +10,7 @@
  * without one ends at the content's end), so the chars of all lines add up to
  * `content.length`.
  */
-import { EMPTY, type Spans, SpanWriter } from '../ranges/_spans.js';
+import type { LineRange } from '../ranges/range.js';
 
 /**
  * Prefix sums of line lengths: line `k` (1-based) is `offsets[k - 1] .. offsets[k]`,
@@ -17,6 +18,7 @@ import { EMPTY, type Spans, SpanWriter } from '../ranges/_spans.js';
  * is that line and `complete` is false (the file goes on).
  */
 export interface LineIndex {
+  readonly content: string;
   readonly offsets: Uint32Array;
   readonly lineCount: number;
   readonly complete: boolean;
@@ -46,12 +48,14 @@ export function indexLines(content: string, upTo = Number.POSITIVE_INFINITY): Li
     offsets[n++] = i + 1;
   }
   // Stopped with a line break still ahead: the file goes on past `limit`.
-  if (i !== -1) return { offsets, lineCount: limit, complete: false };
+  if (i !== -1) return { content, offsets, lineCount: limit, complete: false };
   // A final '\n' ended the last line: no empty line starts after it.
-  if (offsets[n - 1] === content.length) return { offsets, lineCount: n - 1, complete: true };
+  if (offsets[n - 1] === content.length) {
+    return { content, offsets, lineCount: n - 1, complete: true };
+  }
   // The file's last line has no terminator.
   offsets[n] = content.length;
-  return { offsets, lineCount: n, complete: true };
+  return { content, offsets, lineCount: n, complete: true };
 }
 
 /** Chars of lines `start..end` (both within the file). */
@@ -60,25 +64,27 @@ export function charsOfLines(index: LineIndex, start: number, end: number): numb
 }
 
 /** Chars of a set already clipped to the file. */
-export function charsOf(index: LineIndex, spans: Spans): number {
+export function charsOf(index: LineIndex, spans: readonly LineRange[]): number {
   let sum = 0;
-  for (let i = 0; i < spans.n; i++) sum += charsOfLines(index, spans.s[i]!, spans.e[i]!);
+  for (const r of spans) sum += charsOfLines(index, r.start, r.end);
   return sum;
 }
 
 /** The part of a normalized set that lies within the file's lines (as far as `lineCount`). */
-export function clipToFile(spans: Spans, lineCount: number): Spans {
-  if (spans.n === 0 || spans.e[spans.n - 1]! <= lineCount) return spans;
-  const out = new SpanWriter(spans.n);
-  for (let i = 0; i < spans.n && spans.s[i]! <= lineCount; i++) {
-    out.push(spans.s[i]!, Math.min(spans.e[i]!, lineCount));
+export function clipToFile(spans: readonly LineRange[], lineCount: number): readonly LineRange[] {
+  const last = spans[spans.length - 1];
+  if (last === undefined || last.end <= lineCount) return spans;
+  const out: LineRange[] = [];
+  for (const r of spans) {
+    if (r.start > lineCount) break;
+    out.push(r.end <= lineCount ? r : { start: r.start, end: lineCount });
   }
-  return out.done();
+  return out;
 }
 
 /** A prefix of a set, and its chars. */
 export interface Prefix {
-  readonly spans: Spans;
+  readonly spans: readonly LineRange[];
   readonly chars: number;
 }
 
@@ -86,53 +92,50 @@ export interface Prefix {
  * The longest prefix of `spans` (in line order, cut at whole lines from the end)
  * whose chars are at most `allowance`.
  */
-export function takePrefix(index: LineIndex, spans: Spans, allowance: number): Prefix {
-  if (!(allowance >= 0)) return { spans: EMPTY, chars: 0 };
-  const out = new SpanWriter(spans.n);
+export function takePrefix(
+  index: LineIndex,
+  spans: readonly LineRange[],
+  allowance: number,
+): Prefix {
+  const out: LineRange[] = [];
   const { offsets } = index;
   let used = 0;
-  for (let i = 0; i < spans.n; i++) {
-    const s = spans.s[i]!;
-    const e = spans.e[i]!;
-    const whole = offsets[e]! - offsets[s - 1]!;
+  for (const r of spans) {
+    const whole = offsets[r.end]! - offsets[r.start - 1]!;
     if (used + whole <= allowance) {
-      out.push(s, e);
+      out.push(r);
       used += whole;
       continue;
     }
-    // The last line k in s-1..e with offsets[k] - offsets[s-1] <= room.
-    const limit = offsets[s - 1]! + (allowance - used);
-    let lo = s - 1;
-    let hi = e;
+    // The last line k in start-1..end with offsets[k] - offsets[start-1] <= room.
+    const limit = offsets[r.start - 1]! + (allowance - used);
+    let lo = r.start - 1;
+    let hi = r.end;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
       if (offsets[mid]! <= limit) lo = mid;
       else hi = mid - 1;
     }
-    if (lo >= s) {
-      out.push(s, lo);
-      used += offsets[lo]! - offsets[s - 1]!;
+    if (lo >= r.start) {
+      out.push({ start: r.start, end: lo });
+      used += offsets[lo]! - offsets[r.start - 1]!;
     }
     break;
   }
-  return { spans: out.done(), chars: used };
+  return { spans: out, chars: used };
 }
 
-/** `a ∪ b` on packed sets: a linear merge. */
-export function unionSpans(a: Spans, b: Spans): Spans {
-  if (a.n === 0) return b;
-  if (b.n === 0) return a;
-  const out = new SpanWriter(a.n + b.n);
-  let i = 0;
-  let j = 0;
-  while (i < a.n || j < b.n) {
-    if (j >= b.n || (i < a.n && a.s[i]! <= b.s[j]!)) {
-      out.push(a.s[i]!, a.e[i]!);
-      i++;
-    } else {
-      out.push(b.s[j]!, b.e[j]!);
-      j++;
-    }
+/** Whitespace and closing punctuation only: a line that carries no code. */
+const TRIVIAL = /^[\s)\]};,]*$/;
+
+/**
+ * Whether every line of `spans` is trivial — empty, or only whitespace and
+ * `)]};,`. Only such lines may be folded into a pointer unseen.
+ */
+export function allTrivial(index: LineIndex, spans: readonly LineRange[]): boolean {
+  for (const r of spans) {
+    const text = index.content.slice(index.offsets[r.start - 1]!, index.offsets[r.end]!);
+    if (!TRIVIAL.test(text)) return false;
   }
-  return out.done();
+  return true;
 }

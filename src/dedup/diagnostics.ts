@@ -6,10 +6,11 @@
  * Not for decisions: the planner never reads these figures.
  */
 
-import { count } from '../boundary/_read.js';
+import { at, count, listOf, prop } from '../boundary/_read.js';
+import { readPrior, readRanges } from '../boundary/planner.js';
 import type { ProjectState } from '../ledger/types.js';
-import { fromSpans, toSpans } from '../ranges/_spans.js';
 import { formatSpans } from '../ranges/format.js';
+import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 
 /**
@@ -59,38 +60,27 @@ export interface SessionDiagnostics {
  * ```
  */
 export function describeSession(project: ProjectState | null): SessionDiagnostics | undefined {
-  if (project === null || typeof project !== 'object') return undefined;
-  try {
-    const calls = Array.isArray(project.calls) ? project.calls : [];
-    const priorCalls = Math.max(Math.floor(count(project.callCount)), calls.length);
-    const byPath = new Map<string, { ranges: LineRange[]; chars: number; last: number }>();
-    for (const [i, call] of calls.entries()) {
-      if (call === null || typeof call !== 'object' || !Array.isArray(call.files)) continue;
-      for (const file of call.files) {
-        if (file === null || typeof file !== 'object') continue;
-        if (typeof file.path !== 'string' || file.path === '') continue;
-        let entry = byPath.get(file.path);
-        if (!entry) {
-          entry = { ranges: [], chars: 0, last: i };
-          byPath.set(file.path, entry);
-        }
-        entry.last = i;
-        entry.chars += count(file.chars);
-        if (Array.isArray(file.ranges)) entry.ranges.push(...file.ranges);
-      }
+  const prior = readPrior(project, null);
+  if (prior === null) return undefined;
+  const byPath = new Map<string, { ranges: LineRange[]; chars: number; last: number }>();
+  for (const [i, call] of prior.calls.entries()) {
+    for (const file of call.files) {
+      const entry = byPath.get(file.path) ?? { ranges: [], chars: 0, last: i };
+      byPath.set(file.path, entry);
+      entry.last = i;
+      entry.chars += file.chars;
+      entry.ranges.push(...file.ranges);
     }
-    const priorFiles = [...byPath.entries()]
-      .sort((a, b) => b[1].last - a[1].last)
-      .map(([path, e]) => ({ path, ranges: fromSpans(toSpans(e.ranges)), chars: e.chars }));
-    return {
-      callIndex: priorCalls + 1,
-      priorCalls,
-      priorChars: count(project.responseChars),
-      priorFiles,
-    };
-  } catch {
-    return { callIndex: 1, priorCalls: 0, priorChars: 0, priorFiles: [] };
   }
+  const priorFiles = [...byPath.entries()]
+    .sort((a, b) => b[1].last - a[1].last)
+    .map(([path, e]) => Object.freeze({ path, ranges: mergeRanges(e.ranges), chars: e.chars }));
+  return Object.freeze({
+    callIndex: prior.callCount + 1,
+    priorCalls: prior.callCount,
+    priorChars: prior.responseChars,
+    priorFiles,
+  });
 }
 
 function thousands(n: number): string {
@@ -113,32 +103,27 @@ const MAX_FILES_SHOWN = 8;
  * ```
  */
 export function formatSessionBlock(d: SessionDiagnostics | undefined): string {
-  if (d === null || typeof d !== 'object') return '';
-  try {
-    return sessionLines(d);
-  } catch {
-    // Diagnostics never fail a call: an unreadable block renders as none.
-    return '';
-  }
-}
-
-function sessionLines(d: SessionDiagnostics): string {
-  const calls = count(d.priorCalls);
+  const index = prop(d, 'callIndex');
+  // A block without a call number is not one `describeSession` built: none.
+  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 1) return '';
+  const calls = count(prop(d, 'priorCalls'));
   const head =
     calls === 0
-      ? `session: call #${count(d.callIndex)} for this project · no earlier calls`
-      : `session: call #${count(d.callIndex)} for this project · ${calls} earlier ${calls === 1 ? 'call' : 'calls'} · ${thousands(count(d.priorChars))} chars sent so far`;
+      ? `session: call #${index} for this project · no earlier calls`
+      : `session: call #${index} for this project · ${calls} earlier ${calls === 1 ? 'call' : 'calls'} · ${thousands(count(prop(d, 'priorChars')))} chars sent so far`;
   const lines = [head];
-  const files = Array.isArray(d.priorFiles) ? d.priorFiles : [];
-  for (const f of files.slice(0, MAX_FILES_SHOWN)) {
-    // formatSpans drops whatever is not a valid range, a junk `ranges` included.
-    const spans = formatSpans(f.ranges);
+  const { list, length } = listOf(prop(d, 'priorFiles'));
+  for (let i = 0; i < Math.min(length, MAX_FILES_SHOWN); i++) {
+    const f = at(list, i);
+    const path = prop(f, 'path');
+    // A junk `ranges` reads as no spans.
+    const spans = formatSpans(readRanges(prop(f, 'ranges')));
     lines.push(
-      `  sent before: ${f.path} · ${thousands(count(f.chars))} chars${spans ? ` · ${spans}` : ''}`,
+      `  sent before: ${String(typeof path === 'string' ? path : '')} · ${thousands(count(prop(f, 'chars')))} chars${spans ? ` · ${spans}` : ''}`,
     );
   }
-  if (files.length > MAX_FILES_SHOWN) {
-    const rest = files.length - MAX_FILES_SHOWN;
+  if (length > MAX_FILES_SHOWN) {
+    const rest = length - MAX_FILES_SHOWN;
     lines.push(`  +${rest} more ${rest === 1 ? 'file' : 'files'}`);
   }
   return lines.join('\n');

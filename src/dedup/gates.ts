@@ -35,7 +35,7 @@ export type GateVerdict = 'pass' | 'stop' | 'fold' | 'skip';
  * | --- | --- |
  * | switch | `enabled`, `disabled` |
  * | session | `has-history`, `untracked` (no ledger: nobody tracks this call), `first-call` (tracked, no calls retained) |
- * | content | `fingerprint-match`, `never-served`, `fingerprint-changed` (served, but from other content), `no-fingerprint` (served records carried none: unprovable), `no-content` (content was not a string) |
+ * | content | `fingerprint-match`, `never-served`, `fingerprint-changed` (served, but from other content), `no-fingerprint` (served records carried none: unprovable), `no-content` (content was not a string), `unusable-path` (a path no ledger record is keyed on: a NUL, a `..` segment, over 4,096 chars) |
  * | size | `covered`, `no-overlap` (held lines lie outside the intended spans), `below-min-covered` (held runs all shorter than `minCoveredLines`) |
  * | delta | `delta-kept`, `all-covered`, `folded-small-delta`, `nothing-covered` |
  *
@@ -58,6 +58,7 @@ export type GateReason =
   | 'fingerprint-changed'
   | 'no-fingerprint'
   | 'no-content'
+  | 'unusable-path'
   | 'covered'
   | 'no-overlap'
   | 'below-min-covered'

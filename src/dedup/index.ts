@@ -18,5 +18,11 @@ export {
 } from './plan-call.js';
 export { type FilePlan, type FileRender, type PlanFileInput, planFile } from './plan-file.js';
 export { type BackReferenceInput, formatBackReference } from './pointer.js';
-export { type SymbolKind, type SymbolNode, symbolsInSpans } from './symbols.js';
+export { type PlanReadInput, planRead } from './plan-read.js';
+export {
+  type LineSymbolNode,
+  type SymbolKind,
+  type SymbolNode,
+  symbolsInSpans,
+} from './symbols.js';
 export { DEDUP_THRESHOLDS, type DedupThresholds, dedupEnabledFromEnv } from './thresholds.js';

@@ -6,11 +6,11 @@
  * reports what it really sent.
  */
 
+import { type BudgetLimits, readCallInput } from '../boundary/planner.js';
 import type { ProjectState } from '../ledger/types.js';
-import { EMPTY, type Spans } from '../ranges/_spans.js';
-import type { LineRange } from '../ranges/range.js';
+import { intersectRanges, type LineRange, subtractRanges } from '../ranges/index.js';
 import { charsOf, type LineIndex, takePrefix } from './_lines.js';
-import { type FilePlan, type FileWork, gateContext, planOf, planWork, read } from './plan-file.js';
+import { type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
@@ -28,9 +28,9 @@ export interface CallBudget {
   readonly maxFiles?: number | undefined;
   /**
    * `spend` (default): reclaimed room goes to source the reader has not seen —
-   * the same response size, a larger share of it new. `bank`: each file keeps
-   * the slot and allowance it would have had with dedup off, so the saving
-   * comes back as a smaller response.
+   * the same response size, a larger share of it new. `bank`: each file sends
+   * exactly the lines it would have sent with dedup off (same slots, same cut)
+   * minus its covered runs, so the saving comes back as a smaller response.
    */
   readonly policy?: 'spend' | 'bank' | undefined;
 }
@@ -67,6 +67,11 @@ export interface PlanCallInput {
   readonly enabled?: boolean | undefined;
   readonly thresholds?: Partial<DedupThresholds> | undefined;
   readonly budget?: CallBudget | undefined;
+  /**
+   * `false` turns the anti-abandonment hold-back off: a read tool asked again
+   * for a file the reader holds answers with the pointer. Default on.
+   */
+  readonly holdBack?: boolean | undefined;
 }
 
 /**
@@ -83,6 +88,12 @@ export interface CallPlan {
   readonly files: FilePlan[];
   /** The path restored to its real section by the anti-abandonment hold-back, else `null`. */
   readonly heldBack: string | null;
+  /**
+   * The number of the call being answered, `prior.callCount + 1` (the index the
+   * ledger gives its record when calls of a bucket do not overlap): the
+   * response opens with it, and later pointers cite it. `null` when untracked.
+   */
+  readonly callIndex: number | null;
   /** Source chars the call really sends (after hold-back and budget). */
   readonly newChars: number;
   /**
@@ -96,34 +107,20 @@ export interface CallPlan {
   readonly foldedChars: number;
 }
 
-interface Limits {
-  readonly maxChars: number;
-  readonly maxFiles: number;
-  readonly bank: boolean;
-}
-
-function readLimits(budget: unknown): Limits | null {
-  const maxChars = read(budget, 'maxChars');
-  const maxFiles = read(budget, 'maxFiles');
-  const chars = typeof maxChars === 'number' && maxChars >= 0 ? maxChars : Infinity;
-  const files = typeof maxFiles === 'number' && maxFiles >= 0 ? Math.floor(maxFiles) : Infinity;
-  if (chars === Infinity && files === Infinity) return null;
-  return { maxChars: chars, maxFiles: files, bank: read(budget, 'policy') === 'bank' };
-}
-
 /** One file as the budget sees it: what it wants to send. */
 interface Demand {
   readonly index: LineIndex;
-  readonly spans: Spans;
+  readonly spans: readonly LineRange[];
   readonly needsSlot: boolean;
 }
 
-/** What the budget granted one file: a slot or not, and the prefix it sends. */
+/** What the budget granted one file: the prefix it sends (empty: no slot, or no room). */
 interface Grant {
-  readonly slot: boolean;
-  readonly spans: Spans;
+  readonly spans: readonly LineRange[];
   readonly chars: number;
 }
+
+const NO_GRANT: Grant = { spans: [], chars: 0 };
 
 /**
  * Max-min fair shares of `total` (water-filling): every demand at or under the
@@ -139,7 +136,7 @@ function waterFill(demands: readonly number[], total: number): number[] {
     const met = open.filter((i) => demands[i]! <= share);
     if (met.length === 0) {
       for (const i of open) out[i] = share;
-      break;
+      return out;
     }
     for (const i of met) {
       out[i] = demands[i]!;
@@ -147,7 +144,6 @@ function waterFill(demands: readonly number[], total: number): number[] {
     }
     open = open.filter((i) => demands[i]! > share);
   }
-  return out;
 }
 
 /**
@@ -155,66 +151,140 @@ function waterFill(demands: readonly number[], total: number): number[] {
  * from its end; then what line granularity left over goes, in rank order, to
  * files that were cut.
  */
-function allocate(demands: readonly Demand[], limits: Limits): Grant[] {
-  const grants: Grant[] = demands.map(() => ({ slot: false, spans: EMPTY, chars: 0 }));
+function allocate(demands: readonly Demand[], limits: BudgetLimits): Grant[] {
   const slotted: number[] = [];
   for (const [i, d] of demands.entries()) {
     if (d.needsSlot && slotted.length < limits.maxFiles) slotted.push(i);
   }
   const wants = slotted.map((i) => charsOf(demands[i]!.index, demands[i]!.spans));
   const shares = limits.maxChars === Infinity ? wants : waterFill(wants, limits.maxChars);
-  let used = 0;
+  const grants: Grant[] = demands.map(() => NO_GRANT);
+  let left = limits.maxChars;
   for (const [k, i] of slotted.entries()) {
     const d = demands[i]!;
-    const p =
+    const g =
       shares[k]! >= wants[k]!
         ? { spans: d.spans, chars: wants[k]! }
         : takePrefix(d.index, d.spans, shares[k]!);
-    grants[i] = { slot: true, spans: p.spans, chars: p.chars };
-    used += p.chars;
+    grants[i] = g;
+    left -= g.chars;
   }
-  if (limits.maxChars !== Infinity) {
-    let left = limits.maxChars - used;
-    for (const [k, i] of slotted.entries()) {
-      const g = grants[i]!;
-      if (g.chars >= wants[k]! && g.spans.n === demands[i]!.spans.n) continue;
-      const p = takePrefix(demands[i]!.index, demands[i]!.spans, g.chars + Math.max(0, left));
-      left -= p.chars - g.chars;
-      grants[i] = { slot: true, spans: p.spans, chars: p.chars };
-    }
+  if (limits.maxChars === Infinity) return grants;
+  for (const [k, i] of slotted.entries()) {
+    const g = grants[i]!;
+    if (g.chars >= wants[k]!) continue;
+    const d = demands[i]!;
+    const more = takePrefix(d.index, d.spans, g.chars + Math.max(0, left));
+    left -= more.chars - g.chars;
+    grants[i] = more;
   }
   return grants;
 }
 
-function skip(work: FileWork): void {
-  work.emit = EMPTY;
-  work.render = 'skipped';
-}
-
-function cutTo(work: FileWork, spans: Spans): void {
-  if (spans.n === 0) skip(work);
-  else work.emit = spans;
+/** The runs of `runs` that share a line with `set`, whole. */
+function overlapping(runs: readonly LineRange[], set: readonly LineRange[]): LineRange[] {
+  return runs.filter((r) => intersectRanges([r], set).length > 0);
 }
 
 /**
- * Plans a whole call: every file through the gates, then the call-level rules.
+ * Under `bank`: the file sends exactly the lines it would have sent with dedup
+ * off (`offLines`), minus what it withholds. Its pointer names the covered runs
+ * that reach into those lines; runs dedup off would not have shown drop out.
+ */
+function bankTo(work: FileWork, offLines: readonly LineRange[]): FileWork {
+  if (offLines.length === 0) return skipped(work);
+  const covered = overlapping(work.covered, offLines);
+  // Nothing held within the dedup-off lines: the file renders as dedup off, no pointer.
+  if (covered.length === 0) {
+    return { ...work, render: 'full', emit: offLines, covered: [], folded: [] };
+  }
+  const folded = intersectRanges(work.folded, offLines);
+  const emit = subtractRanges(subtractRanges(offLines, covered), folded);
+  return { ...work, render: emit.length === 0 ? 'backref' : 'partial', emit, covered, folded };
+}
+
+/** Under `spend`: the file sends the prefix of its deduped lines it was granted. */
+function spendTo(work: FileWork, grant: Grant): FileWork {
+  if (work.emit.length === 0) return work;
+  return grant.spans.length === 0 ? skipped(work) : { ...work, emit: grant.spans };
+}
+
+/** The budget step: each file cut to its grant, past the slots or the budget skipped. */
+function budgetStep(works: readonly FileWork[], limits: BudgetLimits | null): readonly FileWork[] {
+  if (limits === null) return works;
+  if (limits.bank) {
+    // What each file would have had with dedup off: its slot and its cut.
+    const off = allocate(
+      works.map((w) => ({ index: w.index, spans: w.intended, needsSlot: w.render !== 'skipped' })),
+      limits,
+    );
+    return works.map((w, i) => (w.render === 'skipped' ? w : bankTo(w, off[i]!.spans)));
+  }
+  const grants = allocate(
+    works.map((w) => ({ index: w.index, spans: w.emit, needsSlot: w.emit.length > 0 })),
+    limits,
+  );
+  return works.map((w, i) => spendTo(w, grants[i]!));
+}
+
+const newCharsOf = (works: readonly FileWork[]) =>
+  works.reduce((sum, w) => sum + charsOf(w.index, w.emit), 0);
+
+/** After the hold-back step: the files before the budget, after it, and who was restored. */
+interface HeldBack {
+  readonly gated: readonly FileWork[];
+  readonly cut: readonly FileWork[];
+  readonly heldBack: string | null;
+}
+
+/**
+ * The hold-back step: when the budgeted call would carry no new source and
+ * some file is fully back-referenced, the first such file is restored to its
+ * real section, and the budget runs again. If the budget has no room for the
+ * restored section either, the pointer stays.
+ */
+function holdBackStep(
+  gated: readonly FileWork[],
+  cut: readonly FileWork[],
+  limits: BudgetLimits | null,
+): HeldBack {
+  const none = { gated, cut, heldBack: null };
+  if (newCharsOf(cut) > 0) return none;
+  const i = cut.findIndex((w) => w.render === 'backref');
+  if (i < 0) return none;
+  const g = gated[i]!;
+  const restored = { ...g, render: 'full' as const, emit: g.intended, covered: [], folded: [] };
+  const again = gated.map((w, k) => (k === i ? restored : w));
+  const recut = budgetStep(again, limits);
+  if (recut[i]!.render === 'skipped') return none;
+  return { gated: again, cut: recut, heldBack: g.file.path };
+}
+
+/**
+ * Plans a whole call, as pure steps: every file through the gates, then the
+ * budget, then the hold-back (which may run the budget once more).
  *
  * - **Anti-abandonment hold-back**: when the call would carry zero new source
  *   chars and some file is fully back-referenced, the first such file is
  *   restored to its real section (`heldBack` names it). A response of pointers
  *   only reads as "found nothing". The restored file then takes its place in
  *   the budget like any other; if the budget has no room for it at all, its
- *   pointer stays and `heldBack` is `null`.
+ *   pointer stays and `heldBack` is `null`. `holdBack: false` turns it off (a
+ *   read tool answers an unchanged re-read with the pointer).
  * - **Budget** (`maxChars` counts source chars only): a fully back-referenced
  *   file takes no file slot; the files that render share `maxChars` max-min
  *   fairly in rank order, by their deduped length; a file is cut at whole
  *   lines from its end (its `emit` shrinks to what is really sent). Files past
  *   the slots or the budget render `'skipped'`. `spend` (default) emits
- *   min(`maxChars`, deduped demand) up to line granularity; `bank` keeps each
- *   file within the slot and chars it would have had with dedup off.
+ *   min(`maxChars`, deduped demand) up to line granularity; under `bank` each
+ *   file emits exactly its dedup-off lines (same slots, same budget cut) minus
+ *   its covered runs: the dedup-off response with duplicates replaced by
+ *   pointers, so its source only shrinks.
  *
- * Never throws: junk entries (no path, content not a string) render `'skipped'`.
- * The call's `coveredChars` is a **pre-clip** figure, not savings (see {@link CallPlan}).
+ * Never throws: junk entries (no path, content not a string) and files with
+ * nothing left after clipping render `'skipped'` and take no slot. The call's
+ * `coveredChars` is a **pre-clip** figure, not savings (see {@link CallPlan}).
+ * The plan is frozen.
  *
  * @example
  * ```ts
@@ -223,111 +293,37 @@ function cutTo(work: FileWork, spans: Spans): void {
  *   prior: projectFromView(view, root),
  *   budget: { maxChars: 24_000, maxFiles: 8 },
  * });
+ * out.push(`Response #${plan.callIndex}`);
  * for (const f of plan.files) {
  *   if (f.render === 'skipped') continue;
- *   if (f.render !== 'full') out.push(formatBackReference({ path: f.path, covered: f.covered, symbols, partial: f.render === 'partial' }));
+ *   if (f.render !== 'full') {
+ *     out.push(formatBackReference({ path: f.path, covered: f.covered, symbols, partial: f.render === 'partial', calls: f.coveredBy, refresh: true }));
+ *   }
  *   // …then the source lines of f.emit
  * }
  * ```
  */
 export function planCall(input: PlanCallInput): CallPlan {
-  // Every read is guarded: null, a primitive or a hostile object reads as no field.
-  const get = <K extends keyof PlanCallInput>(k: K) =>
-    read(input, k) as PlanCallInput[K] | undefined;
-  const rawFiles = get('files');
-  const entries: readonly unknown[] = Array.isArray(rawFiles) ? rawFiles : [];
-  const prior = get('prior') ?? null;
-  const paths = new Set<string>();
-  for (const entry of entries) {
-    try {
-      const path = (entry as { path?: unknown }).path;
-      if (typeof path === 'string') paths.add(path);
-    } catch {
-      // A file whose path cannot be read is skipped below.
-    }
-  }
-  const ctx = gateContext(prior, get('enabled'), get('thresholds'), paths);
-  const limits = readLimits(get('budget'));
-
-  const works = entries.map((entry) => {
-    const work = planWork(entry, ctx);
-    if (!work.valid) skip(work);
-    return work;
-  });
-
-  // New source chars the ranking intended, before hold-back and budget.
-  let newBefore = 0;
-  for (const w of works) newBefore += charsOf(w.index, w.emit);
-
-  let heldBack: string | null = null;
-  let heldIndex = -1;
-  let heldOriginal: Pick<FileWork, 'render' | 'covered' | 'folded'> | null = null;
-  if (newBefore === 0) {
-    heldIndex = works.findIndex((w) => w.render === 'backref');
-    if (heldIndex >= 0) {
-      const w = works[heldIndex]!;
-      heldOriginal = { render: w.render, covered: w.covered, folded: w.folded };
-      heldBack = w.path;
-      w.render = 'full';
-      w.emit = w.intended;
-      w.covered = EMPTY;
-      w.folded = EMPTY;
-    }
-  }
-
+  const call = readCallInput(input);
+  const gated = call.files.map((f) => planWork(f, call));
+  const cut = budgetStep(gated, call.budget);
+  const held = call.holdBack
+    ? holdBackStep(gated, cut, call.budget)
+    : { gated, cut, heldBack: null };
+  const files = Object.freeze(held.cut.map(planOf)) as FilePlan[];
   let coveredChars = 0;
   let foldedChars = 0;
-  for (const w of works) {
+  for (const w of held.gated) {
+    if (w.render === 'skipped') continue;
     coveredChars += charsOf(w.index, w.covered);
     foldedChars += charsOf(w.index, w.folded);
   }
-
-  if (limits) {
-    // Skipped, invalid and back-referenced files all have an empty emit.
-    const renders = (w: FileWork) => w.emit.n > 0;
-    if (!limits.bank) {
-      const grants = allocate(
-        works.map((w) => ({ index: w.index, spans: w.emit, needsSlot: renders(w) })),
-        limits,
-      );
-      for (const [i, w] of works.entries()) {
-        // A file granted no slot has no spans, so the cut skips it.
-        if (renders(w)) cutTo(w, grants[i]!.spans);
-      }
-    } else {
-      // What each file would have had with dedup off: its slot and its chars.
-      const off = allocate(
-        works.map((w) => ({
-          index: w.index,
-          spans: w.intended,
-          needsSlot: w.valid && w.intended.n > 0,
-        })),
-        limits,
-      );
-      for (const [i, w] of works.entries()) {
-        const g = off[i]!;
-        if (!g.slot || g.spans.n === 0) {
-          if (w.render !== 'full' || w.emit.n > 0) skip(w);
-          continue;
-        }
-        if (!renders(w)) continue;
-        cutTo(w, takePrefix(w.index, w.emit, g.chars).spans);
-      }
-    }
-    if (heldIndex >= 0 && works[heldIndex]!.render === 'skipped' && heldOriginal) {
-      // The budget left no room for the restored section: keep the pointer instead.
-      const w = works[heldIndex]!;
-      heldBack = null;
-      w.emit = EMPTY;
-      Object.assign(w, heldOriginal);
-      // Under `bank` the budget skips a restored file only when dedup off had no slot or
-      // chars for it either; then its pointer gets none as well.
-      if (limits.bank) skip(w);
-    }
-  }
-
-  const files = works.map(planOf);
-  let newChars = 0;
-  for (const f of files) newChars += f.newChars;
-  return { files, heldBack, newChars, coveredChars, foldedChars };
+  return Object.freeze({
+    files,
+    heldBack: held.heldBack,
+    callIndex: call.prior === null ? null : call.prior.callCount + 1,
+    newChars: files.reduce((sum, f) => sum + f.newChars, 0),
+    coveredChars,
+    foldedChars,
+  });
 }

@@ -5,22 +5,15 @@
  * Not for call-level rules (hold-back, budget): those are in `plan-call.ts`.
  */
 
+import { type FileInput, type PlanSettings, readFileInput } from '../boundary/planner.js';
 import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
+import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
-import { EMPTY, fromSpans, type Spans, toSpans } from '../ranges/_spans.js';
-import { longRuns } from '../ranges/dedupe.js';
+import { intersectRanges, mergeRanges, subtractRanges } from '../ranges/index.js';
 import type { LineRange } from '../ranges/range.js';
-import { intersectSpans, subtractSpans } from '../ranges/setops.js';
-import { charsOf, clipToFile, indexLines, type LineIndex } from './_lines.js';
-import {
-  indexServed,
-  type ServedIndex,
-  type SessionState,
-  servedFor,
-  sessionStateOf,
-} from './_served.js';
+import { allTrivial, charsOf, clipToFile, indexLines, type LineIndex } from './_lines.js';
 import type { GateDecision, GateReason, GateVerdict } from './gates.js';
-import { type DedupThresholds, resolveThresholds } from './thresholds.js';
+import type { DedupThresholds } from './thresholds.js';
 
 /**
  * How a file appears in the response:
@@ -62,6 +55,12 @@ export interface FilePlan {
   readonly emit: LineRange[];
   /** The lines a pointer stands for: held by the reader from this very content. */
   readonly covered: LineRange[];
+  /**
+   * The `index` of every retained record that served some of `covered`, most
+   * recent first, each once: the responses a pointer cites (`[]` when nothing is
+   * covered).
+   */
+  readonly coveredBy: number[];
   /**
    * New lines folded into the pointer by the delta gate: fewer than
    * `minDeltaChars` chars, each line empty or only whitespace and `)]};,`. The
@@ -108,31 +107,26 @@ export interface PlanFileInput {
 }
 
 /**
- * @internal One file's decision in packed form, which `planCall` goes on
- * changing (hold-back, budget) before {@link planOf} builds the public plan once.
+ * @internal One file's decision before the public plan is built: the input
+ * read, its line index, and what the gates (then hold-back and budget) chose.
+ * Never changed in place: each call-level step returns a new one.
  */
 export interface FileWork {
-  readonly path: string;
+  readonly file: FileInput;
   readonly fingerprint: string;
-  render: FileRender;
   readonly index: LineIndex;
   /** The intended spans clipped to the file. */
-  readonly intended: Spans;
-  emit: Spans;
-  covered: Spans;
-  folded: Spans;
+  readonly intended: readonly LineRange[];
+  readonly render: FileRender;
+  readonly emit: readonly LineRange[];
+  readonly covered: readonly LineRange[];
+  readonly folded: readonly LineRange[];
+  /** What served this file's current content, most recent first. */
+  readonly served: readonly ServedRecord[];
   readonly gates: readonly GateDecision[];
-  /** The path and content were usable. */
-  readonly valid: boolean;
 }
 
-/** @internal What the gates read besides the file. */
-export interface GateContext {
-  readonly enabled: boolean;
-  readonly session: SessionState;
-  readonly served: ServedIndex;
-  readonly thresholds: DedupThresholds;
-}
+const GATES = ['switch', 'session', 'content', 'size', 'delta'] as const;
 
 const decide = (
   gate: GateDecision['gate'],
@@ -140,167 +134,145 @@ const decide = (
   reason: GateReason,
 ): GateDecision => ({ gate, verdict, reason });
 
-/**
- * @internal `obj[key]`, or `undefined` when reading it throws: a hostile getter
- * or proxy, or `obj` being null or undefined.
- */
-export function read(obj: unknown, key: string): unknown {
-  try {
-    return (obj as Record<string, unknown>)[key];
-  } catch {
-    // No field, as far as the planner is concerned.
+/** The gates from `stopped` on, after gate `stopped` said `stop` for `reason`. */
+function stopAt(
+  passed: readonly GateDecision[],
+  stopped: number,
+  reason: GateReason,
+): readonly GateDecision[] {
+  const gates = [...passed, decide(GATES[stopped]!, 'stop', reason)];
+  for (let i = stopped + 1; i < GATES.length; i++) {
+    const gate = GATES[i]!;
+    gates.push(decide(gate, 'skip', gate === 'delta' ? 'nothing-covered' : 'not-reached'));
   }
-  return undefined;
+  return gates;
 }
 
-/** Whitespace and closing punctuation only: lines that carry no code. */
-const TRIVIAL = /^[\s)\]};,]*$/;
+/** What the gates decide: the part of a {@link FileWork} they set. */
+type Verdict = Pick<FileWork, 'render' | 'emit' | 'covered' | 'folded' | 'served' | 'gates'>;
 
-/**
- * Whether every line of `spans` is trivial — empty, or only whitespace and
- * `)]};,`. Only such a remainder may be folded into a pointer: the reader has
- * not seen it, so anything that could be code (an exported one-liner) is sent.
- */
-function isTrivial(content: string, index: LineIndex, spans: Spans): boolean {
-  for (let i = 0; i < spans.n; i++) {
-    const text = content.slice(index.offsets[spans.s[i]! - 1]!, index.offsets[spans.e[i]!]!);
-    if (!TRIVIAL.test(text)) return false;
+const NONE: readonly LineRange[] = [];
+
+/** Why the content gate found nothing to point at. */
+function unmatched(prior: ProjectState, path: string): GateReason {
+  let seen = false;
+  for (const call of prior.calls) {
+    for (const f of call.files) {
+      if (f.path !== path) continue;
+      if (f.fingerprint !== undefined) return 'fingerprint-changed';
+      seen = true;
+    }
   }
-  return true;
+  return seen ? 'no-fingerprint' : 'never-served';
 }
 
-/** @internal Runs the five gates on one file. */
-export function planWork(input: unknown, ctx: GateContext): FileWork {
-  // Every field is read through `read`: null, a primitive or a hostile object reads as none.
-  const rawPath = read(input, 'path');
-  const rawContent = read(input, 'content');
-  const rawFingerprint = read(input, 'fingerprint');
-  const path = typeof rawPath === 'string' ? rawPath : '';
-  const hasContent = typeof rawContent === 'string';
-  const content = hasContent ? rawContent : '';
-  const asked = hasContent ? toSpans(read(input, 'intended')) : EMPTY;
-  // Lines past the last intended one are never scanned.
-  const index = indexLines(content, asked.n > 0 ? asked.e[asked.n - 1]! : 1);
-  const intended = clipToFile(asked, index.lineCount);
-  let fp = '';
-  if (hasContent) {
-    fp =
-      typeof rawFingerprint === 'string' && rawFingerprint !== ''
-        ? rawFingerprint
-        : fingerprintOf(content);
-  }
-
-  const gates: GateDecision[] = [];
-  let covered: Spans = EMPTY;
-  let folded: Spans = EMPTY;
-  let emit: Spans = intended;
-  let render: FileRender = 'full';
-
-  const stopRest = (from: number) => {
-    const names = ['switch', 'session', 'content', 'size', 'delta'] as const;
-    for (let i = from; i < 5; i++) {
-      const gate = names[i]!;
-      gates.push(decide(gate, 'skip', gate === 'delta' ? 'nothing-covered' : 'not-reached'));
-    }
-  };
-
-  gates.push(decide('switch', ctx.enabled ? 'pass' : 'stop', ctx.enabled ? 'enabled' : 'disabled'));
-  if (!ctx.enabled) stopRest(1);
-  else if (ctx.session !== 'has-history') {
-    gates.push(decide('session', 'stop', ctx.session));
-    stopRest(2);
-  } else {
-    gates.push(decide('session', 'pass', 'has-history'));
-    const served = hasContent ? servedFor(ctx.served, path, fp) : undefined;
-    if (served?.reason !== 'fingerprint-match') {
-      gates.push(decide('content', 'stop', served ? served.reason : 'no-content'));
-      stopRest(3);
-    } else {
-      gates.push(decide('content', 'pass', 'fingerprint-match'));
-      const held = intersectSpans(intended, served.spans);
-      covered = longRuns(held, ctx.thresholds.minCoveredLines);
-      if (covered.n === 0) {
-        gates.push(decide('size', 'stop', held.n === 0 ? 'no-overlap' : 'below-min-covered'));
-        stopRest(4);
-      } else {
-        gates.push(decide('size', 'pass', 'covered'));
-        const rest = subtractSpans(intended, covered);
-        const restChars = charsOf(index, rest);
-        if (rest.n === 0) {
-          gates.push(decide('delta', 'pass', 'all-covered'));
-          emit = EMPTY;
-          render = 'backref';
-        } else if (restChars < ctx.thresholds.minDeltaChars && isTrivial(content, index, rest)) {
-          gates.push(decide('delta', 'fold', 'folded-small-delta'));
-          folded = rest;
-          emit = EMPTY;
-          render = 'backref';
-        } else {
-          gates.push(decide('delta', 'pass', 'delta-kept'));
-          emit = rest;
-          render = 'partial';
-        }
-      }
-    }
-  }
-
-  // Nothing of the file left to send after clipping (or nothing valid asked): no section.
-  if (intended.n === 0) render = 'skipped';
-  return {
-    path,
-    fingerprint: fp,
-    render,
-    index,
-    intended,
-    emit,
-    covered,
-    folded,
+/** The five gates, in order; each returns early with its decision. */
+function gate(
+  work: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
+  s: PlanSettings,
+): Verdict {
+  const whole = (gates: readonly GateDecision[]): Verdict => ({
+    render: 'full',
+    emit: work.intended,
+    covered: NONE,
+    folded: NONE,
+    served: [],
     gates,
-    valid: hasContent && path !== '',
+  });
+  if (!s.enabled) return whole(stopAt([], 0, 'disabled'));
+  const passed = [decide('switch', 'pass', 'enabled')];
+  const { prior } = s;
+  if (prior === null) return whole(stopAt(passed, 1, 'untracked'));
+  if (prior.calls.length === 0) return whole(stopAt(passed, 1, 'first-call'));
+  passed.push(decide('session', 'pass', 'has-history'));
+  const { file } = work;
+  if (file.content === null) return whole(stopAt(passed, 2, 'no-content'));
+  if (file.pathProblem !== 'none') return whole(stopAt(passed, 2, 'unusable-path'));
+  const served = servedRecords(prior, file.path, work.fingerprint);
+  if (served.length === 0) return whole(stopAt(passed, 2, unmatched(prior, file.path)));
+  passed.push(decide('content', 'pass', 'fingerprint-match'));
+  const held = intersectRanges(work.intended, mergeRanges(served.flatMap((r) => r.ranges)));
+  const covered = held.filter((r) => r.end - r.start + 1 >= s.thresholds.minCoveredLines);
+  if (covered.length === 0) {
+    return whole(stopAt(passed, 3, held.length === 0 ? 'no-overlap' : 'below-min-covered'));
+  }
+  passed.push(decide('size', 'pass', 'covered'));
+  const rest = subtractRanges(work.intended, covered);
+  const withheld = { covered, served, emit: NONE, folded: NONE };
+  if (rest.length === 0) {
+    return {
+      ...withheld,
+      render: 'backref',
+      gates: [...passed, decide('delta', 'pass', 'all-covered')],
+    };
+  }
+  if (charsOf(work.index, rest) < s.thresholds.minDeltaChars && allTrivial(work.index, rest)) {
+    const gates = [...passed, decide('delta', 'fold', 'folded-small-delta')];
+    return { ...withheld, render: 'backref', folded: rest, gates };
+  }
+  return {
+    ...withheld,
+    render: 'partial',
+    emit: rest,
+    gates: [...passed, decide('delta', 'pass', 'delta-kept')],
   };
 }
 
 /**
- * Public ranges of a packed set. Most plans leave `covered` or `folded` empty,
- * and an empty array needs none of the bookkeeping `fromSpans` does for
- * lookups, so it is built directly.
+ * @internal Runs the five gates on one file. A file with no usable path or no
+ * content, or with nothing left to send once its spans are clipped to its
+ * lines, is skipped (no section, no slot) after the gates have said why.
  */
-function rangesOf(spans: Spans): LineRange[] {
-  return spans.n === 0 ? [] : fromSpans(spans);
+export function planWork(file: FileInput, s: PlanSettings): FileWork {
+  const content = file.content ?? '';
+  const last = file.intended[file.intended.length - 1];
+  // Lines past the last intended one are never scanned.
+  const index = indexLines(content, last === undefined ? 1 : last.end);
+  const intended = clipToFile(file.intended, index.lineCount);
+  const fingerprint = file.content === null ? '' : (file.fingerprint ?? fingerprintOf(content));
+  const base = { file, fingerprint, index, intended };
+  const verdict = gate(base, s);
+  const work: FileWork = { ...base, ...verdict };
+  if (file.content === null || file.pathProblem === 'no-path' || intended.length === 0) {
+    return skipped(work);
+  }
+  return work;
 }
 
-/** @internal Builds the public plan object from packed spans. */
+/** @internal The same file left out of the response: no source, no pointer. */
+export function skipped(work: FileWork): FileWork {
+  return { ...work, render: 'skipped', emit: NONE, covered: NONE, folded: NONE };
+}
+
+/** The records that served some of `covered`, most recent first (as `served` is ordered). */
+function citing(served: readonly ServedRecord[], covered: readonly LineRange[]): number[] {
+  if (covered.length === 0) return [];
+  const out: number[] = [];
+  for (const r of served) {
+    if (!out.includes(r.index) && intersectRanges(r.ranges, covered).length > 0) out.push(r.index);
+  }
+  return out;
+}
+
+const frozen = (spans: readonly LineRange[]): LineRange[] =>
+  Object.freeze(spans.map((r) => Object.freeze({ start: r.start, end: r.end }))) as LineRange[];
+
+/** @internal Builds the public plan, frozen through: no caller can make it claim more later. */
 export function planOf(work: FileWork): FilePlan {
   const { index } = work;
-  return {
-    path: work.path,
+  return Object.freeze({
+    path: work.file.path,
     fingerprint: work.fingerprint,
     render: work.render,
-    emit: rangesOf(work.emit),
-    covered: rangesOf(work.covered),
-    folded: rangesOf(work.folded),
+    emit: frozen(work.emit),
+    covered: frozen(work.covered),
+    coveredBy: Object.freeze(citing(work.served, work.covered)) as number[],
+    folded: frozen(work.folded),
     newChars: charsOf(index, work.emit),
     coveredChars: charsOf(index, work.covered),
     foldedChars: charsOf(index, work.folded),
-    gates: work.gates,
-  };
-}
-
-/** @internal The gate context for a call. */
-export function gateContext(
-  prior: ProjectState | null,
-  enabled: unknown,
-  thresholds: unknown,
-  paths?: ReadonlySet<string>,
-): GateContext {
-  const on = enabled !== false;
-  const session = sessionStateOf(prior);
-  return {
-    enabled: on,
-    session,
-    served: on && session === 'has-history' ? indexServed(prior, paths) : new Map(),
-    thresholds: resolveThresholds(thresholds as Partial<DedupThresholds> | undefined),
-  };
+    gates: Object.freeze(work.gates.map((g) => Object.freeze({ ...g }))),
+  });
 }
 
 /**
@@ -311,27 +283,23 @@ export function gateContext(
  * Lines are POSIX lines (a final `'\n'` ends the last line; `''` has none);
  * intended spans past the last line are clipped to it, invalid ones dropped. A
  * file with nothing left to send after that renders `'skipped'`. Never throws:
- * a non-string `content` plans as an empty file (`'skipped'`: nothing sent,
- * nothing withheld).
+ * a non-string `content` or `path` renders `'skipped'` (nothing sent, nothing
+ * withheld); a path no ledger record could be keyed on (a NUL, a `..` segment,
+ * over 4,096 chars) renders in full. The plan is frozen.
  *
  * @example
  * ```ts
- * // An earlier call sent L1-40 of this very content; now L1-60 is wanted.
+ * // An earlier call (response #1) sent L1-40 of this very content; now L1-60 is wanted.
  * const plan = planFile({ path: 'src/auth.ts', content, intended: [{ start: 1, end: 60 }], prior });
- * plan.render;  // 'partial'
- * plan.covered; // [{ start: 1, end: 40 }]  → a pointer
- * plan.emit;    // [{ start: 41, end: 60 }] → source
+ * plan.render;    // 'partial'
+ * plan.covered;   // [{ start: 1, end: 40 }]  → a pointer
+ * plan.coveredBy; // [1]                      → it cites response #1
+ * plan.emit;      // [{ start: 41, end: 60 }] → source
  * plan.gates.map((g) => g.reason);
  * // ['enabled', 'has-history', 'fingerprint-match', 'covered', 'delta-kept']
  * ```
  */
 export function planFile(input: PlanFileInput): FilePlan {
-  const ctx = gateContext(
-    (read(input, 'prior') as ProjectState | null | undefined) ?? null,
-    read(input, 'enabled'),
-    read(input, 'thresholds'),
-    // Only this path is indexed; a path that is not a string matches no record.
-    new Set([read(input, 'path') as string]),
-  );
-  return planOf(planWork(input, ctx));
+  const { file, ...s } = readFileInput(input);
+  return planOf(planWork(file, s));
 }

@@ -7,6 +7,7 @@
  * Not a gap marker: it never calls the source omitted, unavailable or missing,
  * and never sends the reader to the file.
  */
+import { readPointerInput } from '../boundary/planner.js';
 import { formatSpans } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
 import { DEDUP_THRESHOLDS } from './thresholds.js';
@@ -16,7 +17,9 @@ import { DEDUP_THRESHOLDS } from './thresholds.js';
  *
  * @example
  * ```ts
- * const input: BackReferenceInput = { path: plan.path, covered: plan.covered, partial: plan.render === 'partial' };
+ * const input: BackReferenceInput = {
+ *   path: plan.path, covered: plan.covered, partial: plan.render === 'partial', calls: plan.coveredBy, refresh: true,
+ * };
  * ```
  */
 export interface BackReferenceInput {
@@ -28,30 +31,49 @@ export interface BackReferenceInput {
   readonly symbols?: readonly string[] | undefined;
   /** True when new lines of the same file follow the pointer (`render: 'partial'`). */
   readonly partial?: boolean | undefined;
+  /** The responses that delivered the lines (a plan's `coveredBy`), most recent first. */
+  readonly calls?: readonly number[] | undefined;
+  /** True when the tool takes a `refresh` argument: the pointer says how to get the lines back. */
+  readonly refresh?: boolean | undefined;
 }
 
-function symbolList(symbols: unknown, max: number): string {
-  if (!Array.isArray(symbols)) return '';
-  const names: string[] = [];
-  const seen = new Set<string>();
-  for (const s of symbols) {
-    if (typeof s !== 'string') continue;
-    const name = s.trim();
-    if (name === '' || seen.has(name)) continue;
-    seen.add(name);
-    names.push(name);
-  }
+/** Response numbers named before the rest are counted. */
+const MAX_CALLS_SHOWN = 4;
+
+/** `#5`, `#5 and #3`, `#5, #3 and #1`, `#9, #8, #7, #6 and 2 earlier ones`. */
+function numbers(calls: readonly number[]): string {
+  const shown = calls.slice(0, MAX_CALLS_SHOWN).map((n) => `#${n}`);
+  const rest = calls.length - shown.length;
+  if (rest > 0) shown.push(`${rest} earlier ${rest === 1 ? 'one' : 'ones'}`);
+  return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+}
+
+function symbolList(names: readonly string[], max: number): string {
   const shown = names.slice(0, max);
   const rest = names.length - shown.length;
   if (rest > 0) shown.push(`+${rest} more`);
   return shown.join(', ');
 }
 
+/** The sentence that tells the reader how to get the lines back through the tool. */
+function refreshSentence(calls: readonly number[]): string {
+  if (calls.length === 0) {
+    return 'If that copy is no longer in your context, call this tool again with `refresh: true`.';
+  }
+  const which =
+    calls.length === 1 ? `response ${numbers(calls)} is` : `responses ${numbers(calls)} are`;
+  const arg = calls.length <= MAX_CALLS_SHOWN ? `[${calls.join(', ')}]` : 'true';
+  return `If ${which} no longer in your context, call this tool again with \`refresh: ${arg}\`.`;
+}
+
 /**
  * The pointer text for lines the reader already holds: names the path, the
- * spans (past four, `+N more spans`), up to five symbols (`+N more`), says the
- * source was sent earlier in this conversation from the same content, and —
- * when `partial` — that only the new lines follow.
+ * spans (past four, `+N more spans`), up to five symbols (`+N more`), the
+ * responses that delivered them (`calls`: "response #3", "responses #5 and
+ * #3"), says the file is unchanged since, and — when `partial` — that only the
+ * new lines follow. With `refresh: true` it ends with one sentence on how to
+ * get the lines back by calling the tool again with `refresh`. It never sends
+ * the reader to the file.
  *
  * @example
  * ```ts
@@ -60,33 +82,29 @@ function symbolList(symbols: unknown, max: number): string {
  *   covered: [{ start: 10, end: 80 }],
  *   symbols: ['Session', 'login'],
  *   partial: true,
+ *   calls: [3],
+ *   refresh: true,
  * });
- * // 'Sent earlier in this conversation: `src/auth.ts` L10-80 (Session, login).
+ * // 'Sent in response #3 of this conversation: `src/auth.ts` L10-80 (Session, login).
  * //  The file is unchanged since, so that earlier copy is still exact. Only the
- * //  lines not sent before follow.'   (one line)
+ * //  lines not sent before follow. If response #3 is no longer in your context,
+ * //  call this tool again with `refresh: [3]`.'   (one line)
  * ```
  */
 export function formatBackReference(input: BackReferenceInput): string {
-  let path: unknown;
-  let covered: unknown;
-  let symbols: unknown;
-  let partial: unknown;
-  try {
-    ({ path, covered, symbols, partial } = input);
-  } catch {
-    // A hostile input object still gets a well-formed pointer.
-  }
-  const name = typeof path === 'string' && path !== '' ? `\`${path}\`` : 'this file';
-  const spans = Array.isArray(covered)
-    ? formatSpans(covered as LineRange[], DEDUP_THRESHOLDS.maxSpansInPointer)
-    : '';
-  const names = symbolList(symbols, DEDUP_THRESHOLDS.maxSymbolsInPointer);
-  let head = `Sent earlier in this conversation: ${name}`;
+  const p = readPointerInput(input);
+  const name = p.path !== '' ? `\`${p.path}\`` : 'this file';
+  const spans = formatSpans(p.covered, DEDUP_THRESHOLDS.maxSpansInPointer);
+  const names = symbolList(p.symbols, DEDUP_THRESHOLDS.maxSymbolsInPointer);
+  const when =
+    p.calls.length === 0
+      ? 'Sent earlier in this conversation'
+      : `Sent in ${p.calls.length === 1 ? 'response' : 'responses'} ${numbers(p.calls)} of this conversation`;
+  let head = `${when}: ${name}`;
   if (spans !== '') head += ` ${spans}`;
   if (names !== '') head += ` (${names})`;
-  const tail =
-    partial === true
-      ? 'The file is unchanged since, so that earlier copy is still exact. Only the lines not sent before follow.'
-      : 'The file is unchanged since, so that earlier copy is still exact; scroll back to it.';
-  return `${head}. ${tail}`;
+  const tail = p.partial
+    ? 'The file is unchanged since, so that earlier copy is still exact. Only the lines not sent before follow.'
+    : 'The file is unchanged since, so that earlier copy is still exact; scroll back to it.';
+  return p.refresh ? `${head}. ${tail} ${refreshSentence(p.calls)}` : `${head}. ${tail}`;
 }

@@ -3,8 +3,8 @@
  * pointer to list. Not a parser: the caller brings the symbol nodes it already
  * has from its index.
  */
-import { firstEndingAtOrAfter, toSpans } from '../ranges/_spans.js';
-import { isLineRange, type LineRange } from '../ranges/range.js';
+import { readRanges, readSymbolNodes } from '../boundary/planner.js';
+import type { LineRange } from '../ranges/range.js';
 
 /**
  * The kinds of symbol a node can be. Imports and exports are never named in a pointer.
@@ -45,8 +45,37 @@ export interface SymbolNode {
 }
 
 /**
+ * A symbol node in Codegraph's shape: the same as {@link SymbolNode}, with its
+ * lines named `startLine` and `endLine`. `symbolsInSpans` takes either.
+ *
+ * @example
+ * ```ts
+ * const node: LineSymbolNode = { name: 'login', kind: 'function', startLine: 12, endLine: 40 };
+ * ```
+ */
+export interface LineSymbolNode {
+  readonly name: string;
+  readonly kind: SymbolKind;
+  readonly startLine: number;
+  readonly endLine: number;
+}
+
+/** Index of the first span of a normalized set whose end is at or past `line`. */
+function firstEndingAtOrAfter(spans: readonly LineRange[], line: number): number {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (spans[mid]!.end < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
  * The names of the symbols (not imports or exports) whose definitions overlap
- * `spans`, ordered by where they start, each name once. Invalid nodes (blank
+ * `spans`, ordered by where they start, each name once. Nodes give their lines
+ * as `{ start, end }` or as `{ startLine, endLine }`. Invalid nodes (blank
  * name, bad lines) and invalid spans are ignored.
  *
  * @example
@@ -55,7 +84,7 @@ export interface SymbolNode {
  *   [
  *     { name: 'x', kind: 'import', start: 1, end: 1 },
  *     { name: 'Session', kind: 'class', start: 10, end: 80 },
- *     { name: 'login', kind: 'method', start: 20, end: 40 },
+ *     { name: 'login', kind: 'method', startLine: 20, endLine: 40 },
  *     { name: 'audit', kind: 'function', start: 90, end: 99 },
  *   ],
  *   [{ start: 1, end: 30 }],
@@ -63,44 +92,16 @@ export interface SymbolNode {
  * ```
  */
 export function symbolsInSpans(
-  nodes: readonly SymbolNode[],
+  nodes: readonly (SymbolNode | LineSymbolNode)[],
   spans: readonly LineRange[],
 ): string[] {
-  const set = toSpans(spans);
-  if (set.n === 0) return [];
-  let count = 0;
-  try {
-    count = Array.isArray(nodes) ? nodes.length : 0;
-  } catch {
-    // A revoked proxy (Array.isArray throws) or a length getter that throws: no nodes.
-  }
-  const hits: { name: string; start: number }[] = [];
-  for (let i = 0; i < count; i++) {
-    let name: unknown;
-    let kind: unknown;
-    let start: unknown;
-    let end: unknown;
-    try {
-      // null throws here, a primitive reads no field: either way the node is skipped below.
-      ({ name, kind, start, end } = nodes[i] as SymbolNode);
-    } catch {
-      // A getter threw: the fields not read stay undefined.
-    }
-    if (typeof name !== 'string' || name.trim() === '') continue;
-    if (kind === 'import' || kind === 'export') continue;
-    const extent = { start, end };
-    if (!isLineRange(extent)) continue;
-    const k = firstEndingAtOrAfter(set, extent.start);
-    if (k < set.n && set.s[k]! <= extent.end) hits.push({ name, start: extent.start });
-  }
+  const set = readRanges(spans);
+  if (set.length === 0) return [];
+  const hits = readSymbolNodes(nodes).filter((node) => {
+    const k = firstEndingAtOrAfter(set, node.start);
+    return k < set.length && set[k]!.start <= node.end;
+  });
   // A stable sort: nodes that start on the same line keep their input order.
   hits.sort((a, b) => a.start - b.start);
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const h of hits) {
-    if (seen.has(h.name)) continue;
-    seen.add(h.name);
-    out.push(h.name);
-  }
-  return out;
+  return [...new Set(hits.map((h) => h.name))];
 }

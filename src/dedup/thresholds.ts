@@ -4,6 +4,7 @@
  * Not for deciding anything itself: the gates live in `plan-file.ts`, the
  * call-level rules in `plan-call.ts`.
  */
+import { prop } from '../boundary/_read.js';
 
 /**
  * The thresholds the gates and the pointer use. See {@link DEDUP_THRESHOLDS}.
@@ -50,36 +51,6 @@ export const DEDUP_THRESHOLDS: DedupThresholds = /* @__PURE__ */ Object.freeze({
   maxSymbolsInPointer: 5,
 });
 
-function intAtLeast(value: unknown, min: number, fallback: number): number {
-  if (value === Number.POSITIVE_INFINITY) return value;
-  // False for NaN, -Infinity and anything that is not a number.
-  if (!Number.isFinite(value)) return fallback;
-  return Math.max(min, Math.floor(value as number));
-}
-
-/**
- * Fills in a partial set of thresholds from the defaults. A field that is not a
- * number keeps its default; `minCoveredLines` below 1 acts as 1.
- */
-export function resolveThresholds(t?: Partial<DedupThresholds> | null): DedupThresholds {
-  if (t === null || typeof t !== 'object') return DEDUP_THRESHOLDS;
-  let read: Partial<Record<keyof DedupThresholds, unknown>>;
-  try {
-    const { minCoveredLines, minDeltaChars, maxSpansInPointer, maxSymbolsInPointer } =
-      t as Partial<DedupThresholds>;
-    read = { minCoveredLines, minDeltaChars, maxSpansInPointer, maxSymbolsInPointer };
-  } catch {
-    return DEDUP_THRESHOLDS;
-  }
-  const d = DEDUP_THRESHOLDS;
-  return {
-    minCoveredLines: intAtLeast(read.minCoveredLines, 1, d.minCoveredLines),
-    minDeltaChars: intAtLeast(read.minDeltaChars, 0, d.minDeltaChars),
-    maxSpansInPointer: intAtLeast(read.maxSpansInPointer, 0, d.maxSpansInPointer),
-    maxSymbolsInPointer: intAtLeast(read.maxSymbolsInPointer, 0, d.maxSymbolsInPointer),
-  };
-}
-
 const OFF = /* @__PURE__ */ new Set(['0', 'false', 'off', 'no']);
 
 /**
@@ -99,13 +70,8 @@ export function dedupEnabledFromEnv(
   env?: Readonly<Record<string, string | undefined>> | null,
   name = 'SPAN_LEDGER_DEDUP',
 ): boolean {
-  try {
-    // No `process` (browsers), a missing or junk environment: reading throws or finds no string.
-    const source = env ?? (globalThis as { process?: { env?: unknown } }).process!.env;
-    const raw: unknown = (source as Record<string, unknown>)[name];
-    if (typeof raw !== 'string') return true;
-    return !OFF.has(raw.trim().toLowerCase());
-  } catch {
-    return true;
-  }
+  // No `process` (browsers), or a junk environment: no string found, so on.
+  const source = env ?? (globalThis as { process?: { env?: unknown } }).process?.env;
+  const raw = prop(source, name);
+  return typeof raw !== 'string' || !OFF.has(raw.trim().toLowerCase());
 }

@@ -7,7 +7,7 @@ import { OPEN_LIMITS, readView } from '../boundary/view.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { projectKey } from './project-key.js';
-import type { ProjectState, SessionView } from './types.js';
+import type { FileEmission, ProjectState, SessionView } from './types.js';
 
 /**
  * The state of one project in a session view.
@@ -47,9 +47,46 @@ export function projectFromView(
 }
 
 /**
+ * @internal What one retained record served of a path: its `index` and the
+ * spans, normalized.
+ */
+export interface ServedRecord {
+  readonly index: number;
+  readonly ranges: readonly LineRange[];
+}
+
+/**
+ * @internal The rule "served ranges whose fingerprint matches", once: the
+ * retained records of `project` that served `path` from content with exactly
+ * `fingerprint`, most recent first. Records without a fingerprint never match
+ * (unprovable = re-send). `servedRangesForFile` and the planner both read it.
+ */
+export function servedRecords(
+  project: ProjectState,
+  path: string,
+  fingerprint: string,
+): ServedRecord[] {
+  const out: ServedRecord[] = [];
+  if (fingerprint === '') return out;
+  for (let i = project.calls.length - 1; i >= 0; i--) {
+    const call = project.calls[i]!;
+    const ranges: LineRange[] = [];
+    let served = false;
+    for (const file of call.files) {
+      if (file.path !== path || file.fingerprint !== fingerprint) continue;
+      served = true;
+      ranges.push(...file.ranges);
+    }
+    if (served) out.push({ index: call.index, ranges: mergeRanges(ranges) });
+  }
+  return out;
+}
+
+/**
  * The merged spans of `path` that retained calls served from content with
  * exactly this `fingerprint`. Records without a fingerprint are ignored: a match
  * that cannot be proven is treated as "not held", and the lines are re-sent.
+ * A `project` this library did not build is read as foreign input first.
  *
  * @example
  * ```ts
@@ -63,38 +100,44 @@ export function servedRangesForFile(
   path: string,
   fingerprint: string,
 ): LineRange[] {
-  const found: LineRange[] = [];
-  if (
-    project === null ||
-    typeof project !== 'object' ||
-    typeof fingerprint !== 'string' ||
-    fingerprint === ''
-  ) {
-    return mergeRanges(found);
+  if (project === null || typeof project !== 'object' || typeof fingerprint !== 'string') {
+    return [];
   }
+  let plain: ProjectState;
   try {
-    collectServed(project, path, fingerprint, found);
+    plain = plainCopy(project, path);
   } catch {
     // Unreadable state proves nothing: hold nothing, so every line is re-sent.
-    return mergeRanges([]);
+    return [];
   }
-  return mergeRanges(found);
+  return mergeRanges(servedRecords(plain, path, fingerprint).flatMap((r) => r.ranges));
 }
 
-function collectServed(
-  project: ProjectState,
-  path: string,
-  fingerprint: string,
-  found: LineRange[],
-): void {
+/** The records of `path` in a project no ledger may have built, as plain data. */
+function plainCopy(project: ProjectState, path: string): ProjectState {
   const calls = Array.isArray(project.calls) ? project.calls : [];
-  for (const call of calls) {
-    const files =
-      call !== null && typeof call === 'object' && Array.isArray(call.files) ? call.files : [];
-    for (const file of files) {
-      if (file === null || typeof file !== 'object') continue;
-      if (file.path !== path || file.fingerprint !== fingerprint) continue;
-      if (Array.isArray(file.ranges)) for (const r of file.ranges) found.push(r);
-    }
-  }
+  return {
+    projectRoot: '',
+    callCount: 0,
+    responseChars: 0,
+    calls: calls.map((call) => {
+      const files =
+        call !== null && typeof call === 'object' && Array.isArray(call.files) ? call.files : [];
+      return {
+        index: 0,
+        projectRoot: '',
+        query: '',
+        sourceChars: 0,
+        responseChars: 0,
+        files: (files as readonly FileEmission[])
+          .filter((f) => f !== null && typeof f === 'object' && f.path === path)
+          .map((f) => ({
+            path,
+            chars: 0,
+            ranges: Array.isArray(f.ranges) ? [...f.ranges] : [],
+            ...(typeof f.fingerprint === 'string' ? { fingerprint: f.fingerprint } : {}),
+          })),
+      };
+    }),
+  };
 }

@@ -1,14 +1,11 @@
 /**
- * The planner's edge cases the dedup suites leave to chance: priors that cannot
- * be read or serve other paths, served records without a fingerprint or
- * without spans, the bank policy with an unusable file, threshold and pointer
- * inputs at the edges, and the session block's wording. Internals are checked
- * directly where no public call reaches them.
+ * What the planner makes of the prior it is handed: priors that cannot be read
+ * or serve other paths, served records without a fingerprint, without spans or
+ * without an index, the bank policy with an unusable file, threshold and
+ * pointer inputs at the edges, and the session block's wording.
  */
 import { describe, expect, it } from 'vitest';
-import { indexLines, takePrefix, unionSpans } from '../src/dedup/_lines.js';
-import { indexServed, servedFor, sessionStateOf } from '../src/dedup/_served.js';
-import { resolveThresholds } from '../src/dedup/thresholds.js';
+import { readPrior, readThresholds as resolveThresholds } from '../src/boundary/planner.js';
 import {
   describeSession,
   fingerprint,
@@ -19,7 +16,6 @@ import {
   planFile,
   symbolsInSpans,
 } from '../src/index.js';
-import { toSpans } from '../src/ranges/_spans.js';
 
 const content = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
 const fp = fingerprint(content);
@@ -45,14 +41,13 @@ function prior(files: unknown[]): ProjectState {
 const contentGate = (p: { gates: readonly { gate: string; reason: string }[] }) =>
   p.gates.find((g) => g.gate === 'content')?.reason;
 
-describe('the served index', () => {
+describe('the prior, as the planner reads it', () => {
   it('a prior whose calls cannot be read is a first call: nothing withheld', () => {
     const unreadable = Object.defineProperty({ projectRoot: '/r' }, 'calls', {
       get(): never {
         throw new Error('hostile calls');
       },
     });
-    expect(sessionStateOf(unreadable)).toBe('first-call');
     const plan = planFile({
       path: 'a.ts',
       content,
@@ -61,31 +56,51 @@ describe('the served index', () => {
     });
     expect(plan.render).toBe('full');
     expect(plan.emit).toEqual([{ start: 1, end: 30 }]);
+    expect(contentGate(plan)).toBe('not-reached');
+    expect(plan.gates[1]?.reason).toBe('first-call');
   });
 
-  it('nothing is indexed for a prior without history', () => {
-    expect(indexServed(null).size).toBe(0);
-    expect(indexServed({ projectRoot: '/r', callCount: 0, responseChars: 0, calls: [] }).size).toBe(
-      0,
-    );
+  it('a prior that is not an object is untracked', () => {
+    for (const junk of [undefined, 7, 'prior']) {
+      const plan = planFile({
+        path: 'a.ts',
+        content,
+        intended: [{ start: 1, end: 3 }],
+        prior: junk as never,
+      });
+      expect(plan.gates[1]?.reason).toBe('untracked');
+    }
   });
 
-  it('served files without a usable path are skipped', () => {
+  it('served files without a usable path, and files of other paths, are left out', () => {
     const p = prior([
       { path: '', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
       { path: 7, ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
       { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
-    ]);
-    expect([...indexServed(p).keys()]).toEqual(['a.ts']);
-  });
-
-  it('records of other paths are not indexed when only some paths are wanted', () => {
-    const p = prior([
-      { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
       { path: 'b.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
     ]);
-    expect([...indexServed(p, new Set(['a.ts'])).keys()]).toEqual(['a.ts']);
-    expect([...indexServed(p).keys()]).toEqual(['a.ts', 'b.ts']);
+    expect(readPrior(p, new Set(['a.ts']))?.calls[0]?.files.map((f) => f.path)).toEqual(['a.ts']);
+    expect(readPrior(p, null)?.calls[0]?.files.map((f) => f.path)).toEqual(['a.ts', 'b.ts']);
+  });
+
+  it('a record without a positive integer index is dropped: nothing could cite it', () => {
+    const served = { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp };
+    for (const index of [0, -1, 1.5, '1', undefined]) {
+      const p = {
+        projectRoot: '/r',
+        callCount: 1,
+        responseChars: 0,
+        calls: [{ index, files: [served] }],
+      };
+      const plan = planFile({
+        path: 'a.ts',
+        content,
+        intended: [{ start: 1, end: 30 }],
+        prior: p as never,
+      });
+      expect(plan.covered).toEqual([]);
+      expect(plan.render).toBe('full');
+    }
   });
 
   it('a path served only without a fingerprint: no-fingerprint, nothing withheld', () => {
@@ -95,45 +110,28 @@ describe('the served index', () => {
     expect(plan.covered).toEqual([]);
   });
 
-  it('a matching fingerprint with no valid spans is never-served', () => {
+  it('a matching fingerprint with no valid spans covers nothing', () => {
     const p = prior([{ path: 'a.ts', ranges: [{ start: 5, end: 2 }], chars: 10, fingerprint: fp }]);
-    expect(servedFor(indexServed(p), 'a.ts', fp).reason).toBe('never-served');
     const plan = planFile({ path: 'a.ts', content, intended: [{ start: 1, end: 30 }], prior: p });
-    expect(contentGate(plan)).toBe('never-served');
+    expect(contentGate(plan)).toBe('fingerprint-match');
+    expect(plan.gates[3]?.reason).toBe('no-overlap');
+    expect(plan.covered).toEqual([]);
   });
 
-  it('an empty fingerprint proves nothing, even against a record that has one', () => {
+  it('a fingerprint passed in that is empty or too long is not trusted: the content is hashed', () => {
     const p = prior([
       { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
     ]);
-    expect(servedFor(indexServed(p), 'a.ts', '')).toEqual({
-      spans: expect.objectContaining({ n: 0 }),
-      reason: 'fingerprint-changed',
-    });
-  });
-});
-
-describe('line indexing', () => {
-  it('indexes every line when no limit is given', () => {
-    const index = indexLines('a\nbb\nccc');
-    // offsets of the line starts, then the end: 0, 2, 5, and 8
-    expect([...index.offsets.slice(0, 4)]).toEqual([0, 2, 5, 8]);
-  });
-
-  it.each([Number.NaN, -1])('takePrefix with allowance %s takes nothing', (allowance) => {
-    const index = indexLines('a\nbb\nccc');
-    const out = takePrefix(index, toSpans([{ start: 1, end: 3 }]), allowance);
-    expect(out.chars).toBe(0);
-    expect(out.spans.n).toBe(0);
-  });
-});
-
-describe('unionSpans', () => {
-  it('returns the other set when one is empty', () => {
-    const a = toSpans([{ start: 1, end: 3 }]);
-    const none = toSpans([]);
-    expect(unionSpans(none, a)).toBe(a);
-    expect(unionSpans(a, none)).toBe(a);
+    for (const given of ['', 'x'.repeat(300)]) {
+      const plan = planFile({
+        path: 'a.ts',
+        content,
+        intended: [{ start: 1, end: 30 }],
+        prior: p,
+        fingerprint: given,
+      });
+      expect(plan.fingerprint).toBe(fp);
+    }
   });
 });
 
@@ -192,7 +190,7 @@ describe('thresholds and the pointer at the edges', () => {
       minDeltaChars: Number.NEGATIVE_INFINITY,
     });
     expect(t.minCoveredLines).toBe(Number.POSITIVE_INFINITY);
-    expect(t.minDeltaChars).toBe(resolveThresholds().minDeltaChars);
+    expect(t.minDeltaChars).toBe(resolveThresholds(undefined).minDeltaChars);
   });
 
   it('a pointer names only the string symbols of its list', () => {

@@ -1,0 +1,314 @@
+/**
+ * Internal: what a host hands the planner — `planFile`, `planCall` and
+ * `planRead` inputs, the prior a session view gave it, thresholds, budget,
+ * symbol nodes and pointer inputs — read once into typed plain data. Behind
+ * this file the planner trusts what it gets.
+ *
+ * The direction every reader takes: what cannot be read is absent, and absent
+ * never makes the planner withhold more. A prior record that cannot be read is
+ * dropped (its lines are re-sent); a file that cannot be planned is skipped.
+ */
+import type { DedupThresholds } from '../dedup/thresholds.js';
+import { DEDUP_THRESHOLDS } from '../dedup/thresholds.js';
+import type { CallRecord, FileEmission, ProjectState } from '../ledger/types.js';
+import { mergeRanges } from '../ranges/merge.js';
+import { isLineRange, type LineRange } from '../ranges/range.js';
+import { at, count, listOf, prop } from './_read.js';
+import { MAX_FINGERPRINT_CHARS, MAX_PATH_CHARS } from './ledger.js';
+
+/** Why a path is not one the ledger could key a pointer on. */
+export type PathProblem = 'none' | 'no-path' | 'unusable-path';
+
+/** One file to plan, as the planner sees it. */
+export interface FileInput {
+  /** The path as given; `''` when it was not a string. */
+  readonly path: string;
+  /**
+   * `no-path`: not a non-empty string (the file is skipped). `unusable-path`: a
+   * string no ledger record could be keyed on — a NUL, a `..` segment, longer
+   * than the ledger keeps — planned in full, nothing withheld.
+   */
+  readonly pathProblem: PathProblem;
+  /** The content, or `null` when it was not a string (the file is skipped). */
+  readonly content: string | null;
+  /** The valid intended spans, normalized. */
+  readonly intended: readonly LineRange[];
+  /** The caller's fingerprint of `content`, when a usable one was passed. */
+  readonly fingerprint: string | undefined;
+}
+
+/** The settings every plan of one call shares. */
+export interface PlanSettings {
+  readonly prior: ProjectState | null;
+  readonly enabled: boolean;
+  readonly thresholds: DedupThresholds;
+}
+
+/** A budget with at least one limit; `null` when there is none. */
+export interface BudgetLimits {
+  readonly maxChars: number;
+  readonly maxFiles: number;
+  readonly bank: boolean;
+}
+
+/** A `planCall` input, read. */
+export interface CallInput extends PlanSettings {
+  readonly files: readonly FileInput[];
+  readonly budget: BudgetLimits | null;
+  readonly holdBack: boolean;
+}
+
+/** A `planFile` or `planRead` input, read. */
+export interface OneFileInput extends PlanSettings {
+  readonly file: FileInput;
+}
+
+/** Lines as far as any intended span may reach: "to the end of the file". */
+const WHOLE_FILE: readonly LineRange[] = Object.freeze([
+  Object.freeze({ start: 1, end: Number.MAX_SAFE_INTEGER }),
+]);
+
+/** Valid members of a foreign list of ranges, as fresh plain objects, normalized. */
+export function readRanges(raw: unknown): LineRange[] {
+  const { list, length } = listOf(raw);
+  const out: LineRange[] = [];
+  for (let i = 0; i < length; i++) {
+    // Read once into a plain object: a getter must not answer differently later.
+    const copy = readRange(at(list, i));
+    if (copy !== null) out.push(copy);
+  }
+  return mergeRanges(out);
+}
+
+/** One range argument: a valid range, or `null`. */
+function readRange(raw: unknown): LineRange | null {
+  const copy = { start: prop(raw, 'start'), end: prop(raw, 'end') };
+  return isLineRange(copy) ? copy : null;
+}
+
+function pathProblem(path: unknown): PathProblem {
+  if (typeof path !== 'string' || path === '') return 'no-path';
+  if (path.length > MAX_PATH_CHARS || path.includes('\u0000')) return 'unusable-path';
+  return /(^|[\\/])\.\.([\\/]|$)/.test(path) ? 'unusable-path' : 'none';
+}
+
+function readFingerprint(raw: unknown): string | undefined {
+  return typeof raw === 'string' && raw !== '' && raw.length <= MAX_FINGERPRINT_CHARS
+    ? raw
+    : undefined;
+}
+
+/** One file of a call (or of `planFile`), with `intended` as given. */
+function readFile(raw: unknown, intended: readonly LineRange[]): FileInput {
+  const path = prop(raw, 'path');
+  const content = prop(raw, 'content');
+  return {
+    path: typeof path === 'string' ? path : '',
+    pathProblem: pathProblem(path),
+    content: typeof content === 'string' ? content : null,
+    intended,
+    fingerprint: readFingerprint(prop(raw, 'fingerprint')),
+  };
+}
+
+function intAtLeast(value: unknown, min: number, fallback: number): number {
+  if (value === Number.POSITIVE_INFINITY) return value;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  return Math.max(min, Math.floor(value));
+}
+
+/**
+ * Thresholds filled in from the defaults: a field that is not a number keeps
+ * its default; `minCoveredLines` below 1 acts as 1, the others below 0 as 0.
+ */
+export function readThresholds(raw: unknown): DedupThresholds {
+  if (typeof raw !== 'object' || raw === null) return DEDUP_THRESHOLDS;
+  const d = DEDUP_THRESHOLDS;
+  return {
+    minCoveredLines: intAtLeast(prop(raw, 'minCoveredLines'), 1, d.minCoveredLines),
+    minDeltaChars: intAtLeast(prop(raw, 'minDeltaChars'), 0, d.minDeltaChars),
+    maxSpansInPointer: intAtLeast(prop(raw, 'maxSpansInPointer'), 0, d.maxSpansInPointer),
+    maxSymbolsInPointer: intAtLeast(prop(raw, 'maxSymbolsInPointer'), 0, d.maxSymbolsInPointer),
+  };
+}
+
+/** A budget: a limit that is not a non-negative number is no limit; no limit at all is `null`. */
+function readBudget(raw: unknown): BudgetLimits | null {
+  const maxChars = prop(raw, 'maxChars');
+  const maxFiles = prop(raw, 'maxFiles');
+  const chars = typeof maxChars === 'number' && maxChars >= 0 ? maxChars : Infinity;
+  const files = typeof maxFiles === 'number' && maxFiles >= 0 ? Math.floor(maxFiles) : Infinity;
+  if (chars === Infinity && files === Infinity) return null;
+  return { maxChars: chars, maxFiles: files, bank: prop(raw, 'policy') === 'bank' };
+}
+
+const positiveInt = (x: unknown): x is number =>
+  typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
+
+/** One file of a prior record: only the paths asked about, only with a usable fingerprint. */
+function readServedFile(raw: unknown, wanted: ReadonlySet<string> | null): FileEmission | null {
+  const path = prop(raw, 'path');
+  if (typeof path !== 'string' || path === '') return null;
+  if (wanted !== null && !wanted.has(path)) return null;
+  const fingerprint = readFingerprint(prop(raw, 'fingerprint'));
+  const ranges = readRanges(prop(raw, 'ranges'));
+  const file: FileEmission = { path, ranges, chars: count(prop(raw, 'chars')) };
+  return fingerprint === undefined ? file : { ...file, fingerprint };
+}
+
+/**
+ * What the session was served, for the paths in `wanted` (every path when
+ * `null`): `null` when the prior is not an object (untracked). Records without
+ * a positive safe-integer `index` are dropped (a pointer could not cite them);
+ * files of other paths are left out, since nothing in this call asks about them.
+ */
+export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): ProjectState | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const projectRoot = prop(raw, 'projectRoot');
+  const callCount = prop(raw, 'callCount');
+  const { list, length } = listOf(prop(raw, 'calls'));
+  const calls: CallRecord[] = [];
+  for (let i = 0; i < length; i++) {
+    const call = at(list, i);
+    const index = prop(call, 'index');
+    if (!positiveInt(index)) continue;
+    const files: FileEmission[] = [];
+    const raws = listOf(prop(call, 'files'));
+    for (let j = 0; j < raws.length; j++) {
+      const file = readServedFile(at(raws.list, j), wanted);
+      if (file !== null) files.push(file);
+    }
+    calls.push({ index, projectRoot: '', query: '', files, sourceChars: 0, responseChars: 0 });
+  }
+  return {
+    projectRoot: typeof projectRoot === 'string' ? projectRoot : '',
+    // Never below the calls it holds: the call being planned comes after them.
+    callCount: Math.max(Math.floor(Math.min(count(callCount), Number.MAX_SAFE_INTEGER)), length),
+    responseChars: count(prop(raw, 'responseChars')),
+    calls,
+  };
+}
+
+function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
+  return {
+    prior: readPrior(prop(raw, 'prior'), paths),
+    enabled: prop(raw, 'enabled') !== false,
+    thresholds: readThresholds(prop(raw, 'thresholds')),
+  };
+}
+
+/** A `planCall` input: files in rank order (a non-array is none), and its settings. */
+export function readCallInput(raw: unknown): CallInput {
+  const { list, length } = listOf(prop(raw, 'files'));
+  const files: FileInput[] = [];
+  const paths = new Set<string>();
+  for (let i = 0; i < length; i++) {
+    const entry = at(list, i);
+    const file = readFile(entry, readRanges(prop(entry, 'intended')));
+    files.push(file);
+    if (file.pathProblem === 'none') paths.add(file.path);
+  }
+  return {
+    ...settings(raw, paths),
+    files,
+    budget: readBudget(prop(raw, 'budget')),
+    holdBack: prop(raw, 'holdBack') !== false,
+  };
+}
+
+/** A `planFile` input. */
+export function readFileInput(raw: unknown): OneFileInput {
+  const file = readFile(raw, readRanges(prop(raw, 'intended')));
+  return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
+}
+
+/**
+ * A `planRead` input: `range` absent (`undefined` or `null`) reads the whole
+ * file; a `range` that is not a valid range asks for nothing (the read is
+ * skipped, never widened to the whole file).
+ */
+export function readReadInput(raw: unknown): OneFileInput {
+  const range = prop(raw, 'range');
+  let intended: readonly LineRange[] = WHOLE_FILE;
+  if (range !== undefined && range !== null) {
+    const one = readRange(range);
+    intended = one === null ? [] : [one];
+  }
+  const file = readFile(raw, intended);
+  return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
+}
+
+/** A symbol node read: a non-blank name, not an import or export, valid lines. */
+export interface SymbolExtent {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Symbol nodes as `symbolsInSpans` names them: `{ start, end }` or (Codegraph's
+ * shape) `{ startLine, endLine }`; nodes with a blank name, of kind `import` or
+ * `export`, or without valid lines are left out.
+ */
+export function readSymbolNodes(raw: unknown): SymbolExtent[] {
+  const { list, length } = listOf(raw);
+  const out: SymbolExtent[] = [];
+  for (let i = 0; i < length; i++) {
+    const node = at(list, i);
+    const name = prop(node, 'name');
+    if (typeof name !== 'string' || name.trim() === '') continue;
+    const kind = prop(node, 'kind');
+    if (kind === 'import' || kind === 'export') continue;
+    const start = prop(node, 'start');
+    const lines =
+      start === undefined
+        ? { start: prop(node, 'startLine'), end: prop(node, 'endLine') }
+        : { start, end: prop(node, 'end') };
+    if (isLineRange(lines)) out.push({ name, start: lines.start, end: lines.end });
+  }
+  return out;
+}
+
+/** A `formatBackReference` input, read. */
+export interface PointerInput {
+  readonly path: string;
+  readonly covered: readonly LineRange[];
+  readonly symbols: readonly string[];
+  readonly partial: boolean;
+  /** Response numbers, valid and each once, in the order given. */
+  readonly calls: readonly number[];
+  readonly refresh: boolean;
+}
+
+function readNames(raw: unknown): string[] {
+  const { list, length } = listOf(raw);
+  const names = new Set<string>();
+  for (let i = 0; i < length; i++) {
+    const s = at(list, i);
+    if (typeof s === 'string' && s.trim() !== '') names.add(s.trim());
+  }
+  return [...names];
+}
+
+function readCalls(raw: unknown): number[] {
+  const { list, length } = listOf(raw);
+  const calls = new Set<number>();
+  for (let i = 0; i < length; i++) {
+    const n = at(list, i);
+    if (positiveInt(n)) calls.add(n);
+  }
+  return [...calls];
+}
+
+/** What a pointer is about. */
+export function readPointerInput(raw: unknown): PointerInput {
+  const path = prop(raw, 'path');
+  return {
+    path: typeof path === 'string' ? path : '',
+    covered: readRanges(prop(raw, 'covered')),
+    symbols: readNames(prop(raw, 'symbols')),
+    partial: prop(raw, 'partial') === true,
+    calls: readCalls(prop(raw, 'calls')),
+    refresh: prop(raw, 'refresh') === true,
+  };
+}
