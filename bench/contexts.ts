@@ -29,6 +29,7 @@ export function contextsTable(rows: readonly ContextRow[]): string {
       'chars delivered',
       'duplicate chars',
       'unique source',
+      'lines lost',
     ],
     ARMS.map((arm) => {
       const t = totalOf(rows, arm);
@@ -42,6 +43,7 @@ export function contextsTable(rows: readonly ContextRow[]): string {
         formatCount(t.deliveredChars),
         formatCount(t.duplicateChars),
         formatCount(t.uniqueChars),
+        formatCount(t.linesLost),
       ];
     }),
   );
@@ -80,7 +82,5 @@ if (process.argv.includes('--json')) {
     console.log(`  ${v.target}: ${v.met ? 'met' : 'MISSED'} (${v.detail})`);
   }
   const missed = verdicts.some((v) => v.met !== true);
-  console.log(
-    missed ? '\nSome context targets were missed.' : '\nAll context targets met.',
-  );
+  console.log(missed ? '\nSome context targets were missed.' : '\nAll context targets met.');
 }

@@ -15,7 +15,9 @@ let rereads: ReadRow;
 beforeAll(() => {
   const files = loadReadFiles();
   const pick = (name: string) => READ_SESSIONS.find((s) => s.name === name)!;
-  [sliding, rereads] = runReads([pick('zod-sliding-window'), pick('whole-file-rereads')], files);
+  const rows = runReads([pick('zod-sliding-window'), pick('whole-file-rereads')], files);
+  sliding = rows[0]!;
+  rereads = rows[1]!;
 });
 
 describe('read sessions', () => {

@@ -34,7 +34,7 @@ export interface ArmFigures {
   readonly subagentStalePointers: number;
   /** Scripted responses that carried at least one stale pointer. */
   readonly staleResponses: number;
-  /** Of those, the ones one extra call brought back in full (nothing stale in its answer). */
+  /** Of those, the ones one extra call recovered: its answer carried no stale pointer. */
   readonly recoveredByOneCall: number;
   readonly refreshCalls: number;
   readonly fileReads: number;
@@ -48,7 +48,7 @@ export interface ArmFigures {
   readonly duplicateChars: number;
   /** Distinct source lines each context received, summed over contexts, in chars. */
   readonly uniqueChars: number;
-  /** Lines a stale pointer stood for that the context still lacked after recovery. */
+  /** Lines the pointers of a call's last answer (after recovery) stood for that the context lacked. */
   readonly linesLost: number;
 }
 
@@ -239,7 +239,8 @@ export function simulateArm(
         extra += 1;
       }
     }
-    for (const p of firstStale) {
+    // A hole: what the last answer's pointers stand for and the context still lacks.
+    for (const p of stale) {
       for (const s of p.covered) {
         for (let n = s.start; n <= s.end; n++) {
           if (!holdsLine(ctx, p.path, p.fingerprint, n)) linesLost += 1;
@@ -248,8 +249,7 @@ export function simulateArm(
     }
     if (firstStale.length > 0) {
       staleResponses += 1;
-      const whole = firstStale.every((p) => holdsAll(ctx, p.path, p.fingerprint, p.covered));
-      if (extra === 1 && stale.length === 0 && whole) recoveredByOneCall += 1;
+      if (extra === 1 && stale.length === 0) recoveredByOneCall += 1;
     }
   }
 
