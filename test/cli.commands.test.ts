@@ -164,19 +164,29 @@ describe('span-ledger demo output', () => {
     expect(lines.slice(second - 2, second)).toEqual(['```', '']);
   });
 
+  it.each([['checkout'], ['restock']])(
+    'the %s table counts no withheld unseen line in either arm',
+    (sequence) => {
+      const out = run('demo', '--sequence', sequence).out.split('\n');
+      for (const arm of ['without dedup', 'with dedup']) {
+        expect(out.find((l) => l.startsWith(`${arm} `))).toMatch(/ 0$/);
+      }
+    },
+  );
+
   it('ends with a table whose columns are named, and says how it measured', () => {
     const lines = run('demo').out.split('\n');
     const header = lines.find((l) => l.includes('response chars'));
     // The first column holds the arm names; its header is blank, 13 wide ("without dedup").
     expect(header).toMatch(
-      /^ {13} {2,}response chars {2,}source chars {2,}unique chars {2,}duplicate chars {2,}duplicate share$/,
+      /^ {13} {2,}response chars {2,}source chars {2,}unique chars {2,}duplicate chars {2,}duplicate share {2,}withheld unseen lines$/,
     );
-    expect(lines.at(-2)).toBe(
+    expect(lines.slice(-4)).toEqual([
       'Measured by parsing the rendered responses: a source line is duplicate when an earlier',
-    );
-    expect(lines.at(-1)).toBe(
-      'response delivered the same file, line and text. Try `span-ledger measure` on your own.',
-    );
+      'response delivered the same file, line and text; a withheld unseen line is one a pointer',
+      'stood for (or folded away, unless it carries no code) that no earlier response delivered.',
+      'Try `span-ledger measure` on your own.',
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRenderedResponse } from '../src/adapter/index.js';
 import {
+  isTrivialLine,
   type ProjectFile,
   type RecordedSequence,
   type ReplayArm,
@@ -100,7 +101,25 @@ describe('replaySequence', () => {
     };
     const [call] = replaySequence(files, sequence, { dedup: true }).calls;
     expect(call!.plan.files.map((f) => f.path)).toEqual(['a.ts']);
-    expect(call!.text).toBe('Results for "q"\n\n**`a.ts`**\n```ts\n1\tline 01\n2\tline 02\n```\n');
+    expect(call!.text).toBe(
+      'Response #1\nResults for "q"\n\n**`a.ts`**\n```ts\n1\tline 01\n2\tline 02\n```\n',
+    );
+  });
+});
+
+describe('replaySequence numbers its responses', () => {
+  const files = project({ 'a.ts': thirty, 'b.ts': 'b1\nb2\nb3' });
+
+  it('with dedup each response opens with its number; without, none does', () => {
+    const first = (arm: ReplayArm) => arm.calls.map((c) => c.text.split('\n')[0]);
+    expect(first(replaySequence(files, twice, { dedup: true }))).toEqual([
+      'Response #1',
+      'Response #2',
+    ]);
+    expect(first(replaySequence(files, twice, { dedup: false }))).toEqual([
+      'Results for "where is a"',
+      'Results for "where are a and b"',
+    ]);
   });
 });
 
@@ -111,11 +130,15 @@ describe('withheldUnseen', () => {
   const pointing = (path: string, spans: string) =>
     `**\`${path}\`**\n> Sent earlier: \`${path}\` ${spans}\n`;
 
-  /** An arm of hand-written responses; `covered` is what each call's plan says it covered. */
+  /** An arm of hand-written responses; `covered` is what each call's plan says it covered (or folded). */
   function arm(
     ...calls: {
       text: string;
-      covered?: { path: string; covered: { start: number; end: number }[] }[];
+      covered?: {
+        path: string;
+        covered: { start: number; end: number }[];
+        folded?: { start: number; end: number }[];
+      }[];
     }[]
   ): ReplayArm {
     return {
@@ -189,5 +212,43 @@ describe('withheldUnseen', () => {
   it('a file the project does not have reads as empty lines', () => {
     const a = arm({ text: shown('gone.ts', '1\t') }, { text: pointing('gone.ts', 'L1-2') });
     expect(withheldUnseen(a, files)).toEqual([{ call: 2, path: 'gone.ts', line: 2 }]);
+  });
+
+  it('a folded line that carries code and was never delivered counts; one that carries none does not', () => {
+    const code = project({ 'a.ts': 'one\ntwo\nreturn 3;\n  });\n' });
+    const a = arm(
+      { text: shown('a.ts', '1\tone', '2\ttwo') },
+      {
+        text: pointing('a.ts', 'L1-2'),
+        covered: [
+          { path: 'a.ts', covered: [{ start: 1, end: 2 }], folded: [{ start: 3, end: 4 }] },
+        ],
+      },
+    );
+    expect(withheldUnseen(a, code)).toEqual([{ call: 2, path: 'a.ts', line: 3 }]);
+  });
+
+  it('a folded line delivered earlier with the same text is held', () => {
+    const code = project({ 'a.ts': 'one\ntwo\nreturn 3;\n' });
+    const a = arm(
+      { text: shown('a.ts', '1\tone', '2\ttwo', '3\treturn 3;') },
+      {
+        text: pointing('a.ts', 'L1-2'),
+        covered: [
+          { path: 'a.ts', covered: [{ start: 1, end: 2 }], folded: [{ start: 3, end: 3 }] },
+        ],
+      },
+    );
+    expect(withheldUnseen(a, code)).toEqual([]);
+  });
+});
+
+describe('isTrivialLine', () => {
+  it.each([[''], ['   '], ['\t});'], [')]};,'], ['  } \r']])('%j carries no code', (text) => {
+    expect(isTrivialLine(text)).toBe(true);
+  });
+
+  it.each([['x'], ['  return;'], ['}) // done'], ['0'], ['  };\nx']])('%j carries code', (text) => {
+    expect(isTrivialLine(text)).toBe(false);
   });
 });

@@ -5,14 +5,12 @@
  * instead of throwing.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createEmissionRecorder, renderMarkdown } from '../src/adapter/index.js';
 import { createSessionStore, EMISSION_KEY, recordSafely, takeEmission } from '../src/index.js';
 
 const faults = vi.hoisted(() => ({
   coalesce: false,
   sanitize: false,
   reducer: false,
-  symbols: false,
 }));
 
 function injected(): never {
@@ -46,15 +44,6 @@ vi.mock('../src/ledger/ledger.js', async (importOriginal) => {
   };
 });
 
-vi.mock('../src/dedup/symbols.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../src/dedup/symbols.js')>();
-  return {
-    ...real,
-    symbolsInSpans: (...args: Parameters<typeof real.symbolsInSpans>) =>
-      faults.symbols ? injected() : real.symbolsInSpans(...args),
-  };
-});
-
 const emission = {
   projectRoot: '/r',
   query: 'q',
@@ -67,7 +56,6 @@ afterEach(() => {
   faults.coalesce = false;
   faults.sanitize = false;
   faults.reducer = false;
-  faults.symbols = false;
 });
 
 describe('a fault below is absorbed above', () => {
@@ -90,38 +78,5 @@ describe('a fault below is absorbed above', () => {
     faults.reducer = false;
     expect(store.view().projects).toEqual([]);
     expect(store.record(emission)?.index).toBe(1);
-  });
-
-  it('the renderer names no symbols when naming them fails, and still renders and records', () => {
-    const render = (recorder = createEmissionRecorder({ projectRoot: '/r' })) =>
-      renderMarkdown({
-        plan: {
-          files: [
-            {
-              path: 'a.ts',
-              fingerprint: 'fp',
-              render: 'full',
-              emit: [{ start: 1, end: 1 }],
-              covered: [],
-            },
-          ],
-        },
-        sources: [
-          {
-            path: 'a.ts',
-            content: 'x',
-            symbols: [{ name: 'f', kind: 'function', start: 1, end: 1 }],
-          },
-        ],
-        recorder,
-      });
-    expect(render().text.split('\n')[0]).toBe('**`a.ts`** — f');
-    faults.symbols = true;
-    const recorder = createEmissionRecorder({ projectRoot: '/r' });
-    const { text } = render(recorder);
-    expect(text).toBe('**`a.ts`**\n```ts\n1\tx\n```\n');
-    expect(recorder.finish(text.length).files).toEqual([
-      { path: 'a.ts', ranges: [{ start: 1, end: 1 }], chars: 1, fingerprint: 'fp' },
-    ]);
   });
 });

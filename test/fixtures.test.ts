@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractSymbols } from '../src/adapter/index.js';
-import { SAMPLE_FILES, SAMPLE_SEQUENCES } from '../src/cli/_sample.js';
+import { embeddedSampleModule, readFixtures } from '../src/cli/fixtures.js';
+import { SAMPLE_FILES, SAMPLE_SEQUENCES } from '../src/cli/sample-data.js';
 import { isLineRange } from '../src/ranges/index.js';
 
 const root = join(import.meta.dirname, '..', 'fixtures');
@@ -15,7 +16,7 @@ function walk(dir: string): string[] {
 }
 
 describe('fixtures', () => {
-  it('the CLI carries exactly the files under fixtures/sample (run npm run fixtures:embed)', () => {
+  it('the CLI serves exactly the files under fixtures/sample', () => {
     const onDisk = walk(join(root, 'sample'))
       .map((full) => ({
         path: relative(join(root, 'sample'), full).split('\\').join('/'),
@@ -25,12 +26,20 @@ describe('fixtures', () => {
     expect([...SAMPLE_FILES].sort((a, b) => a.path.localeCompare(b.path))).toEqual(onDisk);
   });
 
-  it('the CLI carries exactly the sequences under fixtures/sequences', () => {
+  it('the CLI serves exactly the sequences under fixtures/sequences', () => {
     const onDisk = readdirSync(join(root, 'sequences'))
       .filter((n) => n.endsWith('.json'))
       .map((n) => JSON.parse(readFileSync(join(root, 'sequences', n), 'utf8')));
     const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
     expect([...SAMPLE_SEQUENCES].sort(byName)).toEqual(onDisk.sort(byName));
+  });
+
+  it('the module the build embeds holds the same files and sequences', async () => {
+    const source = embeddedSampleModule(readFixtures(root));
+    const embedded = await import(`data:text/javascript,${encodeURIComponent(source)}`);
+    expect(embedded.SAMPLE_FILES).toEqual(SAMPLE_FILES);
+    expect(embedded.SAMPLE_SEQUENCES).toEqual(SAMPLE_SEQUENCES);
+    expect(SAMPLE_FILES.length).toBeGreaterThan(0);
   });
 
   it('is a small two-language project of a few hundred lines', () => {

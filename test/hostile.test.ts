@@ -259,6 +259,26 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
     ],
     kind: 'tool',
   },
+  renderRead: {
+    args: () => [
+      {
+        plan: {
+          path: 'a.ts',
+          fingerprint: fp,
+          render: 'partial',
+          emit: [{ start: 3, end: 3 }],
+          covered: [{ start: 1, end: 2 }],
+          coveredBy: [1],
+        },
+        content,
+        recorder: adapter.createEmissionRecorder({ projectRoot: '/repo' }),
+        callIndex: 2,
+      },
+    ],
+    kind: 'tool',
+  },
+  formatResponseHeader: { args: () => [{ callIndex: 2, context: 'k7f3q2ab' }], kind: 'tool' },
+  extractSymbols: { args: () => [content, 'a.ts'], kind: 'tool' },
   // testing (developer-facing by nature; only the model is held to totality)
   linesOf: { args: () => [[{ start: 1, end: 3 }]], kind: 'tool' },
   linesOfRange: { args: () => [{ start: 1, end: 3 }], kind: 'tool' },

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { ProjectFile } from '../../src/cli/replay.js';
 import { extractSymbols } from '../../src/adapter/symbols.js';
+import type { ProjectFile } from '../../src/cli/replay.js';
 import type { SymbolNode } from '../../src/dedup/symbols.js';
 
 /** A definition of a name somewhere in the project. */

@@ -182,10 +182,12 @@ function quote(text: string): string {
 
 /** The first line of a response, or '' when there is neither a number nor a token. */
 function headerLine({ callIndex, context }: ResponseHeader): string {
-  const number = callIndex === null ? '' : `Response #${callIndex}`;
-  if (context === null) return number;
-  const token = `context ${context} (send "context": "${context}" with your later calls to this tool)`;
-  return number === '' ? `Context ${token.slice('context '.length)}` : `${number} · ${token}`;
+  const token =
+    context === null
+      ? ''
+      : `${context} (send "context": "${context}" with your later calls to this tool)`;
+  if (callIndex === null) return token === '' ? '' : `Context ${token}`;
+  return token === '' ? `Response #${callIndex}` : `Response #${callIndex} · context ${token}`;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 } from '../adapter/parse.js';
 import { createEmissionRecorder } from '../adapter/recorder.js';
 import { renderMarkdown } from '../adapter/render.js';
+import { describeSession } from '../dedup/diagnostics.js';
 import { type CallBudget, type CallPlan, planCall } from '../dedup/plan-call.js';
 import type { SymbolNode } from '../dedup/symbols.js';
 import { createLedger, ledgerReducer, sessionView } from '../ledger/ledger.js';
@@ -138,6 +139,8 @@ export function replaySequence(
       plan,
       sources: files.map((f) => ({ ...f, symbols: project.get(f.path)?.symbols })),
       recorder,
+      // Numbered when tracked, so pointers can cite the response that delivered their lines.
+      callIndex: describeSession(prior)?.callIndex ?? null,
       title: `Results for "${call.query}"`,
       maxResponseChars: options.maxResponseChars,
     });
@@ -163,11 +166,26 @@ export interface WithheldLine {
 }
 
 /**
- * The lines an arm withheld behind a pointer although the agent never
- * received them — read from the rendered text: every line a pointer names, and
- * every line of its plan's `covered`, must have been in an earlier response's
- * fences with the same text. Folded remainders (the delta gate) are the one
- * allowed exception and are not checked. An honest arm returns `[]`.
+ * A line that carries no code: empty, or only whitespace and `)]};,`. The
+ * delta gate may fold such a remainder into a pointer (DESIGN.md rev 2).
+ *
+ * @example
+ * ```ts
+ * isTrivialLine('  });'); // true
+ * isTrivialLine('  return x;'); // false
+ * ```
+ */
+export function isTrivialLine(text: string): boolean {
+  return /^[\s)\]};,]*$/.test(text);
+}
+
+/**
+ * The lines an arm withheld although the agent never received them — read
+ * from the rendered text: every line a pointer names, every line of its plan's
+ * `covered`, and every non-trivial line its plan folded into the pointer (the
+ * delta gate) must have been in an earlier response's fences with the same
+ * text. Folded lines that carry no code (`isTrivialLine`) are the one allowed
+ * exception. An honest arm returns `[]`.
  *
  * @example
  * ```ts
@@ -187,10 +205,16 @@ export function withheldUnseen(
       const plan = call.plan.files.find((f) => f.path === section.path);
       const lines = fileLines(project.get(section.path)?.content ?? '').text;
       const held = delivered.get(section.path);
+      const unseen = (n: number) => !held?.has(`${n}\t${lines[n - 1] ?? ''}`);
       const covered = plan?.covered ?? [];
       for (const span of mergeRanges([...section.pointed, ...covered])) {
         for (let n = span.start; n <= span.end; n++) {
-          if (!held?.has(`${n}\t${lines[n - 1] ?? ''}`)) {
+          if (unseen(n)) bad.push({ call: i + 1, path: section.path, line: n });
+        }
+      }
+      for (const span of plan?.folded ?? []) {
+        for (let n = span.start; n <= span.end; n++) {
+          if (!isTrivialLine(lines[n - 1] ?? '') && unseen(n)) {
             bad.push({ call: i + 1, path: section.path, line: n });
           }
         }

@@ -3,8 +3,8 @@
  * files with their symbols, and the recorded sequences by name.
  */
 import { extractSymbols } from '../adapter/symbols.js';
-import { SAMPLE_FILES, SAMPLE_SEQUENCES } from './_sample.js';
 import type { ProjectFile, RecordedSequence } from './replay.js';
+import { SAMPLE_FILES, SAMPLE_SEQUENCES } from './sample-data.js';
 
 /**
  * The sample project, by path.
