@@ -16,14 +16,21 @@ import type { RecordedSequence } from '../src/cli/replay.js';
 
 const SMALL = ['array', 'compiler-program'];
 
-let totals: Record<'a' | 'b' | 'c' | 'd' | 'e', ArmFigures>;
+type Totals = Record<'a' | 'b' | 'c' | 'd' | 'e', ArmFigures>;
+let totals: Totals;
+/** The same run with hosts that record the lines they send, not the ones their pointers stand for. */
+let sentOnly: Totals;
 
 beforeAll(() => {
   const project = loadDeclarationProject();
   const sequences = TOPICS.filter((t) => SMALL.includes(t.name)).map((t) => drillDown(project, t));
-  const rows = runContexts(sequences, project.files);
-  const t = (arm: 'a' | 'b' | 'c' | 'd' | 'e') => totalOf(rows, arm);
-  totals = { a: t('a'), b: t('b'), c: t('c'), d: t('d'), e: t('e') };
+  const sum = (recordPointers: boolean): Totals => {
+    const rows = runContexts(sequences, project.files, { recordPointers });
+    const t = (arm: 'a' | 'b' | 'c' | 'd' | 'e') => totalOf(rows, arm);
+    return { a: t('a'), b: t('b'), c: t('c'), d: t('d'), e: t('e') };
+  };
+  totals = sum(true);
+  sentOnly = sum(false);
 }, 60_000);
 
 describe('the script', () => {
@@ -93,5 +100,27 @@ describe('the arms', () => {
     for (const arm of ['c', 'd', 'e'] as const) {
       expect(totals[arm].uniqueChars, arm).toBeGreaterThanOrEqual(totals.a.uniqueChars);
     }
+  });
+});
+
+describe('hosts that record the lines they send, not the ones their pointers stand for', () => {
+  it('(d) never writes a pointer to lines the asking context does not hold', () => {
+    expect(sentOnly.d.stalePointers).toBe(0);
+    expect(sentOnly.d.fileReads).toBe(0);
+    expect(sentOnly.d.extraCalls).toBe(0);
+  });
+
+  it('(c) recovers every stale response with one refresh and leaves no hole', () => {
+    expect(sentOnly.c.staleResponses).toBeGreaterThan(0);
+    expect(sentOnly.c.recoveredByOneCall).toBe(sentOnly.c.staleResponses);
+    expect(sentOnly.c.linesLost).toBe(0);
+    expect(sentOnly.c.fileReads).toBe(0);
+    expect(sentOnly.c.duplicateChars).toBeLessThanOrEqual(0.5 * sentOnly.a.duplicateChars);
+  });
+
+  it('(e) never points a subagent at its parent’s responses and leaves no hole', () => {
+    expect(sentOnly.e.subagentStalePointers).toBe(0);
+    expect(sentOnly.e.linesLost).toBe(0);
+    expect(sentOnly.e.duplicateChars).toBeLessThanOrEqual(sentOnly.c.duplicateChars);
   });
 });
