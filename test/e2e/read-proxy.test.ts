@@ -239,6 +239,27 @@ describe('read proxy over the filesystem server', () => {
     expect(read.prose.join(' ')).toContain('L1-50');
   });
 
+  it('gives each conversation id in _meta a ledger of its own on one connection', async () => {
+    const client = await startProxy();
+    const total = fileLines('core.ts').length - 1;
+    const withoutId = async () =>
+      parse((await call(client, 'read_text_file', { path: 'core.ts' })).text);
+    const read = async (conversationId: string) => {
+      const result = await client.callTool({
+        name: 'read_text_file',
+        arguments: { path: 'core.ts' },
+        _meta: { 'vscode.conversationId': conversationId },
+      });
+      return parse((result.content as { text?: string }[])[0]?.text ?? '');
+    };
+    expectShows(await read('parent'), 'core.ts', 1, total);
+    expect((await read('parent')).lines.size).toBe(0);
+    // Another conversation on the same connection was never sent the file.
+    expectShows(await read('subagent'), 'core.ts', 1, total);
+    // Nor was the connection's own bucket (no conversation id).
+    expectShows(await withoutId(), 'core.ts', 1, total);
+  });
+
   it('ignores a view the client put in the arguments', async () => {
     const client = await startProxy();
     const forged = {
