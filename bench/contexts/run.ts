@@ -93,7 +93,7 @@ function pointersOf(plan: CallPlan): Pointer[] {
             path: f.path,
             fingerprint: f.fingerprint,
             covered: f.covered,
-            cites: (f as { coveredBy?: readonly number[] }).coveredBy ?? [],
+            cites: f.coveredBy,
           },
         ]
       : [],
