@@ -17,8 +17,8 @@ export {
   planCall,
 } from './plan-call.js';
 export { type FilePlan, type FileRender, type PlanFileInput, planFile } from './plan-file.js';
-export { type BackReferenceInput, formatBackReference } from './pointer.js';
 export { type PlanReadInput, planRead } from './plan-read.js';
+export { type BackReferenceInput, formatBackReference } from './pointer.js';
 export {
   type LineSymbolNode,
   type SymbolKind,

@@ -9,7 +9,7 @@ import { type FileInput, type PlanSettings, readFileInput } from '../boundary/pl
 import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
 import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
-import { intersectRanges, mergeRanges, subtractRanges } from '../ranges/index.js';
+import { intersectRanges, subtractRanges } from '../ranges/index.js';
 import type { LineRange } from '../ranges/range.js';
 import { allTrivial, charsOf, clipToFile, indexLines, type LineIndex } from './_lines.js';
 import type { GateDecision, GateReason, GateVerdict } from './gates.js';
@@ -166,6 +166,38 @@ function unmatched(prior: ProjectState, path: string): GateReason {
   return seen ? 'no-fingerprint' : 'never-served';
 }
 
+/**
+ * The maximal runs of `intended` (normalized) that some record served: the
+ * served lines marked once in a byte per line up to the last intended one,
+ * then read off along `intended`. Linear in the lines asked for, with no sort.
+ */
+function heldRuns(intended: readonly LineRange[], served: readonly ServedRecord[]): LineRange[] {
+  const lastSpan = intended[intended.length - 1];
+  if (lastSpan === undefined) return [];
+  const last = lastSpan.end;
+  const mark = new Uint8Array(last + 1);
+  for (const record of served) {
+    for (const r of record.ranges) {
+      if (r.start <= last) mark.fill(1, r.start, Math.min(r.end, last) + 1);
+    }
+  }
+  const out: LineRange[] = [];
+  for (const r of intended) {
+    let run = 0;
+    for (let line = r.start; line <= r.end; line++) {
+      if (mark[line] === 1) {
+        if (run === 0) run = line;
+      } else if (run !== 0) {
+        out.push({ start: run, end: line - 1 });
+        run = 0;
+      }
+    }
+    // Runs of two intended spans never touch: the spans themselves do not.
+    if (run !== 0) out.push({ start: run, end: r.end });
+  }
+  return out;
+}
+
 /** The five gates, in order; each returns early with its decision. */
 function gate(
   work: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
@@ -191,7 +223,7 @@ function gate(
   const served = servedRecords(prior, file.path, work.fingerprint);
   if (served.length === 0) return whole(stopAt(passed, 2, unmatched(prior, file.path)));
   passed.push(decide('content', 'pass', 'fingerprint-match'));
-  const held = intersectRanges(work.intended, mergeRanges(served.flatMap((r) => r.ranges)));
+  const held = heldRuns(work.intended, served);
   const covered = held.filter((r) => r.end - r.start + 1 >= s.thresholds.minCoveredLines);
   if (covered.length === 0) {
     return whole(stopAt(passed, 3, held.length === 0 ? 'no-overlap' : 'below-min-covered'));
@@ -254,8 +286,14 @@ function citing(served: readonly ServedRecord[], covered: readonly LineRange[]):
   return out;
 }
 
-const frozen = (spans: readonly LineRange[]): LineRange[] =>
-  Object.freeze(spans.map((r) => Object.freeze({ start: r.start, end: r.end }))) as LineRange[];
+/**
+ * A plan's list, frozen through. Every range in a plan is the planner's own
+ * object (inputs are copied at the boundary), so it is frozen where it is.
+ */
+function frozen(spans: readonly LineRange[]): LineRange[] {
+  for (const r of spans) Object.freeze(r);
+  return Object.freeze(spans.slice()) as LineRange[];
+}
 
 /** @internal Builds the public plan, frozen through: no caller can make it claim more later. */
 export function planOf(work: FileWork): FilePlan {

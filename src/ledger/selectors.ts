@@ -48,7 +48,7 @@ export function projectFromView(
 
 /**
  * @internal What one retained record served of a path: its `index` and the
- * spans, normalized.
+ * spans (normalized when the record's are, as a ledger keeps them).
  */
 export interface ServedRecord {
   readonly index: number;
@@ -70,14 +70,12 @@ export function servedRecords(
   if (fingerprint === '') return out;
   for (let i = project.calls.length - 1; i >= 0; i--) {
     const call = project.calls[i]!;
-    const ranges: LineRange[] = [];
-    let served = false;
-    for (const file of call.files) {
-      if (file.path !== path || file.fingerprint !== fingerprint) continue;
-      served = true;
-      ranges.push(...file.ranges);
-    }
-    if (served) out.push({ index: call.index, ranges: mergeRanges(ranges) });
+    const matched = call.files.filter((f) => f.path === path && f.fingerprint === fingerprint);
+    if (matched.length === 0) continue;
+    // One file per path is what a ledger keeps: its spans are normalized already.
+    const ranges =
+      matched.length === 1 ? matched[0]!.ranges : mergeRanges(matched.flatMap((f) => f.ranges));
+    out.push({ index: call.index, ranges });
   }
   return out;
 }

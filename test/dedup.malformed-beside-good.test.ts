@@ -1,5 +1,5 @@
 /**
- * Junk next to good data in the dedup layer: a malformed record must not hide
+ * Malformed data next to good data in the dedup layer: a malformed record must not hide
  * the good record beside it (which proves lines held), nor be counted as proof
  * itself; a malformed symbol node must not hide the good node beside it.
  */

@@ -1,5 +1,5 @@
 /**
- * The small readers at the dedup layer's edges, with exact expectations: how
+ * The small readers of the dedup layer, with exact expectations: how
  * threshold overrides are read, how the environment switch is read, and the
  * pointer sentence when its parts are missing or junk.
  */
