@@ -13,7 +13,7 @@ import {
   type RenderablePlan,
   renderRead,
 } from '../src/adapter/index.js';
-import { planFile } from '../src/dedup/index.js';
+import { planRead } from '../src/dedup/index.js';
 import { fingerprint } from '../src/fingerprint/index.js';
 import { createLedger, ledgerReducer, projectFromView, sessionView } from '../src/ledger/index.js';
 
@@ -161,29 +161,68 @@ describe('renderRead: the layout', () => {
 });
 
 describe('renderRead with a real plan and ledger', () => {
-  it('a second read of an overlapping window points at the held lines and sends only the new ones', () => {
-    const file = Array.from({ length: 40 }, (_, i) => `const v${i + 1} = ${i + 1};`).join('\n');
-    const fp = fingerprint(file);
+  const file = Array.from({ length: 40 }, (_, i) => `const v${i + 1} = ${i + 1};`).join('\n');
+
+  /** Reads `windows` in turn as one session; returns each response. */
+  function session(...windows: ({ start: number; end: number } | undefined)[]): string[] {
     let ledger = createLedger();
-    const texts: string[] = [];
-    for (const window of [
+    return windows.map((range) => {
+      const prior = projectFromView(sessionView(ledger), '/repo');
+      const plan = planRead({ path: 'src/v.ts', content: file, range, prior });
+      const recorder = createEmissionRecorder({ projectRoot: '/repo' });
+      const { text } = renderRead({
+        plan,
+        content: file,
+        recorder,
+        callIndex: (prior?.callCount ?? 0) + 1,
+        refresh: true,
+      });
+      ledger = ledgerReducer(ledger, { type: 'recorded', emission: recorder.finish(text.length) });
+      return text;
+    });
+  }
+
+  it('an overlapping window gets a pointer citing the first response, then only the new lines', () => {
+    const [first, second] = session({ start: 1, end: 20 }, { start: 1, end: 30 });
+    expect(first!.split('\n').slice(0, 2)).toEqual(['Response #1', '     1\tconst v1 = 1;']);
+    const lines = second!.split('\n');
+    expect(lines[0]).toBe('Response #2');
+    expect(lines[1]).toMatch(/^Sent in response #1 of this conversation: `src\/v\.ts` L1-20\b/);
+    expect(lines[1]).toMatch(/call this tool again with `refresh: \[1\]`\.$/);
+    expect(lines.slice(2, -1)).toEqual(
+      Array.from(
+        { length: 10 },
+        (_, i) => `${String(21 + i).padStart(6)}\tconst v${21 + i} = ${21 + i};`,
+      ),
+    );
+  });
+
+  it('an unchanged re-read of the whole file answers with the pointer alone', () => {
+    const [, again] = session(undefined, undefined);
+    expect(again!.split('\n')).toEqual([
+      'Response #2',
+      expect.stringMatching(/^Sent in response #1 of this conversation: `src\/v\.ts` L1-40\b/),
+      '',
+    ]);
+  });
+
+  it('the ledger holds what the reads sent, with the content fingerprint', () => {
+    let ledger = createLedger();
+    for (const range of [
       { start: 1, end: 20 },
-      { start: 1, end: 30 },
+      { start: 15, end: 30 },
     ]) {
       const prior = projectFromView(sessionView(ledger), '/repo');
-      const planned = planFile({ path: 'src/v.ts', content: file, intended: [window], prior });
+      const plan = planRead({ path: 'src/v.ts', content: file, range, prior });
       const recorder = createEmissionRecorder({ projectRoot: '/repo' });
-      const { text } = renderRead({ plan: planned, content: file, recorder });
-      texts.push(text);
+      const { text } = renderRead({ plan, content: file, recorder });
       ledger = ledgerReducer(ledger, { type: 'recorded', emission: recorder.finish(text.length) });
     }
-    expect(texts[0]!.split('\n')[0]).toBe('     1\tconst v1 = 1;');
-    const second = texts[1]!.split('\n');
-    expect(second[0]).toMatch(/^Sent earlier in this conversation: `src\/v\.ts` L1-20\b/);
-    expect(second[1]).toBe('    21\tconst v21 = 21;');
-    expect(second.filter((l) => /^\s+\d+\t/.test(l))).toHaveLength(10);
     const held = projectFromView(sessionView(ledger), '/repo')!.calls.at(-1)!.files[0]!;
-    expect(held).toMatchObject({ ranges: [{ start: 1, end: 30 }], fingerprint: fp });
+    expect(held).toMatchObject({
+      ranges: [{ start: 15, end: 30 }],
+      fingerprint: fingerprint(file),
+    });
   });
 });
 

@@ -16,6 +16,8 @@ import {
   type RenderablePlan,
   renderMarkdown,
 } from '../src/adapter/index.js';
+import { planCall } from '../src/dedup/index.js';
+import { createLedger, ledgerReducer, projectFromView, sessionView } from '../src/ledger/index.js';
 
 const content = 'alpha\nbeta\ngamma\n';
 const HINT = '(send "context": "k7f3q2ab" with your later calls to this tool)';
@@ -202,5 +204,46 @@ describe('what the renderer returns is frozen', () => {
     expect(() => {
       (emission.files[0]!.ranges[0] as { end: number }).end = 99;
     }).toThrow(TypeError);
+  });
+});
+
+describe('with the planner and the ledger: numbers in, citations out', () => {
+  const file = Array.from({ length: 30 }, (_, i) => `export const c${i + 1} = ${i + 1};`).join(
+    '\n',
+  );
+  const other = 'export const b = 1;\n';
+
+  it('the second response is #2 and its pointer cites #1, with the refresh sentence', () => {
+    let ledger = createLedger();
+    const texts: string[] = [];
+    for (const files of [
+      [{ path: 'a.ts', content: file, intended: [{ start: 1, end: 30 }] }],
+      [
+        { path: 'a.ts', content: file, intended: [{ start: 1, end: 30 }] },
+        { path: 'b.ts', content: other, intended: [{ start: 1, end: 1 }] },
+      ],
+    ]) {
+      const prior = projectFromView(sessionView(ledger), '/repo');
+      const plan = planCall({ files, prior });
+      const recorder = createEmissionRecorder({ projectRoot: '/repo' });
+      const { text } = renderMarkdown({ plan, sources: files, recorder, refresh: true });
+      texts.push(text);
+      ledger = ledgerReducer(ledger, { type: 'recorded', emission: recorder.finish(text.length) });
+    }
+    expect(texts[0]!.split('\n')[0]).toBe('Response #1');
+    const second = texts[1]!.split('\n');
+    expect(second.slice(0, 3)).toEqual(['Response #2', '', '**`a.ts`**']);
+    expect(second[3]).toMatch(/^> Sent in response #1 of this conversation: `a\.ts` L1-30\b/);
+    expect(second[3]).toMatch(/call this tool again with `refresh: \[1\]`\.$/);
+  });
+
+  it('an untracked call (no prior) has no number', () => {
+    const files = [{ path: 'a.ts', content: file, intended: [{ start: 1, end: 2 }] }];
+    const { text } = renderMarkdown({
+      plan: planCall({ files, prior: null }),
+      sources: files,
+      recorder: createEmissionRecorder({ projectRoot: '/repo' }),
+    });
+    expect(text.startsWith('**`a.ts`**')).toBe(true);
   });
 });

@@ -103,7 +103,7 @@ describe('span-ledger --help and demo', () => {
     const r = run('demo');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/call 3 with dedup/);
-    expect(r.out).toMatch(/Sent earlier in this conversation/);
+    expect(r.out).toMatch(/Sent in response #1 of this conversation/);
     const without = r.out.split('\n').find((l) => l.startsWith('without dedup'))!;
     const withDedup = r.out.split('\n').find((l) => l.startsWith('with dedup'))!;
     // The share is the cell before the last (the withheld unseen lines).

@@ -243,6 +243,33 @@ describe('withheldUnseen', () => {
   });
 });
 
+describe('withheldUnseen on folded lines at the edges of a span and the file', () => {
+  const code = project({ 'a.ts': 'one\ntwo\nreturn 3;\n' });
+  const folding = (folded: { start: number; end: number }[]) =>
+    [
+      { text: '**`a.ts`**\n```\n1\tone\n2\ttwo\n```\n' },
+      {
+        text: '**`a.ts`**\n> Sent earlier: `a.ts` L1-2\n',
+        plan: { files: [{ path: 'a.ts', covered: [{ start: 1, end: 2 }], folded }] },
+      },
+    ].map((c) => ({
+      query: 'q',
+      text: c.text,
+      plan: (c.plan ?? { files: [] }) as never,
+      emission: {} as never,
+    }));
+
+  it('counts the last line of a folded span', () => {
+    const arm = { calls: folding([{ start: 3, end: 3 }]), report: {} as never };
+    expect(withheldUnseen(arm, code)).toEqual([{ call: 2, path: 'a.ts', line: 3 }]);
+  });
+
+  it('a folded line past the end of the file carries no code', () => {
+    const arm = { calls: folding([{ start: 9, end: 9 }]), report: {} as never };
+    expect(withheldUnseen(arm, code)).toEqual([]);
+  });
+});
+
 describe('isTrivialLine', () => {
   it.each([[''], ['   '], ['\t});'], [')]};,'], ['  } \r']])('%j carries no code', (text) => {
     expect(isTrivialLine(text)).toBe(true);

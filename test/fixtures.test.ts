@@ -1,6 +1,15 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { extractSymbols } from '../src/adapter/index.js';
 import { embeddedSampleModule, readFixtures } from '../src/cli/fixtures.js';
 import { SAMPLE_FILES, SAMPLE_SEQUENCES } from '../src/cli/sample-data.js';
@@ -86,5 +95,35 @@ describe('fixtures', () => {
       }
     }
     expect(checked).toBeGreaterThan(10);
+  });
+});
+
+describe('readFixtures', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'span-ledger-fixtures-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Written out of name order, so an unsorted listing shows.
+  for (const name of ['zeta.ts', 'alpha.ts', 'mid.ts', 'beta.ts']) {
+    mkdirSync(join(dir, 'sample', 'src', 'deep'), { recursive: true });
+    writeFileSync(join(dir, 'sample', 'src', name), `// ${name}\n`);
+  }
+  writeFileSync(join(dir, 'sample', 'src', 'deep', 'inner.py'), 'x = 1\n');
+  mkdirSync(join(dir, 'sequences'));
+  for (const name of ['z.json', 'a.json', 'm.json']) {
+    writeFileSync(join(dir, 'sequences', name), JSON.stringify({ name, budget: {}, calls: [] }));
+  }
+  writeFileSync(join(dir, 'sequences', 'notes.txt'), 'not a sequence');
+
+  it('reads every file below sample/, in name order, with /-separated relative paths', () => {
+    expect(readFixtures(dir).files).toEqual([
+      { path: 'src/alpha.ts', content: '// alpha.ts\n' },
+      { path: 'src/beta.ts', content: '// beta.ts\n' },
+      { path: 'src/deep/inner.py', content: 'x = 1\n' },
+      { path: 'src/mid.ts', content: '// mid.ts\n' },
+      { path: 'src/zeta.ts', content: '// zeta.ts\n' },
+    ]);
+  });
+
+  it('reads the .json sequences only, in name order', () => {
+    expect(readFixtures(dir).sequences.map((s) => s.name)).toEqual(['a.json', 'm.json', 'z.json']);
   });
 });

@@ -9,7 +9,7 @@
  * only). Nothing here is part of the library.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { RecordedSequence } from './replay.js';
 
 /**
@@ -48,7 +48,7 @@ export function readFixtures(root: string): SampleFixtures {
   const sampleDir = join(root, 'sample');
   const sequenceDir = join(root, 'sequences');
   const files = walk(sampleDir).map((full) => ({
-    path: relative(sampleDir, full).split('\\').join('/'),
+    path: relative(sampleDir, full).replaceAll(sep, '/'),
     content: readFileSync(full, 'utf8'),
   }));
   const sequences = readdirSync(sequenceDir)

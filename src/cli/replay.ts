@@ -16,7 +16,6 @@ import {
 } from '../adapter/parse.js';
 import { createEmissionRecorder } from '../adapter/recorder.js';
 import { renderMarkdown } from '../adapter/render.js';
-import { describeSession } from '../dedup/diagnostics.js';
 import { type CallBudget, type CallPlan, planCall } from '../dedup/plan-call.js';
 import type { SymbolNode } from '../dedup/symbols.js';
 import { createLedger, ledgerReducer, sessionView } from '../ledger/ledger.js';
@@ -139,8 +138,6 @@ export function replaySequence(
       plan,
       sources: files.map((f) => ({ ...f, symbols: project.get(f.path)?.symbols })),
       recorder,
-      // Numbered when tracked, so pointers can cite the response that delivered their lines.
-      callIndex: describeSession(prior)?.callIndex ?? null,
       title: `Results for "${call.query}"`,
       maxResponseChars: options.maxResponseChars,
     });
