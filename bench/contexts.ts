@@ -7,9 +7,7 @@
  * and their chars, extra calls, chars delivered and duplicate chars; then
  * each target's verdict.
  *
- *   --json              the per-sequence figures of every arm, and the totals
- *   --record-sent-only  hosts record the lines a response sends, not the ones
- *                       its pointers stand for (as examples/read-proxy does)
+ *   --json   the per-sequence figures of every arm, and the totals
  */
 import { formatCount, formatTable } from '../src/cli/format.js';
 import { ARM_LABELS, ARMS } from './contexts/hosts.js';
@@ -53,8 +51,7 @@ export function contextsTable(rows: readonly ContextRow[]): string {
 
 const project = loadDeclarationProject();
 const sequences = TOPICS.map((topic) => drillDown(project, topic));
-const sentOnly = process.argv.includes('--record-sent-only');
-const rows = runContexts(sequences, project.files, { recordPointers: !sentOnly });
+const rows = runContexts(sequences, project.files);
 const verdicts = contextVerdicts(rows);
 
 if (process.argv.includes('--json')) {
@@ -78,7 +75,6 @@ if (process.argv.includes('--json')) {
   console.log(
     `${sequences.length} sequences; each context compacts after every ${COMPACT_EVERY}rd call; ` +
       `a subagent spawned after the parent's call ${SPAWN_AFTER} asks its first ${SUBAGENT_QUERIES} queries.` +
-      (sentOnly ? ' Hosts record sent lines only.' : '') +
       '\n',
   );
   console.log(contextsTable(rows));

@@ -28,20 +28,17 @@ describe('createEmissionRecorder', () => {
     });
   });
 
-  it('records a back-referenced file with 0 chars and its fingerprint', () => {
+  it('records nothing for a pointer: only the lines a response sent are claimed', () => {
     const rec = createEmissionRecorder(root);
     rec.backref('src/a.ts', [{ start: 1, end: 40 }], 'fp-a');
     rec.source('src/a.ts', { start: 41, end: 50 }, 200, 'fp-a');
     const e = rec.finish(500);
     expect(e.files).toEqual([
-      { path: 'src/a.ts', ranges: [{ start: 1, end: 50 }], chars: 200, fingerprint: 'fp-a' },
+      { path: 'src/a.ts', ranges: [{ start: 41, end: 50 }], chars: 200, fingerprint: 'fp-a' },
     ]);
     const only = createEmissionRecorder(root);
     only.backref('src/m.ts', [{ start: 3, end: 30 }], 'fp-m');
-    expect(only.finish(80)).toMatchObject({
-      files: [{ path: 'src/m.ts', ranges: [{ start: 3, end: 30 }], chars: 0, fingerprint: 'fp-m' }],
-      sourceChars: 0,
-    });
+    expect(only.finish(80)).toMatchObject({ files: [], sourceChars: 0 });
   });
 
   it('never records a section dropped by the hard cap', () => {

@@ -62,7 +62,7 @@ describe('renderRead: the layout', () => {
     expect(text).toBe('999999\tx\n1000000\tx\n');
   });
 
-  it('puts the pointer above the new lines and records both', () => {
+  it('puts the pointer above the new lines and records only the new ones', () => {
     const { text, told, emission } = read(
       plan({
         render: 'partial',
@@ -83,9 +83,9 @@ describe('renderRead: the layout', () => {
         refresh: true,
       },
     ]);
-    // The pointer's lines at 0 chars, the new ones with theirs: gamma\n delta\n epsilon\n.
+    // Only what went out: gamma\n delta\n epsilon\n. The pointer delivers no source.
     expect(emission.files).toEqual([
-      { path: 'a.ts', ranges: [{ start: 1, end: 5 }], chars: 20, fingerprint: 'fp' },
+      { path: 'a.ts', ranges: [{ start: 3, end: 5 }], chars: 20, fingerprint: 'fp' },
     ]);
   });
 
@@ -95,9 +95,7 @@ describe('renderRead: the layout', () => {
     );
     expect(text).toBe('POINTER 1-5\n');
     expect(told[0]?.partial).toBe(false);
-    expect(emission.files).toEqual([
-      { path: 'a.ts', ranges: [{ start: 1, end: 5 }], chars: 0, fingerprint: 'fp' },
-    ]);
+    expect(emission.files).toEqual([]);
   });
 
   it('a full read ignores covered lines: no pointer', () => {

@@ -79,12 +79,6 @@ export interface HostSetup {
   readonly project: ReadonlyMap<string, ProjectFile>;
   readonly projectRoot: string;
   readonly budget: CallBudget;
-  /**
-   * `false`: the host records the lines a response sends and not the ones its
-   * pointers stand for (as `examples/read-proxy` does). Default `true`, the
-   * reference renderer's recorder as it is.
-   */
-  readonly recordPointers?: boolean | undefined;
 }
 
 function filesOf(project: ReadonlyMap<string, ProjectFile>, call: RecordedCall) {
@@ -120,8 +114,7 @@ function render(
   plan: CallPlan,
   as: RenderAs,
 ) {
-  const full = createEmissionRecorder({ projectRoot: setup.projectRoot, query: call.query });
-  const recorder = setup.recordPointers === false ? { ...full, backref() {} } : full;
+  const recorder = createEmissionRecorder({ projectRoot: setup.projectRoot, query: call.query });
   const { text } = renderMarkdown({
     plan,
     sources: files.map((f) => ({ ...f, symbols: setup.project.get(f.path)?.symbols })),
@@ -131,7 +124,7 @@ function render(
       ? { pointer: revisionOnePointer, callIndex: null }
       : { refresh: true, callIndex: as.callIndex ?? null, context: as.context }),
   });
-  return { text, emission: full.finish(text.length) };
+  return { text, emission: recorder.finish(text.length) };
 }
 
 /** (a) Dedup off: every call renders its intended spans under its budget. */

@@ -59,11 +59,6 @@ export interface ContextRow {
   readonly arms: Readonly<Record<ArmName, ArmFigures>>;
 }
 
-/** How the hosts record (see `HostSetup.recordPointers`). */
-export interface SimulationOptions {
-  readonly recordPointers?: boolean | undefined;
-}
-
 /** Refresh rounds the agent tries for one response before it gives up. */
 export const MAX_REFRESH_ROUNDS = 3;
 
@@ -114,13 +109,11 @@ export function simulateArm(
   arm: ArmName,
   sequence: RecordedSequence,
   project: ReadonlyMap<string, ProjectFile>,
-  options: SimulationOptions = {},
 ): ArmFigures {
   const host: Host = createHost(arm, {
     project,
     projectRoot: `/contexts/${sequence.name}`,
     budget: sequence.budget,
-    recordPointers: options.recordPointers,
   });
   const offsets = new Map<string, number[]>();
   const charsOfLine = (path: string, line: number) => {
@@ -280,11 +273,10 @@ export function simulateArm(
 export function runContexts(
   sequences: readonly RecordedSequence[],
   project: ReadonlyMap<string, ProjectFile>,
-  options: SimulationOptions = {},
 ): ContextRow[] {
   return sequences.map((sequence) => {
     const arms = {} as Record<ArmName, ArmFigures>;
-    for (const arm of ARMS) arms[arm] = simulateArm(arm, sequence, project, options);
+    for (const arm of ARMS) arms[arm] = simulateArm(arm, sequence, project);
     return { sequence: sequence.name, steps: contextScript(sequence).length, arms };
   });
 }

@@ -24,17 +24,6 @@ import {
   renderRead,
 } from 'span-ledger/adapter';
 
-/**
- * A recorder that records the lines a read sends and not the ones its pointer
- * stands for. The ledger then claims only what each response really carried,
- * so a pointer cites the response that delivered its lines, and `refresh` of
- * that response brings them back even when later responses pointed at them
- * too (a pointer-only record would go on claiming them).
- */
-function sentOnly(recorder) {
-  return { ...recorder, backref() {} };
-}
-
 /** A positive whole number of lines, or `null` (absent, 0, or not a count: the upstream decides). */
 function lineCount(raw) {
   return Number.isSafeInteger(raw) && raw > 0 ? raw : null;
@@ -121,9 +110,7 @@ export function createReadHandlers({ upstream, root, enabled = true, log = () =>
       if (got.result !== undefined) return got.result;
       const prior = priorFor(store, args, sessionId);
       const callIndex = describeSession(prior)?.callIndex ?? null;
-      const recorder = sentOnly(
-        createEmissionRecorder({ projectRoot: root, query: `read ${path}` }),
-      );
+      const recorder = createEmissionRecorder({ projectRoot: root, query: `read ${path}` });
       const range = windowOf(got.content, head, tail);
       let text = renderOne(prior, path, got.content, range, recorder, callIndex);
       if (text === '')
@@ -139,9 +126,7 @@ export function createReadHandlers({ upstream, root, enabled = true, log = () =>
       const got = await Promise.all(paths.map((p) => upstream.readOneOfMany(p)));
       const prior = priorFor(store, args, sessionId);
       const callIndex = describeSession(prior)?.callIndex ?? null;
-      const recorder = sentOnly(
-        createEmissionRecorder({ projectRoot: root, query: 'read_multiple_files' }),
-      );
+      const recorder = createEmissionRecorder({ projectRoot: root, query: 'read_multiple_files' });
       const sections = got.map((file, i) => {
         // A per-file error is the upstream's own text, unchanged.
         if (file.error !== undefined) return file.error;

@@ -62,8 +62,12 @@ export interface EmissionRecorder {
   ): void;
   /**
    * A pointer to spans an earlier call sent was written instead of source.
-   * Recorded with 0 chars: it says "the agent holds this", not "this call paid
-   * for it", so the spans stay in the ledger's window.
+   * Nothing is recorded for it: the ledger claims what a response delivered,
+   * and a pointer delivers no source. Were its spans recorded, a later pointer
+   * could cite this response for lines it never carried, and once the
+   * response that did carry them was compacted away or refreshed, the agent
+   * would be pointed at a copy it no longer holds. The lines stay held
+   * through the record of the response that sent them.
    */
   backref(path: string, covered: readonly LineRange[], fingerprint: string): void;
   /**
@@ -97,12 +101,12 @@ interface Entry {
  * ```ts
  * const rec = createEmissionRecorder({ projectRoot: '/repo', query: 'cart totals' });
  * rec.source('src/cart.ts', { start: 10, end: 40 }, 912, fp);
- * rec.backref('src/money.ts', [{ start: 1, end: 30 }], fpMoney); // 0 chars
+ * rec.backref('src/money.ts', [{ start: 1, end: 30 }], fpMoney); // a pointer: not recorded
  * rec.source('src/big.ts', { start: 1, end: 400 }, 15000, fpBig);
  * rec.drop('src/big.ts');                                         // cut by the cap
  * rec.finish(text.length);
  * // → { projectRoot: '/repo', query: 'cart totals', sourceChars: 912, responseChars: …,
- * //     files: [{ path: 'src/cart.ts', … }, { path: 'src/money.ts', chars: 0, … }] }
+ * //     files: [{ path: 'src/cart.ts', … }] }
  * ```
  */
 export function createEmissionRecorder(options: EmissionRecorderOptions): EmissionRecorder {
@@ -129,9 +133,7 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
     source(path, ranges, chars, fp) {
       report(path, readReportedRanges(ranges), readChars(chars), fp);
     },
-    backref(path, covered, fp) {
-      report(path, readReportedRanges(covered), 0, fp);
-    },
+    backref() {},
     drop(rawPath) {
       const path = readPath(rawPath);
       if (path === null) return;

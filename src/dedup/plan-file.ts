@@ -35,9 +35,9 @@ export type FileRender = 'full' | 'partial' | 'backref' | 'skipped';
 /**
  * The decision for one file.
  *
- * What to record after rendering it: `emit` as source with `fingerprint`, and
- * (for `partial` and `backref`) `covered` as held with 0 chars. Never `folded`:
- * the reader has not seen those lines.
+ * What to record after rendering it: `emit` as source with `fingerprint`.
+ * Neither `covered` (a pointer delivers no source: the response that sent
+ * those lines holds them) nor `folded` (the reader has not seen those lines).
  *
  * @example
  * ```ts
