@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { embedSample } from './scripts/embed-sample.js';
 
 export default defineConfig([
   {
@@ -6,6 +7,7 @@ export default defineConfig([
       index: 'src/index.ts',
       adapter: 'src/adapter/index.ts',
       testing: 'src/testing/index.ts',
+      redis: 'src/redis/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
@@ -23,5 +25,7 @@ export default defineConfig([
     target: 'node18',
     sourcemap: true,
     banner: { js: '#!/usr/bin/env node' },
+    // The demo project, embedded from fixtures/ at build time (src/cli/sample-data.ts reads it from disk).
+    esbuildPlugins: [embedSample('fixtures')],
   },
 ]);

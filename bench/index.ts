@@ -10,11 +10,14 @@
 import { dedupBench } from './dedup.js';
 import { ledgerBench } from './ledger.js';
 import { rangesBench } from './ranges.js';
+import { sharedBench } from './shared.js';
 
 const suites: [string, () => boolean | Promise<boolean>][] = [
   ['ranges: range algebra and fingerprint', rangesBench],
   ['ledger: session ledger', ledgerBench],
   ['dedup: planner', dedupBench],
+  ['shared: shared store on Redis', sharedBench],
+  ['daemon: the MCP example under load', async () => (await import('./daemon.js')).daemonBench()],
 ];
 
 const wanted = process.argv.slice(2);

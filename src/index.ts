@@ -25,4 +25,5 @@ export type {
   SessionView,
 } from './ledger/types.js';
 export * from './ranges/index.js';
+export * from './shared/index.js';
 export * from './wire/index.js';

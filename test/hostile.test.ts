@@ -186,6 +186,12 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   servedRangesForFile: { args: () => [project, 'a.ts', fp], kind: 'tool' },
   normalizeSessionId: { args: () => ['s1'], kind: 'tool' },
   mintContextToken: { args: () => [], kind: 'tool' },
+  // shared store
+  createSharedSessionStore: {
+    args: () => [main.createMemoryBackend(), { ttlMs: 1000 }],
+    kind: 'developer',
+  },
+  createMemoryBackend: { args: () => [{ now: () => 0 }], kind: 'developer' },
   // tool arguments
   readRefresh: { args: () => [{ refresh: [1, 2] }], kind: 'tool' },
   readContextToken: { args: () => [{ context: 'k7f3q2ab' }], kind: 'tool' },
@@ -259,6 +265,26 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
     ],
     kind: 'tool',
   },
+  renderRead: {
+    args: () => [
+      {
+        plan: {
+          path: 'a.ts',
+          fingerprint: fp,
+          render: 'partial',
+          emit: [{ start: 3, end: 3 }],
+          covered: [{ start: 1, end: 2 }],
+          coveredBy: [1],
+        },
+        content,
+        recorder: adapter.createEmissionRecorder({ projectRoot: '/repo' }),
+        callIndex: 2,
+      },
+    ],
+    kind: 'tool',
+  },
+  formatResponseHeader: { args: () => [{ callIndex: 2, context: 'k7f3q2ab' }], kind: 'tool' },
+  extractSymbols: { args: () => [content, 'a.ts'], kind: 'tool' },
   // testing (developer-facing by nature; only the model is held to totality)
   linesOf: { args: () => [[{ start: 1, end: 3 }]], kind: 'tool' },
   linesOfRange: { args: () => [{ start: 1, end: 3 }], kind: 'tool' },

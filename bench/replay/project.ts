@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { extractSymbols } from '../../src/adapter/symbols.js';
 import type { ProjectFile } from '../../src/cli/replay.js';
-import { extractSymbols } from '../../src/cli/symbols.js';
 import type { SymbolNode } from '../../src/dedup/symbols.js';
 
 /** A definition of a name somewhere in the project. */
@@ -38,7 +38,7 @@ export function loadDeclarationProject(dir = typescriptLibDir()): DeclarationPro
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith('.d.ts')) continue;
     const content = readFileSync(join(dir, name), 'utf8');
-    const symbols = extractSymbols(name, content);
+    const symbols = extractSymbols(content, name);
     files.set(name, { path: name, content, symbols });
     for (const node of symbols) {
       if (!INDEXED_KINDS.has(node.kind)) continue;

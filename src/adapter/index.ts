@@ -1,8 +1,10 @@
 /**
  * span-ledger/adapter: how a renderer reports the spans it emits (the
- * emission recorder), a reference markdown renderer built on it, and the
- * parser that reads rendered responses back to measure them.
+ * emission recorder), a reference markdown renderer built on it, the parser
+ * that reads rendered responses back to measure them, and a heuristic symbol
+ * extractor for hosts without an index of their own.
  */
+export type { LineSymbolNode, SymbolKind, SymbolNode } from '../dedup/symbols.js';
 export type { Emission, FileEmission } from '../ledger/types.js';
 export {
   type DuplicateReport,
@@ -18,10 +20,16 @@ export {
   type EmissionRecorderOptions,
 } from './recorder.js';
 export {
+  formatResponseHeader,
   type PointerInput,
   type RenderablePlan,
   type RenderedMarkdown,
+  type RenderedRead,
   type RenderMarkdownOptions,
+  type RenderReadOptions,
   type RenderSource,
+  type ResponseHeaderInput,
   renderMarkdown,
+  renderRead,
 } from './render.js';
+export { extractSymbols } from './symbols.js';

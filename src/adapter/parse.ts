@@ -10,7 +10,7 @@
  * lines and lines that are not numbered are ignored, never guessed at.
  */
 
-import { at, listOf } from '../boundary/_read.js';
+import { readResponseTexts } from '../boundary/render.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 
@@ -87,23 +87,23 @@ interface Building {
  */
 export function parseRenderedResponse(text: string): RenderedResponse {
   const sections: Building[] = [];
-  if (typeof text !== 'string') return { sections };
+  if (typeof text !== 'string') return Object.freeze({ sections: Object.freeze([]) });
   let current: Building | null = null;
   let fence = '';
   for (const raw of text.split('\n')) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (fence !== '') {
-      if (line.trimEnd().length >= fence.length && /^`+$/.test(line.trimEnd())) {
-        fence = '';
+      const m = NUMBERED.exec(raw);
+      const n = m ? Number(m[1]) : 0;
+      if (m && Number.isSafeInteger(n) && n >= 1) {
+        // A '\r' stays part of its line (a CRLF file's lines end in one): never trimmed here.
+        current?.lines.push({ line: n, text: raw.slice(m[0].length) });
         continue;
       }
-      const m = NUMBERED.exec(line);
-      const n = m ? Number(m[1]) : 0;
-      if (current && m && Number.isSafeInteger(n) && n >= 1) {
-        current.lines.push({ line: n, text: line.slice(m[0].length) });
-      }
+      const closing = raw.trimEnd();
+      if (closing.length >= fence.length && /^`+$/.test(closing)) fence = '';
       continue;
     }
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const header = HEADER.exec(line);
     if (header) {
       current = { path: header[1]!, lines: [], pointer: false, pointed: [] };
@@ -123,9 +123,17 @@ export function parseRenderedResponse(text: string): RenderedResponse {
       }
     }
   }
-  return {
-    sections: sections.map((s) => ({ ...s, pointed: mergeRanges(s.pointed) })),
-  };
+  return Object.freeze({ sections: Object.freeze(sections.map(freezeSection)) });
+}
+
+/** A finished section, frozen through (its pointed spans merged). */
+function freezeSection(s: Building): RenderedSection {
+  return Object.freeze({
+    path: s.path,
+    lines: Object.freeze(s.lines.map((l) => Object.freeze(l))),
+    pointer: s.pointer,
+    pointed: Object.freeze(mergeRanges(s.pointed).map((r) => Object.freeze(r))),
+  });
 }
 
 /**
@@ -173,12 +181,8 @@ export function measureDuplicates(texts: readonly string[]): DuplicateReport {
   let sourceChars = 0;
   let duplicateChars = 0;
   let responseChars = 0;
-  let responses = 0;
-  const { list, length } = listOf(texts);
-  for (let i = 0; i < length; i++) {
-    const text = at(list, i);
-    if (typeof text !== 'string') continue;
-    responses += 1;
+  const responses = readResponseTexts(texts);
+  for (const text of responses) {
     responseChars += text.length;
     for (const section of parseRenderedResponse(text).sections) {
       let held = seen.get(section.path);
@@ -196,12 +200,12 @@ export function measureDuplicates(texts: readonly string[]): DuplicateReport {
     }
   }
   const uniqueChars = sourceChars - duplicateChars;
-  return {
-    responses,
+  return Object.freeze({
+    responses: responses.length,
     responseChars,
     sourceChars,
     uniqueChars,
     duplicateChars,
     duplicateShare: sourceChars === 0 ? 0 : duplicateChars / sourceChars,
-  };
+  });
 }

@@ -10,10 +10,16 @@
  * the agent never saw.
  */
 
-import { at, count, listOf, prop } from '../boundary/_read.js';
+import {
+  readChars,
+  readFingerprint,
+  readPath,
+  readRecorderOptions,
+  readReportedRanges,
+} from '../boundary/render.js';
 import type { Emission, FileEmission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
-import { isLineRange, type LineRange } from '../ranges/range.js';
+import type { LineRange } from '../ranges/range.js';
 
 /**
  * Where and why a recorder is collecting: copied into the `Emission`.
@@ -78,33 +84,6 @@ interface Entry {
   fingerprint: string | null | undefined;
 }
 
-function validPath(path: unknown): path is string {
-  return typeof path === 'string' && path !== '';
-}
-
-/** A fresh `{ start, end }` when `x` reads as a valid range, each end read once; else null. */
-function copyRange(x: unknown): LineRange | null {
-  const start = prop(x, 'start');
-  const end = prop(x, 'end');
-  const copy = { start, end };
-  return isLineRange(copy) ? copy : null;
-}
-
-/** The valid ranges of a range or a list of them, copied; unreadable members are dropped. */
-function asRanges(ranges: unknown): LineRange[] {
-  const { list, length } = listOf(ranges);
-  if (length === 0) {
-    const one = copyRange(ranges);
-    return one === null ? [] : [one];
-  }
-  const out: LineRange[] = [];
-  for (let i = 0; i < length; i++) {
-    const r = copyRange(at(list, i));
-    if (r !== null) out.push(r);
-  }
-  return out;
-}
-
 /**
  * A recorder for one response. Every method ignores bad input (empty path,
  * invalid ranges, non-finite chars) rather than throwing: bookkeeping must
@@ -127,16 +106,13 @@ function asRanges(ranges: unknown): LineRange[] {
  * ```
  */
 export function createEmissionRecorder(options: EmissionRecorderOptions): EmissionRecorder {
-  const root = prop(options, 'projectRoot');
-  // Without a usable root the ledger would ignore the emission anyway: record nothing.
-  const projectRoot = validPath(root) ? root : '';
-  const rawQuery = projectRoot === '' ? '' : prop(options, 'query');
-  const query = typeof rawQuery === 'string' ? rawQuery : '';
+  const { projectRoot, query } = readRecorderOptions(options);
   const entries = new Map<string, Entry>();
   const droppedPaths: string[] = [];
 
-  function report(path: string, ranges: LineRange[], chars: number, fp: unknown): void {
-    if (projectRoot === '' || !validPath(path) || ranges.length === 0) return;
+  function report(rawPath: unknown, ranges: LineRange[], chars: number, fp: unknown): void {
+    const path = readPath(rawPath);
+    if (projectRoot === '' || path === null || ranges.length === 0) return;
     let entry = entries.get(path);
     if (!entry) {
       entry = { ranges: [], chars: 0, fingerprint: undefined };
@@ -144,20 +120,21 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
     }
     for (const r of ranges) entry.ranges.push(r);
     entry.chars += chars;
-    const given = typeof fp === 'string' && fp !== '' ? fp : null;
+    const given = readFingerprint(fp);
     if (entry.fingerprint === undefined) entry.fingerprint = given;
     else if (entry.fingerprint !== given) entry.fingerprint = null;
   }
 
   return {
     source(path, ranges, chars, fp) {
-      report(path, asRanges(ranges), count(chars), fp);
+      report(path, readReportedRanges(ranges), readChars(chars), fp);
     },
     backref(path, covered, fp) {
-      report(path, asRanges(covered), 0, fp);
+      report(path, readReportedRanges(covered), 0, fp);
     },
-    drop(path) {
-      if (!validPath(path)) return;
+    drop(rawPath) {
+      const path = readPath(rawPath);
+      if (path === null) return;
       entries.delete(path);
       droppedPaths.push(path);
     },
@@ -169,14 +146,23 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
       let sourceChars = 0;
       for (const [path, entry] of entries) {
         sourceChars += entry.chars;
-        const ranges = mergeRanges(entry.ranges);
+        const ranges = Object.freeze(mergeRanges(entry.ranges).map((r) => Object.freeze(r)));
         files.push(
-          typeof entry.fingerprint === 'string'
-            ? { path, ranges, chars: entry.chars, fingerprint: entry.fingerprint }
-            : { path, ranges, chars: entry.chars },
+          Object.freeze(
+            typeof entry.fingerprint === 'string'
+              ? { path, ranges, chars: entry.chars, fingerprint: entry.fingerprint }
+              : { path, ranges, chars: entry.chars },
+          ),
         );
       }
-      return { projectRoot, query, files, sourceChars, responseChars: count(responseChars) };
+      // Frozen through: a caller cannot widen what was recorded after the fact.
+      return Object.freeze({
+        projectRoot,
+        query,
+        files: Object.freeze(files),
+        sourceChars,
+        responseChars: readChars(responseChars),
+      });
     },
   };
 }

@@ -1,19 +1,30 @@
 /**
- * A reference markdown renderer: turns a `planCall` result into the response
- * an explore tool returns — a header line per file (`` **`path`** ``), fenced
- * source numbered `<line>\t<text>`, and the pointer for covered spans — and
- * tells an emission recorder about every span at the moment it is pushed.
+ * Reference renderers: `renderMarkdown` turns a `planCall` result into the
+ * response an explore tool returns — its number, a header line per file
+ * (`` **`path`** ``), fenced source numbered `<line>\t<text>`, and the pointer
+ * for covered spans — and `renderRead` turns a `planRead` result into what a
+ * read tool prints (`cat -n` numbering, the pointer above the new lines).
+ * Both tell an emission recorder about every span at the moment it is pushed.
  *
- * It is one way to render, written to show the reporting pattern and to give
- * tests, the demo and the replay a real render loop. Tools with their own
- * layout keep it and call the recorder the same way.
+ * They are one way to render, written to show the reporting pattern and to
+ * give tests, the demo and the replay a real render loop. Tools with their own
+ * layout keep it and call the recorder the same way. Their inputs are read
+ * once, in `boundary/render.ts`; what is rendered here is trusted data.
  */
 
-import { at, listOf, prop } from '../boundary/_read.js';
-import { formatBackReference } from '../dedup/pointer.js';
-import { type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
-import { mergeRanges } from '../ranges/merge.js';
+import {
+  type PlannedFile,
+  type PointerWriter,
+  type Reporter,
+  type ResponseHeader,
+  readMarkdownInput,
+  readReadInput,
+  readResponseHeader,
+  type SourceFile,
+} from '../boundary/render.js';
+import { type LineSymbolNode, type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
 import type { LineRange } from '../ranges/range.js';
+import { type FileLines, fileLines, lineChars } from './_lines.js';
 import type { EmissionRecorder } from './recorder.js';
 
 /**
@@ -23,7 +34,7 @@ import type { EmissionRecorder } from './recorder.js';
  * ```ts
  * const file: RenderablePlan = {
  *   path: 'src/a.ts', fingerprint: fp, render: 'partial',
- *   covered: [{ start: 1, end: 40 }], emit: [{ start: 41, end: 60 }],
+ *   covered: [{ start: 1, end: 40 }], emit: [{ start: 41, end: 60 }], coveredBy: [3],
  * };
  * ```
  */
@@ -33,6 +44,8 @@ export interface RenderablePlan {
   readonly render: 'full' | 'partial' | 'backref' | 'skipped';
   readonly emit: readonly LineRange[];
   readonly covered: readonly LineRange[];
+  /** The responses that served `covered`, most recent first: the pointer cites them. */
+  readonly coveredBy?: readonly number[] | undefined;
 }
 
 /**
@@ -48,8 +61,8 @@ export interface RenderablePlan {
 export interface RenderSource {
   readonly path: string;
   readonly content: string;
-  /** Symbol definitions, to name in the header and the pointer. */
-  readonly symbols?: readonly SymbolNode[] | undefined;
+  /** Symbol definitions, to name in the header and the pointer (`extractSymbols` gives some). */
+  readonly symbols?: readonly (SymbolNode | LineSymbolNode)[] | undefined;
 }
 
 /**
@@ -59,6 +72,7 @@ export interface RenderSource {
  * ```ts
  * const input: PointerInput = {
  *   path: 'src/a.ts', covered: [{ start: 1, end: 40 }], symbols: ['Cart'], partial: true,
+ *   calls: [3], refresh: true,
  * };
  * ```
  */
@@ -67,6 +81,33 @@ export interface PointerInput {
   readonly covered: readonly LineRange[];
   readonly symbols: readonly string[];
   readonly partial: boolean;
+  /** The responses that delivered the covered lines, most recent first (a plan's `coveredBy`). */
+  readonly calls: readonly number[];
+  /** Whether the tool takes a `refresh` argument the pointer may mention. */
+  readonly refresh: boolean;
+}
+
+/**
+ * What opens a response: its number, and the context token the agent is to echo.
+ *
+ * @example
+ * ```ts
+ * const header: ResponseHeaderInput = { callIndex: 4, context: 'k7f3q2ab' };
+ * ```
+ */
+export interface ResponseHeaderInput {
+  /**
+   * The number of this response (`planCall(…).callIndex`, or
+   * `describeSession(prior).callIndex`); none is printed when absent or null
+   * (an untracked call has no number to cite).
+   */
+  readonly callIndex?: number | null | undefined;
+  /**
+   * A context token (6–64 chars of `A-Za-z0-9_-`, as `mintContextToken`
+   * makes) to print with the instruction to pass it back as `context`; other
+   * values print nothing.
+   */
+  readonly context?: string | null | undefined;
 }
 
 /**
@@ -76,12 +117,16 @@ export interface PointerInput {
  * ```ts
  * const options: RenderMarkdownOptions = {
  *   plan, sources: files, recorder, maxResponseChars: 20_000, title: 'Results for "cart"',
+ *   refresh: true, context: token,
  * };
  * ```
  */
-export interface RenderMarkdownOptions {
-  /** The call plan (`planCall(…)`), files in rank order. */
-  readonly plan: { readonly files: readonly RenderablePlan[] };
+export interface RenderMarkdownOptions extends ResponseHeaderInput {
+  /** The call plan (`planCall(…)`), files in rank order; its `callIndex` numbers the response. */
+  readonly plan: {
+    readonly files: readonly RenderablePlan[];
+    readonly callIndex?: number | null | undefined;
+  };
   /** The contents the plan was made from, by path. */
   readonly sources: readonly RenderSource[];
   /** Told about every span the moment it is pushed. */
@@ -90,8 +135,10 @@ export interface RenderMarkdownOptions {
   readonly pointer?: ((input: PointerInput) => string) | undefined;
   /** Hard cap on the whole response: sections that would cross it are dropped whole. */
   readonly maxResponseChars?: number | undefined;
-  /** A first line (e.g. what the call looked for). */
+  /** A line after the response number (e.g. what the call looked for). */
   readonly title?: string | undefined;
+  /** The tool takes `refresh`: pointers end with how to get their lines back. */
+  readonly refresh?: boolean | undefined;
 }
 
 /**
@@ -133,197 +180,234 @@ function quote(text: string): string {
     .join('\n');
 }
 
+/** The first line of a response, or '' when there is neither a number nor a token. */
+function headerLine({ callIndex, context }: ResponseHeader): string {
+  const token =
+    context === null
+      ? ''
+      : `${context} (send "context": "${context}" with your later calls to this tool)`;
+  if (callIndex === null) return token === '' ? '' : `Context ${token}`;
+  return token === '' ? `Response #${callIndex}` : `Response #${callIndex} · context ${token}`;
+}
+
+/**
+ * The line that opens a response: its number, so pointers in later responses
+ * can cite it, and (when given) the context token the agent is to send back
+ * as `context`. `''` when there is neither. For tools with their own layout;
+ * `renderMarkdown` and `renderRead` write it themselves.
+ *
+ * @example
+ * ```ts
+ * formatResponseHeader({ callIndex: 4 });
+ * // 'Response #4'
+ * formatResponseHeader({ callIndex: 1, context: 'k7f3q2ab' });
+ * // 'Response #1 · context k7f3q2ab (send "context": "k7f3q2ab" with your later calls to this tool)'
+ * ```
+ */
+export function formatResponseHeader(input: ResponseHeaderInput): string {
+  return headerLine(readResponseHeader(input));
+}
+
 /**
  * Renders a planned call as markdown and reports each span to `recorder` as it
- * is pushed: `source` for every fence (chars counted as the content slice,
- * line terminators included, the file's last line without one), `backref` for
- * every pointer. A section that would take the response past
- * `maxResponseChars` is left out whole and reported with `drop`. `skipped`
- * files render nothing. Call `recorder.finish(text.length)` afterwards.
+ * is pushed: `source` for every fence (chars counted as the content slice:
+ * each line with its `'\n'`, the last line's only when the file ends with one;
+ * POSIX lines, so a final `'\n'` never shows as an empty extra line), `backref` for
+ * every pointer. The response opens with its number (the plan's `callIndex`,
+ * or the `callIndex` option) and the context token when one is passed; each
+ * pointer cites the responses in its file's `coveredBy`. A section that would
+ * take the response past `maxResponseChars` is left out whole and reported
+ * with `drop`. `skipped` files render nothing. Call
+ * `recorder.finish(text.length)` afterwards.
  *
  * @example
  * ```ts
  * const plan = planCall({ files, prior, budget: { maxChars: 8000 } });
  * const recorder = createEmissionRecorder({ projectRoot: '/repo', query });
  * const { text } = renderMarkdown({
- *   plan, sources: files, recorder, pointer: formatBackReference, maxResponseChars: 20000,
+ *   plan, sources: files, recorder, maxResponseChars: 20000, refresh: true,
  * });
  * const emission = recorder.finish(text.length);
+ * // Response #2
+ * //
  * // **`src/cart.ts`** — Cart, discountFor
+ * // > Sent earlier in this conversation: `src/cart.ts` L12-26 … in response #1 …
  * // ```ts
  * // 27\texport class Cart {
  * // …
  * ```
  */
 export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown {
-  const empty: RenderedMarkdown = { text: '', dropped: [] };
-  const recorder = readRecorder(prop(options, 'recorder'));
-  if (recorder === null) return empty;
-  const plan = prop(options, 'plan');
-  const given = prop(options, 'pointer');
-  const pointer = typeof given === 'function' ? (given as PointerWriter) : formatBackReference;
-  const sources = readSources(prop(options, 'sources'));
-  const maxResponseChars = prop(options, 'maxResponseChars');
-  const cap =
-    typeof maxResponseChars === 'number' && maxResponseChars >= 0
-      ? maxResponseChars
-      : Number.POSITIVE_INFINITY;
-  const title = prop(options, 'title');
-  let text = typeof title === 'string' && title !== '' ? `${title}\n` : '';
+  const input = readMarkdownInput(options);
+  if (input === null) return Object.freeze({ text: '', dropped: Object.freeze([]) });
+  const { reporter, pointer, header } = input;
+  const opening = [headerLine(header), input.title].filter((line) => line !== '');
+  let text = opening.map((line) => `${line}\n`).join('');
   const dropped: string[] = [];
-
-  const { list, length } = listOf(prop(plan, 'files'));
-  for (let i = 0; i < length; i++) {
-    const file = readPlan(at(list, i));
-    if (file === null || file.render === 'skipped') continue;
-    const source = sources.get(file.path);
+  for (const file of input.files) {
+    if (file.render === 'skipped') continue;
+    const source = input.sources.get(file.path);
     if (source === undefined) continue;
-    const section = renderSection(file, source, recorder, pointer);
+    const section = renderSection(file, source, reporter, pointer, header.refresh);
     if (section === '') continue;
     const next = text === '' ? section : `${text}\n${section}`;
-    if (next.length > cap) {
-      recorder.drop(file.path);
+    if (next.length > input.cap) {
+      reporter.drop(file.path);
       dropped.push(file.path);
       continue;
     }
     text = next;
   }
-  return { text, dropped };
+  return Object.freeze({ text, dropped: Object.freeze(dropped) });
 }
 
-type PointerWriter = (input: PointerInput) => string;
-
-/** What the renderer reads of a source, copied out of whatever was passed. */
-interface ReadSource {
-  readonly content: string;
-  readonly symbols: unknown;
+/** The spans of a set that lie within the file, cut at its last line. */
+function clip(set: readonly LineRange[], lineCount: number): LineRange[] {
+  return set
+    .filter((r) => r.start <= lineCount)
+    .map((r) => ({ start: r.start, end: Math.min(r.end, lineCount) }));
 }
 
-const RENDERS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
-  'full',
-  'partial',
-  'backref',
-  'skipped',
-]);
-
-/**
- * The recorder's three reporting methods, each guarded so a recorder that
- * throws never fails the render (what it failed to record is under-reported,
- * the safe direction); null when `raw` lacks any of them.
- */
-function readRecorder(raw: unknown): Pick<EmissionRecorder, 'source' | 'backref' | 'drop'> | null {
-  const source = prop(raw, 'source');
-  const backref = prop(raw, 'backref');
-  const drop = prop(raw, 'drop');
-  if (typeof source !== 'function' || typeof backref !== 'function' || typeof drop !== 'function')
-    return null;
-  const guard =
-    (f: unknown) =>
-    (...args: unknown[]): void => {
-      try {
-        Reflect.apply(f as (...a: unknown[]) => unknown, raw, args);
-      } catch {
-        // a failing recorder under-reports; the response still goes out
-      }
-    };
-  return { source: guard(source), backref: guard(backref), drop: guard(drop) };
+/** What a file's section shows: the spans within the file, and the pointer when there is one. */
+interface Shown {
+  readonly lines: FileLines;
+  readonly emit: readonly LineRange[];
+  readonly covered: readonly LineRange[];
+  /** The pointer text (unquoted), '' when nothing is covered. */
+  readonly pointer: string;
 }
 
-/** Readable sources by path (the last one for a path wins); unreadable ones are left out. */
-function readSources(raw: unknown): Map<string, ReadSource> {
-  const byPath = new Map<string, ReadSource>();
-  const { list, length } = listOf(raw);
-  for (let i = 0; i < length; i++) {
-    const s = at(list, i);
-    const path = prop(s, 'path');
-    const content = prop(s, 'content');
-    if (typeof content !== 'string') continue;
-    if (typeof path !== 'string' || path === '') continue;
-    byPath.set(path, { content, symbols: prop(s, 'symbols') });
-  }
-  return byPath;
-}
-
-/** A planned file copied into plain data, or null when its path or render kind is unusable. */
-function readPlan(raw: unknown): RenderablePlan | null {
-  const path = prop(raw, 'path');
-  const render = prop(raw, 'render');
-  if (!RENDERS.has(render)) return null;
-  if (typeof path !== 'string' || path === '') return null;
-  const fingerprint = prop(raw, 'fingerprint');
-  return {
-    path,
-    fingerprint: typeof fingerprint === 'string' ? fingerprint : '',
-    render: render as RenderablePlan['render'],
-    emit: mergeRanges(prop(raw, 'emit') as readonly LineRange[]),
-    covered: mergeRanges(prop(raw, 'covered') as readonly LineRange[]),
-  };
-}
-
-/** `symbolsInSpans`, with symbols that cannot be read naming nothing. */
-function namesIn(nodes: unknown, spans: readonly LineRange[]): string[] {
-  try {
-    return symbolsInSpans((nodes ?? []) as readonly SymbolNode[], spans);
-  } catch {
-    return [];
-  }
-}
-
-/** The pointer text: the caller's writer, or the default when it throws or returns no string. */
-function writePointer(pointer: PointerWriter, input: PointerInput): string {
-  try {
-    const out = pointer(input);
-    if (typeof out === 'string') return out;
-  } catch {
-    // fall back to the default wording below
-  }
-  return formatBackReference(input);
+/** Clips a planned file to its content and writes its pointer; reports the pointer's spans. */
+function show(
+  file: PlannedFile,
+  source: SourceFile,
+  reporter: Reporter,
+  pointer: PointerWriter,
+  refresh: boolean,
+): Shown {
+  const lines = fileLines(source.content);
+  const emit = clip(file.emit, lines.text.length);
+  const covered = file.render === 'full' ? [] : clip(file.covered, lines.text.length);
+  if (covered.length === 0) return { lines, emit, covered, pointer: '' };
+  const text = pointer({
+    path: file.path,
+    covered,
+    symbols: symbolsInSpans(source.symbols as readonly SymbolNode[], covered),
+    partial: emit.length > 0,
+    calls: file.coveredBy,
+    refresh,
+  });
+  reporter.backref(file.path, covered, file.fingerprint);
+  return { lines, emit, covered, pointer: text };
 }
 
 function renderSection(
-  file: RenderablePlan,
-  source: ReadSource,
-  recorder: Pick<EmissionRecorder, 'source' | 'backref'>,
+  file: PlannedFile,
+  source: SourceFile,
+  reporter: Reporter,
   pointer: PointerWriter,
+  refresh: boolean,
 ): string {
-  const lines = source.content.split('\n');
-  const clip = (set: readonly LineRange[]) =>
-    set
-      .filter((r) => r.start <= lines.length)
-      .map((r) => ({ start: r.start, end: Math.min(r.end, lines.length) }));
-  const emit = clip(file.emit);
-  const covered = file.render === 'full' ? [] : clip(file.covered);
+  const shown = show(file, source, reporter, pointer, refresh);
+  const { lines, emit, covered } = shown;
   if (emit.length === 0 && covered.length === 0) return '';
-
-  const named = namesIn(source.symbols, [...covered, ...emit]);
-  const shown = named.length > 5 ? [...named.slice(0, 5), `+${named.length - 5} more`] : named;
+  const named = symbolsInSpans(source.symbols as readonly SymbolNode[], [...covered, ...emit]);
+  const names = named.length > 5 ? [...named.slice(0, 5), `+${named.length - 5} more`] : named;
   const header = `**\`${file.path}\`**`;
-  const parts = [shown.length > 0 ? `${header} — ${shown.join(', ')}` : header];
-  if (covered.length > 0) {
-    const coveredSymbols = namesIn(source.symbols, covered);
-    parts.push(
-      quote(
-        writePointer(pointer, {
-          path: file.path,
-          covered,
-          symbols: coveredSymbols,
-          partial: emit.length > 0,
-        }),
-      ),
-    );
-    recorder.backref(file.path, covered, file.fingerprint);
-  }
+  const parts = [names.length > 0 ? `${header} — ${names.join(', ')}` : header];
+  if (covered.length > 0) parts.push(quote(shown.pointer));
   const lang = languageOf(file.path);
   for (const span of emit) {
     const body: string[] = [];
     let chars = 0;
     for (let n = span.start; n <= span.end; n++) {
-      const line = lines[n - 1]!;
-      body.push(`${n}\t${line}`);
-      chars += line.length + (n < lines.length ? 1 : 0);
+      body.push(`${n}\t${lines.text[n - 1]!}`);
+      chars += lineChars(lines, n);
     }
     parts.push(`\`\`\`${lang}\n${body.join('\n')}\n\`\`\``);
-    recorder.source(file.path, span, chars, file.fingerprint);
+    reporter.source(file.path, span, chars, file.fingerprint);
   }
   return `${parts.join('\n')}\n`;
+}
+
+/**
+ * Options of {@link renderRead}.
+ *
+ * @example
+ * ```ts
+ * const options: RenderReadOptions = {
+ *   plan: planRead({ path, content, range: { start: 41, end: 80 }, prior }),
+ *   content, recorder, callIndex: 4, refresh: true,
+ * };
+ * ```
+ */
+export interface RenderReadOptions extends ResponseHeaderInput {
+  /** The read's plan (`planRead(…)`, a `FilePlan`). */
+  readonly plan: RenderablePlan;
+  /** The content the plan was made from. */
+  readonly content: string;
+  /** Symbol definitions, to name in the pointer (`extractSymbols(content, path)` gives some). */
+  readonly symbols?: readonly (SymbolNode | LineSymbolNode)[] | undefined;
+  /** Told about every span the moment it is pushed. */
+  readonly recorder: EmissionRecorder;
+  /** Writes the pointer for covered spans. Default `formatBackReference`. */
+  readonly pointer?: ((input: PointerInput) => string) | undefined;
+  /** The tool takes `refresh`: the pointer ends with how to get its lines back. */
+  readonly refresh?: boolean | undefined;
+}
+
+/**
+ * The rendered read.
+ *
+ * @example
+ * ```ts
+ * const { text }: RenderedRead = renderRead(options);
+ * ```
+ */
+export interface RenderedRead {
+  readonly text: string;
+}
+
+/** Width of a `cat -n` line number: right-aligned in six columns, wider numbers as they are. */
+const NUMBER_WIDTH = 6;
+
+/**
+ * Renders one read the way agent harnesses print a file: the response number
+ * (and context token) when given, the pointer for covered lines, then the new
+ * lines `cat -n` style — the line number right-aligned, a tab, the text (POSIX
+ * lines, as `renderMarkdown`). Reports to `recorder` as it goes: `backref` for
+ * the pointer, `source` for each run of lines. An unchanged re-read (`backref`)
+ * prints the pointer alone; a `skipped` plan, or one with nothing inside the
+ * content, prints `''` and records nothing (the host says why, e.g. the file
+ * is shorter than the offset). Call `recorder.finish(text.length)` afterwards.
+ *
+ * @example
+ * ```ts
+ * const plan = planRead({ path: 'src/cart.ts', content, range: { start: 20, end: 60 }, prior });
+ * const recorder = createEmissionRecorder({ projectRoot: '/repo' });
+ * const { text } = renderRead({ plan, content, recorder, callIndex: 4, refresh: true });
+ * store.record(recorder.finish(text.length));
+ * // Response #4
+ * // Sent earlier in this conversation: `src/cart.ts` L20-40 … in response #2 …
+ * //     41\t  addBook(sku: string, quantity = 1): CartLine {
+ * //     42\t    const book = this.catalog.find(sku);
+ * ```
+ */
+export function renderRead(options: RenderReadOptions): RenderedRead {
+  const input = readReadInput(options);
+  if (input === null || input.file.render === 'skipped') return Object.freeze({ text: '' });
+  const { file, reporter } = input;
+  const shown = show(file, input.source, reporter, input.pointer, input.header.refresh);
+  const { lines, emit, covered } = shown;
+  if (emit.length === 0 && covered.length === 0) return Object.freeze({ text: '' });
+  const parts = [headerLine(input.header), shown.pointer].filter((part) => part !== '');
+  for (const span of emit) {
+    let chars = 0;
+    for (let n = span.start; n <= span.end; n++) {
+      parts.push(`${String(n).padStart(NUMBER_WIDTH)}\t${lines.text[n - 1]!}`);
+      chars += lineChars(lines, n);
+    }
+    reporter.source(file.path, span, chars, file.fingerprint);
+  }
+  return Object.freeze({ text: `${parts.join('\n')}\n` });
 }

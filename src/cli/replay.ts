@@ -8,6 +8,7 @@
  * the rendered text contains, never what the planner says it did.
  */
 
+import { fileLines } from '../adapter/_lines.js';
 import {
   type DuplicateReport,
   measureDuplicates,
@@ -56,7 +57,7 @@ export interface RecordedSequence {
  *
  * @example
  * ```ts
- * const file: ProjectFile = { path: 'src/a.ts', content, symbols: extractSymbols('src/a.ts', content) };
+ * const file: ProjectFile = { path: 'src/a.ts', content, symbols: extractSymbols(content, 'src/a.ts') };
  * ```
  */
 export interface ProjectFile {
@@ -162,11 +163,26 @@ export interface WithheldLine {
 }
 
 /**
- * The lines an arm withheld behind a pointer although the agent never
- * received them — read from the rendered text: every line a pointer names, and
- * every line of its plan's `covered`, must have been in an earlier response's
- * fences with the same text. Folded remainders (the delta gate) are the one
- * allowed exception and are not checked. An honest arm returns `[]`.
+ * A line that carries no code: empty, or only whitespace and `)]};,`. The
+ * delta gate may fold such a remainder into a pointer (DESIGN.md rev 2).
+ *
+ * @example
+ * ```ts
+ * isTrivialLine('  });'); // true
+ * isTrivialLine('  return x;'); // false
+ * ```
+ */
+export function isTrivialLine(text: string): boolean {
+  return /^[\s)\]};,]*$/.test(text);
+}
+
+/**
+ * The lines an arm withheld although the agent never received them — read
+ * from the rendered text: every line a pointer names, every line of its plan's
+ * `covered`, and every non-trivial line its plan folded into the pointer (the
+ * delta gate) must have been in an earlier response's fences with the same
+ * text. Folded lines that carry no code (`isTrivialLine`) are the one allowed
+ * exception. An honest arm returns `[]`.
  *
  * @example
  * ```ts
@@ -184,12 +200,18 @@ export function withheldUnseen(
     for (const section of parsed.sections) {
       if (!section.pointer) continue;
       const plan = call.plan.files.find((f) => f.path === section.path);
-      const lines = project.get(section.path)?.content.split('\n') ?? [];
+      const lines = fileLines(project.get(section.path)?.content ?? '').text;
       const held = delivered.get(section.path);
+      const unseen = (n: number) => !held?.has(`${n}\t${lines[n - 1] ?? ''}`);
       const covered = plan?.covered ?? [];
       for (const span of mergeRanges([...section.pointed, ...covered])) {
         for (let n = span.start; n <= span.end; n++) {
-          if (!held?.has(`${n}\t${lines[n - 1] ?? ''}`)) {
+          if (unseen(n)) bad.push({ call: i + 1, path: section.path, line: n });
+        }
+      }
+      for (const span of plan?.folded ?? []) {
+        for (let n = span.start; n <= span.end; n++) {
+          if (!isTrivialLine(lines[n - 1] ?? '') && unseen(n)) {
             bad.push({ call: i + 1, path: section.path, line: n });
           }
         }

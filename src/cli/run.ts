@@ -8,7 +8,7 @@
 import { measureDuplicates } from '../adapter/parse.js';
 import { abridge, formatCount, formatReport, formatTable, reportCells } from './format.js';
 import { InputError, readResponses } from './inputs.js';
-import { replaySequence } from './replay.js';
+import { replaySequence, withheldUnseen } from './replay.js';
 import { sampleProject, sampleSequence, sampleSequenceNames } from './sample.js';
 
 /**
@@ -30,7 +30,8 @@ Usage:
   span-ledger demo [--sequence NAME] [--full]
       Replay a recorded 3-call sequence over the bundled sample project, with
       and without dedup, print each response (abridged unless --full) and a
-      table of response chars, unique and duplicate source chars.
+      table of response chars, unique and duplicate source chars, and lines
+      withheld behind a pointer that the agent never received.
   span-ledger measure PATH [--json]
       The duplicate share of a sequence of rendered responses: PATH is a
       directory of .md files in call order (natural sort of the names), one
@@ -126,22 +127,39 @@ function demo(args: readonly string[], io: CliIo): number {
     io.out(parsed.flags.has('--full') ? call.text : abridge(call.text));
     io.out('');
   });
+  const withheld = (arm: typeof dedup) => formatCount(withheldUnseen(arm, project).length);
   io.out(
     formatTable(
-      ['', 'response chars', 'source chars', 'unique chars', 'duplicate chars', 'duplicate share'],
+      [
+        '',
+        'response chars',
+        'source chars',
+        'unique chars',
+        'duplicate chars',
+        'duplicate share',
+        'withheld unseen lines',
+      ],
       [
         [
           'without dedup',
           formatCount(baseline.report.responseChars),
           ...reportCells(baseline.report),
+          withheld(baseline),
         ],
-        ['with dedup', formatCount(dedup.report.responseChars), ...reportCells(dedup.report)],
+        [
+          'with dedup',
+          formatCount(dedup.report.responseChars),
+          ...reportCells(dedup.report),
+          withheld(dedup),
+        ],
       ],
     ),
   );
   io.out(
     '\nMeasured by parsing the rendered responses: a source line is duplicate when an earlier\n' +
-      'response delivered the same file, line and text. Try `span-ledger measure` on your own.',
+      'response delivered the same file, line and text; a withheld unseen line is one a pointer\n' +
+      'stood for (or folded away, unless it carries no code) that no earlier response delivered.\n' +
+      'Try `span-ledger measure` on your own.',
   );
   return 0;
 }

@@ -2,9 +2,9 @@
  * The bundled sample project as the replay serves it: the embedded fixture
  * files with their symbols, and the recorded sequences by name.
  */
-import { SAMPLE_FILES, SAMPLE_SEQUENCES } from './_sample.js';
+import { extractSymbols } from '../adapter/symbols.js';
 import type { ProjectFile, RecordedSequence } from './replay.js';
-import { extractSymbols } from './symbols.js';
+import { SAMPLE_FILES, SAMPLE_SEQUENCES } from './sample-data.js';
 
 /**
  * The sample project, by path.
@@ -18,7 +18,7 @@ export function sampleProject(): Map<string, ProjectFile> {
   return new Map(
     SAMPLE_FILES.map((f) => [
       f.path,
-      { path: f.path, content: f.content, symbols: extractSymbols(f.path, f.content) },
+      { path: f.path, content: f.content, symbols: extractSymbols(f.content, f.path) },
     ]),
   );
 }

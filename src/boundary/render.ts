@@ -1,0 +1,307 @@
+/**
+ * Internal: reading what a renderer is handed — the plan, the sources and
+ * their symbols, the recorder, the pointer writer, the header fields —, what
+ * a render loop reports to the emission recorder, and the rendered responses
+ * handed back to be measured. Read once here, into
+ * plain data the adapter trusts; a getter that throws, a proxy or a revoked
+ * proxy reads as "absent", and a callback that throws is contained.
+ *
+ * Under-reports, never invents: a plan file that cannot be read is not
+ * rendered (nothing is recorded for it), ranges that cannot be read are
+ * dropped, and a recorder that fails loses what it failed to record.
+ */
+import type { EmissionRecorder } from '../adapter/recorder.js';
+import type { PointerInput } from '../adapter/render.js';
+import { formatBackReference } from '../dedup/pointer.js';
+import { mergeRanges } from '../ranges/merge.js';
+import { isLineRange, type LineRange } from '../ranges/range.js';
+import { at, count, listOf, prop } from './_read.js';
+
+/** A planned file as the renderer trusts it: ranges normalized, numbers cited checked. */
+export interface PlannedFile {
+  readonly path: string;
+  readonly fingerprint: string;
+  readonly render: 'full' | 'partial' | 'backref' | 'skipped';
+  readonly emit: readonly LineRange[];
+  readonly covered: readonly LineRange[];
+  /** The responses that served `covered`, most recent first (empty when unknown). */
+  readonly coveredBy: readonly number[];
+}
+
+/** A file's content and the symbols that came with it (read by `symbolsInSpans`). */
+export interface SourceFile {
+  readonly content: string;
+  readonly symbols: unknown;
+}
+
+/** The recorder calls a render loop makes, each one contained: a throw loses that report. */
+export type Reporter = Pick<EmissionRecorder, 'source' | 'backref' | 'drop'>;
+
+/** Writes a pointer; never throws, always returns a string. */
+export type PointerWriter = (input: PointerInput) => string;
+
+/** What opens a response: its number and the context token to echo, when known. */
+export interface ResponseHeader {
+  readonly callIndex: number | null;
+  readonly context: string | null;
+  /** Pointers end with how to ask for lines back with `refresh`. */
+  readonly refresh: boolean;
+}
+
+/** `renderMarkdown`'s options, read. */
+export interface MarkdownInput {
+  readonly files: readonly PlannedFile[];
+  readonly sources: ReadonlyMap<string, SourceFile>;
+  readonly reporter: Reporter;
+  readonly pointer: PointerWriter;
+  readonly cap: number;
+  readonly title: string;
+  readonly header: ResponseHeader;
+}
+
+/** `renderRead`'s options, read. */
+export interface ReadInput {
+  readonly file: PlannedFile;
+  readonly source: SourceFile;
+  readonly reporter: Reporter;
+  readonly pointer: PointerWriter;
+  readonly header: ResponseHeader;
+}
+
+const RENDERS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
+  'full',
+  'partial',
+  'backref',
+  'skipped',
+]);
+
+/** A context token as the agent echoes it: 6–64 chars of `A-Za-z0-9_-`. */
+const CONTEXT_TOKEN = /^[A-Za-z0-9_-]{6,64}$/;
+
+function nonEmpty(x: unknown): x is string {
+  return typeof x === 'string' && x !== '';
+}
+
+function positiveInteger(x: unknown): x is number {
+  return Number.isSafeInteger(x) && (x as number) >= 1;
+}
+
+/** A fresh `{ start, end }` when `x` reads as a valid range, each end read once; else null. */
+function readRange(x: unknown): LineRange | null {
+  const range = { start: prop(x, 'start'), end: prop(x, 'end') };
+  return isLineRange(range) ? range : null;
+}
+
+/** Whether `ranges` is sorted with gaps between members (what `mergeRanges` returns). */
+function normalized(ranges: readonly LineRange[]): boolean {
+  for (let i = 1; i < ranges.length; i++) {
+    if (ranges[i]!.start <= ranges[i - 1]!.end + 1) return false;
+  }
+  return true;
+}
+
+/** The valid members of a list of ranges, copied; merged only when not normalized already (a plan's are). */
+function readRangeList(raw: unknown): LineRange[] {
+  const { list, length } = listOf(raw);
+  const out: LineRange[] = [];
+  for (let i = 0; i < length; i++) {
+    const r = readRange(at(list, i));
+    if (r !== null) out.push(r);
+  }
+  return normalized(out) ? out : mergeRanges(out);
+}
+
+/**
+ * What a render loop reported to the recorder as ranges — one range or a
+ * list — as valid copies; unreadable members are dropped.
+ */
+export function readReportedRanges(raw: unknown): LineRange[] {
+  if (listOf(raw).length > 0) return readRangeList(raw);
+  const one = readRange(raw);
+  return one === null ? [] : [one];
+}
+
+/** Response numbers: positive safe integers, each once, in the order given. */
+function readCalls(raw: unknown): number[] {
+  const { list, length } = listOf(raw);
+  const out: number[] = [];
+  for (let i = 0; i < length; i++) {
+    const n = at(list, i);
+    if (positiveInteger(n) && !out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/** A planned file copied into plain data, or null when its path or render kind is unusable. */
+function readPlanned(raw: unknown): PlannedFile | null {
+  const path = prop(raw, 'path');
+  const render = prop(raw, 'render');
+  if (!nonEmpty(path) || !RENDERS.has(render)) return null;
+  const fingerprint = prop(raw, 'fingerprint');
+  return {
+    path,
+    fingerprint: typeof fingerprint === 'string' ? fingerprint : '',
+    render: render as PlannedFile['render'],
+    emit: readRangeList(prop(raw, 'emit')),
+    covered: readRangeList(prop(raw, 'covered')),
+    coveredBy: readCalls(prop(raw, 'coveredBy')),
+  };
+}
+
+/**
+ * A source whose content is a string, with its symbols as given: they are
+ * read where they are used, by `symbolsInSpans` (which drops what it cannot
+ * read), so the rule for a usable symbol lives in one place.
+ */
+function readSource(raw: unknown): SourceFile | null {
+  const content = prop(raw, 'content');
+  return typeof content === 'string' ? { content, symbols: prop(raw, 'symbols') } : null;
+}
+
+/** Readable sources by path (the last one for a path wins). */
+function readSources(raw: unknown): Map<string, SourceFile> {
+  const byPath = new Map<string, SourceFile>();
+  const { list, length } = listOf(raw);
+  for (let i = 0; i < length; i++) {
+    const s = at(list, i);
+    const path = prop(s, 'path');
+    if (!nonEmpty(path)) continue;
+    const source = readSource(s);
+    if (source !== null) byPath.set(path, source);
+  }
+  return byPath;
+}
+
+/**
+ * The recorder's three reporting methods, each contained so a recorder that
+ * throws never fails the render (what it failed to record is under-reported,
+ * the safe direction); null when `raw` lacks any of them.
+ */
+function readReporter(raw: unknown): Reporter | null {
+  const source = prop(raw, 'source');
+  const backref = prop(raw, 'backref');
+  const drop = prop(raw, 'drop');
+  if (typeof source !== 'function' || typeof backref !== 'function' || typeof drop !== 'function')
+    return null;
+  const contain =
+    (f: unknown) =>
+    (...args: unknown[]): void => {
+      try {
+        Reflect.apply(f as (...a: unknown[]) => unknown, raw, args);
+      } catch {
+        // a failing recorder under-reports; the response still goes out
+      }
+    };
+  return { source: contain(source), backref: contain(backref), drop: contain(drop) };
+}
+
+/** The caller's pointer writer, falling back to the default wording when it throws or returns no string. */
+function readPointer(raw: unknown): PointerWriter {
+  if (typeof raw !== 'function') return formatBackReference;
+  return (input) => {
+    try {
+      const out = (raw as PointerWriter)(input);
+      if (typeof out === 'string') return out;
+    } catch {
+      // the default wording below
+    }
+    return formatBackReference(input);
+  };
+}
+
+/**
+ * The header fields of a renderer's options: `callIndex` (else the plan's, when
+ * given) as a positive safe integer, `context` as a token, `refresh` as `true`;
+ * anything else reads as absent.
+ */
+export function readResponseHeader(options: unknown, planIndex?: unknown): ResponseHeader {
+  const given = prop(options, 'callIndex');
+  const callIndex = given === undefined ? planIndex : given;
+  const context = prop(options, 'context');
+  return {
+    callIndex: positiveInteger(callIndex) ? callIndex : null,
+    context: typeof context === 'string' && CONTEXT_TOKEN.test(context) ? context : null,
+    refresh: prop(options, 'refresh') === true,
+  };
+}
+
+/**
+ * `renderMarkdown`'s options read once, or null without a usable recorder
+ * (nothing can be reported, so nothing is rendered). A cap that is not a
+ * non-negative number is no cap; a title that is not a string is none.
+ */
+export function readMarkdownInput(options: unknown): MarkdownInput | null {
+  const reporter = readReporter(prop(options, 'recorder'));
+  if (reporter === null) return null;
+  const plan = prop(options, 'plan');
+  const { list, length } = listOf(prop(plan, 'files'));
+  const files: PlannedFile[] = [];
+  for (let i = 0; i < length; i++) {
+    const file = readPlanned(at(list, i));
+    if (file !== null) files.push(file);
+  }
+  const cap = prop(options, 'maxResponseChars');
+  const title = prop(options, 'title');
+  return {
+    files,
+    sources: readSources(prop(options, 'sources')),
+    reporter,
+    pointer: readPointer(prop(options, 'pointer')),
+    cap: typeof cap === 'number' && cap >= 0 ? cap : Number.POSITIVE_INFINITY,
+    title: typeof title === 'string' ? title : '',
+    header: readResponseHeader(options, prop(plan, 'callIndex')),
+  };
+}
+
+/**
+ * `renderRead`'s options read once, or null without a usable recorder, plan
+ * or content (nothing is rendered or recorded then).
+ */
+export function readReadInput(options: unknown): ReadInput | null {
+  const reporter = readReporter(prop(options, 'recorder'));
+  const file = readPlanned(prop(options, 'plan'));
+  const source = readSource(options);
+  if (reporter === null || file === null || source === null) return null;
+  return {
+    file,
+    source,
+    reporter,
+    pointer: readPointer(prop(options, 'pointer')),
+    header: readResponseHeader(options),
+  };
+}
+
+/** The options of `createEmissionRecorder`, read: a usable root, else an inert recorder (''). */
+export function readRecorderOptions(options: unknown): { projectRoot: string; query: string } {
+  const root = prop(options, 'projectRoot');
+  // Without a usable root the ledger would ignore the emission anyway: read nothing more.
+  if (!nonEmpty(root)) return { projectRoot: '', query: '' };
+  const query = prop(options, 'query');
+  return { projectRoot: root, query: typeof query === 'string' ? query : '' };
+}
+
+/** A reported path: a non-empty string, else null (the report is ignored). */
+export function readPath(x: unknown): string | null {
+  return nonEmpty(x) ? x : null;
+}
+
+/** A reported fingerprint: a non-empty string, else null (the file can never be withheld later). */
+export function readFingerprint(x: unknown): string | null {
+  return nonEmpty(x) ? x : null;
+}
+
+/** A reported char count: finite and non-negative, else 0. */
+export function readChars(x: unknown): number {
+  return count(x);
+}
+
+/** The responses of a list that are strings, in order; anything but a readable array holds none. */
+export function readResponseTexts(raw: unknown): string[] {
+  const { list, length } = listOf(raw);
+  const out: string[] = [];
+  for (let i = 0; i < length; i++) {
+    const text = at(list, i);
+    if (typeof text === 'string') out.push(text);
+  }
+  return out;
+}

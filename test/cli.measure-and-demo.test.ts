@@ -1,0 +1,120 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/run.js';
+
+function run(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'span-ledger-cli-'));
+const a = '**`a.ts`**\n```ts\n1\tabc\n2\tde\n```\n';
+const b = 'Again:\n\n**`a.ts`**\n```ts\n2\tde\n3\tf\n```\n';
+const c = '**`a.ts`**\n```ts\n1\tabc\n```\n';
+
+describe('span-ledger measure', () => {
+  it('reads a directory of .md responses in natural order and prints --json', () => {
+    const dir = join(tmp, 'session');
+    mkdirSync(dir);
+    // Natural order: 2 before 10. Lexical order would put 10.md (c) first.
+    writeFileSync(join(dir, '1.md'), a);
+    writeFileSync(join(dir, '2.md'), b);
+    writeFileSync(join(dir, '10.md'), c);
+    writeFileSync(join(dir, 'notes.txt'), 'ignored');
+    const r = run('measure', dir, '--json');
+    expect(r.code).toBe(0);
+    // a: abc(4) de(3); b: de(3, dup) f(2); c: abc(4, dup) → 16 source, 7 duplicate.
+    expect(JSON.parse(r.out)).toEqual({
+      responses: 3,
+      responseChars: a.length + b.length + c.length,
+      sourceChars: 16,
+      uniqueChars: 9,
+      duplicateChars: 7,
+      duplicateShare: 7 / 16,
+    });
+  });
+
+  it('reads JSONL with one { "text" } per call and prints a table', () => {
+    const file = join(tmp, 'calls.jsonl');
+    writeFileSync(file, `${JSON.stringify({ text: a })}\n\n${JSON.stringify({ text: a })}\n`);
+    const r = run('measure', file);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/duplicate share/);
+    expect(r.out).toMatch(/50\.0%/);
+  });
+
+  it.each([
+    ['a missing path', () => [join(tmp, 'nope')], /cannot read .*nope: no such file or directory/],
+    ['an empty directory', () => [mkdtempSync(join(tmp, 'empty-'))], /no \.md responses in/],
+    ['an empty file', () => [writeTo('empty.jsonl', '\n \n')], /is empty/],
+    [
+      'a line that is not JSON',
+      () => [writeTo('bad.jsonl', '{"text":"x"}\nnope\n')],
+      /bad\.jsonl:2: not JSON/,
+    ],
+    [
+      'a line without text',
+      () => [writeTo('notext.jsonl', '{"body":"x"}\n')],
+      /notext\.jsonl:1: expected an object with a string "text"/,
+    ],
+    [
+      'responses without numbered source',
+      () => [writeTo('prose.jsonl', '{"text":"hello"}\n')],
+      /no numbered source in 1 response/,
+    ],
+  ])('fails with exit code 1 and one line on %s', (_, args, message) => {
+    const r = run('measure', ...args());
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(message);
+    expect(r.err.split('\n')).toHaveLength(1);
+    expect(r.out).toBe('');
+  });
+
+  it('exits 2 on usage errors', () => {
+    expect(run('measure').code).toBe(2);
+    expect(run('measure', 'x', 'y').code).toBe(2);
+    expect(run('measure', 'x', '--yaml').err).toMatch(/unknown option --yaml/);
+    expect(run('frobnicate').code).toBe(2);
+    expect(run().code).toBe(2);
+  });
+});
+
+function writeTo(name: string, text: string): string {
+  const file = join(tmp, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('span-ledger --help and demo', () => {
+  it('prints help with exit code 0', () => {
+    for (const args of [['--help'], ['-h'], ['measure', '--help']]) {
+      const r = run(...args);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/Usage:/);
+      expect(r.out).toMatch(/Exit codes/);
+    }
+  });
+
+  it('replays the sample sequence and shows both arms', () => {
+    const r = run('demo');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/call 3 with dedup/);
+    expect(r.out).toMatch(/Sent in response #1 of this conversation/);
+    const without = r.out.split('\n').find((l) => l.startsWith('without dedup'))!;
+    const withDedup = r.out.split('\n').find((l) => l.startsWith('with dedup'))!;
+    // The share is the cell before the last (the withheld unseen lines).
+    const share = (row: string) => Number(row.trim().split(/\s+/).at(-2)!.replace('%', ''));
+    expect(share(without)).toBeGreaterThan(10);
+    expect(share(withDedup)).toBeLessThan(share(without) / 10);
+  });
+
+  it('rejects an unknown sequence with exit code 2', () => {
+    const r = run('demo', '--sequence', 'nope');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown sequence nope \(one of: checkout, restock\)/);
+  });
+});
