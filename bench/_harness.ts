@@ -19,15 +19,7 @@ export interface PeerResult {
 
 let sink: unknown;
 
-/**
- * A full collection before each sample (when node runs with --expose-gc, as
- * `npm run bench` does), so no peer is billed for the garbage another left:
- * each pays for the collections its own allocations cause, and no more.
- */
-const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
-
 function timeOnce(peer: Peer, iterations: number): number {
-  collect();
   const t0 = performance.now();
   for (let i = 0; i < iterations; i++) sink = peer.run();
   return (performance.now() - t0) / iterations;

@@ -10,8 +10,9 @@
  */
 
 const RADIX_BITS = 11;
-const RADIX = 1 << RADIX_BITS;
-const MASK = RADIX - 1;
+/** 2^RADIX_BITS buckets; written out so a bundle that never sorts drops it. */
+const RADIX = 2048;
+const MASK = 2047;
 /** Below this many values the native sort wins: bucket counting has a fixed cost. */
 const RADIX_MIN = 2048;
 
