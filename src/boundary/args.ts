@@ -90,11 +90,11 @@ export function readRefresh(args: unknown): Refresh | null {
 export const REFRESH_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
   description:
     'Pass the numbers of earlier responses of this tool (for example [3]) whose source is no longer in your context, or true for all of them: this call then sends that source again in full instead of pointing at it.',
-  anyOf: Object.freeze([
-    Object.freeze({ type: 'boolean' }),
-    Object.freeze({
+  anyOf: /* @__PURE__ */ Object.freeze([
+    /* @__PURE__ */ Object.freeze({ type: 'boolean' }),
+    /* @__PURE__ */ Object.freeze({
       type: 'array',
-      items: Object.freeze({ type: 'integer', minimum: 1 }),
+      items: /* @__PURE__ */ Object.freeze({ type: 'integer', minimum: 1 }),
       maxItems: MAX_REFRESH_CALLS,
     }),
   ]),

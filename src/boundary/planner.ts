@@ -64,8 +64,8 @@ export interface OneFileInput extends PlanSettings {
 }
 
 /** Lines as far as any intended span may reach: "to the end of the file". */
-const WHOLE_FILE: readonly LineRange[] = Object.freeze([
-  Object.freeze({ start: 1, end: Number.MAX_SAFE_INTEGER }),
+const WHOLE_FILE: readonly LineRange[] = /* @__PURE__ */ Object.freeze([
+  /* @__PURE__ */ Object.freeze({ start: 1, end: 9_007_199_254_740_991 }),
 ]);
 
 /**
