@@ -6,40 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readLimits } from '../src/boundary/limits.js';
-import {
-  createLedger,
-  type Emission,
-  type FileEmission,
-  type Ledger,
-  ledgerReducer,
-  sessionView,
-} from '../src/index.js';
+import { createLedger, type FileEmission, type Ledger, sessionView } from '../src/index.js';
 import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
-
-function emission(over: Partial<Emission> = {}): Emission {
-  return {
-    projectRoot: '/repo',
-    query: 'q',
-    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 100, fingerprint: 'fp' }],
-    sourceChars: 100,
-    responseChars: 200,
-    ...over,
-  };
-}
-
-function record(ledger: Ledger, e: unknown = emission(), sessionId?: unknown): Ledger {
-  return ledgerReducer(ledger, {
-    type: 'recorded',
-    emission: e as Emission,
-    sessionId: sessionId as string,
-  });
-}
-
-/** The files of the single call recorded from `e` under `limits`. */
-function filesOf(e: unknown, limits: Parameters<typeof createLedger>[0] = {}): FileEmission[] {
-  const view = sessionView(record(createLedger(limits), e));
-  return [...(view.projects[0]?.calls[0]?.files ?? [])];
-}
+import { emission, filesOf, record } from './_ledger.js';
 
 /** `n` files named f0…f(n-1), each with `chars` = its number + 1. */
 function numberedFiles(n: number): FileEmission[] {

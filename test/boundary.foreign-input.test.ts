@@ -13,8 +13,6 @@ import {
   createLedger,
   createSessionStore,
   EMISSION_KEY,
-  type Emission,
-  type FileEmission,
   type Ledger,
   ledgerReducer,
   projectFromView,
@@ -25,31 +23,7 @@ import {
   VIEW_KEY,
 } from '../src/index.js';
 import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
-
-function emission(over: Partial<Emission> = {}): Emission {
-  return {
-    projectRoot: '/repo',
-    query: 'q',
-    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 100, fingerprint: 'fp' }],
-    sourceChars: 100,
-    responseChars: 200,
-    ...over,
-  };
-}
-
-function record(ledger: Ledger, e: unknown = emission(), sessionId?: unknown): Ledger {
-  return ledgerReducer(ledger, {
-    type: 'recorded',
-    emission: e as Emission,
-    sessionId: sessionId as string,
-  });
-}
-
-/** The files of the single call recorded from `e` under `limits`. */
-function filesOf(e: unknown, limits: Parameters<typeof createLedger>[0] = {}): FileEmission[] {
-  const view = sessionView(record(createLedger(limits), e));
-  return [...(view.projects[0]?.calls[0]?.files ?? [])];
-}
+import { emission, filesOf, record } from './_ledger.js';
 
 /** A view carried in args, ready for `readSessionView`. */
 const wrap = (view: unknown) => ({ [VIEW_KEY]: view });

@@ -9,30 +9,11 @@ import { describe, expect, it } from 'vitest';
 import {
   createLedger,
   createSessionStore,
-  type Emission,
   type Ledger,
   ledgerReducer,
   sessionView,
 } from '../src/index.js';
-
-function emission(over: Partial<Emission> = {}): Emission {
-  return {
-    projectRoot: '/repo',
-    query: 'q',
-    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 100, fingerprint: 'fp' }],
-    sourceChars: 100,
-    responseChars: 200,
-    ...over,
-  };
-}
-
-function record(ledger: Ledger, e: unknown = emission(), sessionId?: unknown): Ledger {
-  return ledgerReducer(ledger, {
-    type: 'recorded',
-    emission: e as Emission,
-    sessionId: sessionId as string,
-  });
-}
+import { emission, record } from './_ledger.js';
 
 describe('maxProjects at its edge', () => {
   const roots = ['/p1', '/p2', '/p3', '/p4', '/p5'];

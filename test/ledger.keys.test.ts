@@ -3,34 +3,9 @@
  * first), both SHA-256 backends, and project keys per platform.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  createLedger,
-  type Emission,
-  type Ledger,
-  ledgerReducer,
-  normalizeSessionId,
-  projectKey,
-} from '../src/index.js';
+import { createLedger, normalizeSessionId, projectKey } from '../src/index.js';
 import { sha256OfUtf8 } from '../src/ledger/session-id.js';
-
-function emission(over: Partial<Emission> = {}): Emission {
-  return {
-    projectRoot: '/repo',
-    query: 'q',
-    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 100, fingerprint: 'fp' }],
-    sourceChars: 100,
-    responseChars: 200,
-    ...over,
-  };
-}
-
-function record(ledger: Ledger, e: unknown = emission(), sessionId?: unknown): Ledger {
-  return ledgerReducer(ledger, {
-    type: 'recorded',
-    emission: e as Emission,
-    sessionId: sessionId as string,
-  });
-}
+import { emission, record } from './_ledger.js';
 
 describe('normalizeSessionId at its edges', () => {
   it('trims before measuring: 128 chars inside spaces stay plain', () => {

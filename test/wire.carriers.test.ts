@@ -14,17 +14,7 @@ import {
   VIEW_KEY,
   withSessionView,
 } from '../src/index.js';
-
-function emission(over: Partial<Emission> = {}): Emission {
-  return {
-    projectRoot: '/repo',
-    query: 'q',
-    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 100, fingerprint: 'fp' }],
-    sourceChars: 100,
-    responseChars: 200,
-    ...over,
-  };
-}
+import { emission } from './_ledger.js';
 
 /** `n` files named f0…f(n-1), each with `chars` = its number + 1. */
 function numberedFiles(n: number): FileEmission[] {
