@@ -2,7 +2,7 @@
  * The vitest config Stryker runs against each mutant: the unit and property
  * suites (not the end-to-end ones, which start processes and pack the
  * package), with fewer generated cases per property
- * (test/testing.mutation-setup.ts).
+ * (scripts/mutation-setup.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -12,7 +12,7 @@ export default defineConfig({
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/**/*.test.ts'],
     exclude: ['test/browser/**', 'test/e2e/**', 'node_modules/**'],
-    setupFiles: ['test/testing.mutation-setup.ts'],
+    setupFiles: ['scripts/mutation-setup.ts'],
     // Generous: a busy machine must not fail the dry run (Stryker then stops).
     testTimeout: 120_000,
   },

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRIES = ['span-ledger', 'span-ledger/adapter', 'span-ledger/testing'];
+const ENTRIES = ['span-ledger', 'span-ledger/adapter', 'span-ledger/testing', 'span-ledger/redis'];
 const NPM_ENV = {
   ...process.env,
   npm_config_audit: 'false',
@@ -125,6 +125,7 @@ describe('the packed tarball', () => {
     for (const id of ENTRIES) expect(out[id].esm, id).toEqual(out[id].cjs);
     expect(out['span-ledger'].esm).toContain('fingerprint');
     expect(out['span-ledger'].esm).toContain('mergeRanges');
+    expect(out['span-ledger/redis'].esm).toContain('redisBackend');
     // FIPS 180 "abc": a9993e36 4706816a …
     expect(out.fingerprints).toEqual(['3:a9993e364706816a', '3:a9993e364706816a']);
     expect(out.merged).toEqual([{ start: 5, end: 12 }]);
