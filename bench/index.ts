@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- name…]`: every benchmark (or those whose name contains
+ * `npm run bench [-- name…]` (`ranges`, `ledger`, `dedup`): every benchmark (or those whose name contains
  * one of the arguments), one process, peers side by side. Each suite prints
  * its ratios and returns whether it met its targets.
  *
@@ -12,9 +12,9 @@ import { ledgerBench } from './ledger.js';
 import { rangesBench } from './ranges.js';
 
 const suites: [string, () => boolean | Promise<boolean>][] = [
-  ['range algebra and fingerprint', rangesBench],
-  ['session ledger', ledgerBench],
-  ['dedup planner', dedupBench],
+  ['ranges: range algebra and fingerprint', rangesBench],
+  ['ledger: session ledger', ledgerBench],
+  ['dedup: planner', dedupBench],
 ];
 
 const wanted = process.argv.slice(2);
