@@ -6,7 +6,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmissionRecorder, renderMarkdown } from '../src/adapter/index.js';
 import { intersectRanges, rangesCover } from '../src/index.js';
-import { SpanWriter } from '../src/ranges/_spans.js';
 
 /** Published SHA-1 vectors (FIPS 180 examples). */
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
@@ -86,17 +85,6 @@ describe('the algebra internals', () => {
         ],
       ),
     ).toEqual([{ start: 1, end: 1 }]);
-  });
-
-  it('SpanWriter ignores an empty span and joins touching ones', () => {
-    const w = new SpanWriter(4);
-    w.push(5, 3);
-    w.push(1, 2);
-    w.push(3, 4);
-    w.push(4, 4);
-    w.push(8, 9);
-    const out = w.done();
-    expect([out.n, out.s.slice(0, out.n), out.e.slice(0, out.n)]).toEqual([2, [1, 8], [4, 9]]);
   });
 });
 

@@ -55,6 +55,3 @@ export function dedupeRange(
   );
   return Object.freeze({ emit: subtractRanges(one, covered), covered });
 }
-
-/** The packed filter src/dedup imports from this module until it moves to {@link dedupeRange}. */
-export { longRuns } from './_spans.js';

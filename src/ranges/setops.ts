@@ -153,6 +153,3 @@ export function subtractRange(range: LineRange, set: readonly LineRange[]): Line
   const one = single(range);
   return one.length === 0 ? NO_RANGES : subtractRanges(one, set);
 }
-
-/** The packed walks src/dedup imports from this module until it moves to the functions above. */
-export { intersectSpans, subtractSpans } from './_spans.js';
