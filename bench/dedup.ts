@@ -11,11 +11,15 @@
  */
 import {
   type CallRecord,
+  createLedger,
   fingerprint,
   type LineRange,
+  ledgerReducer,
   type PlanCallFile,
   type ProjectState,
   planCall,
+  projectFromView,
+  sessionView,
 } from '../dist/index.js';
 import { comparePeers, prng, report } from './_harness.js';
 
@@ -79,7 +83,12 @@ export function dedupBench(): boolean {
       fingerprint: i % 4 === 0 ? `1:stale${k}` : fps[i]!,
     })),
   }));
-  const prior: ProjectState = { projectRoot: '/repo', callCount: 4, responseChars: 0, calls };
+  // As a host gets it: recorded through the ledger, read back through its view.
+  let ledger = createLedger();
+  for (const { index: _index, ...emission } of calls) {
+    ledger = ledgerReducer(ledger, { type: 'recorded', emission });
+  }
+  const prior: ProjectState | null = projectFromView(sessionView(ledger), '/repo');
   const budget = { maxChars: 60_000, maxFiles: 16 };
 
   const plan = planCall({ files: withFingerprints, prior, budget });

@@ -13,6 +13,7 @@ import { DEDUP_THRESHOLDS } from '../dedup/thresholds.js';
 import type { CallRecord, FileEmission, ProjectState } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
+import { isOwn } from './_own.js';
 import { at, count, listOf, prop } from './_read.js';
 import { MAX_FINGERPRINT_CHARS, MAX_PATH_CHARS } from './ledger.js';
 
@@ -197,6 +198,8 @@ function readServedFile(raw: unknown, wanted: ReadonlySet<string> | null): FileE
  */
 export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): ProjectState | null {
   if (typeof raw !== 'object' || raw === null) return null;
+  // A project the library built and froze (`projectFromView`) is exactly what it made.
+  if (isOwn(raw)) return raw as ProjectState;
   const projectRoot = prop(raw, 'projectRoot');
   const callCount = prop(raw, 'callCount');
   const { list, length } = listOf(prop(raw, 'calls'));

@@ -41,9 +41,10 @@ export function projectFromView(
   const key = typeof projectRoot === 'string' ? projectKey(projectRoot) : undefined;
   const found =
     key === undefined ? undefined : mine.projects.find((p) => projectKey(p.projectRoot) === key);
-  return (
+  // Part of a view the library built (or just read), deep-frozen: the planner may trust it.
+  return own(
     found ??
-    own(Object.freeze({ projectRoot, callCount: 0, responseChars: 0, calls: Object.freeze([]) }))
+      Object.freeze({ projectRoot, callCount: 0, responseChars: 0, calls: Object.freeze([]) }),
   );
 }
 
