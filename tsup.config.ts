@@ -7,6 +7,7 @@ export default defineConfig([
       index: 'src/index.ts',
       adapter: 'src/adapter/index.ts',
       testing: 'src/testing/index.ts',
+      redis: 'src/redis/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- name…]`: every benchmark (or those whose name contains
+ * `npm run bench [-- name…]` (`ranges`, `ledger`, `dedup`): every benchmark (or those whose name contains
  * one of the arguments), one process, peers side by side. Each suite prints
  * its ratios and returns whether it met its targets.
  *
@@ -10,11 +10,14 @@
 import { dedupBench } from './dedup.js';
 import { ledgerBench } from './ledger.js';
 import { rangesBench } from './ranges.js';
+import { sharedBench } from './shared.js';
 
 const suites: [string, () => boolean | Promise<boolean>][] = [
-  ['range algebra and fingerprint', rangesBench],
-  ['session ledger', ledgerBench],
-  ['dedup planner', dedupBench],
+  ['ranges: range algebra and fingerprint', rangesBench],
+  ['ledger: session ledger', ledgerBench],
+  ['dedup: planner', dedupBench],
+  ['shared: shared store on Redis', sharedBench],
+  ['daemon: the MCP example under load', async () => (await import('./daemon.js')).daemonBench()],
 ];
 
 const wanted = process.argv.slice(2);

@@ -12,6 +12,9 @@ import {
   type LedgerLimits,
   ledgerReducer,
   MAX_EVICTED_COUNTERS,
+  projectFromView,
+  READ_TOOL_LIMITS,
+  sessionView,
 } from '../dist/index.js';
 import { comparePeers, prng, report } from './_harness.js';
 
@@ -161,6 +164,77 @@ export function ledgerBench(): boolean {
         subject: 'into a ledger after 10,000 calls (new entry, evicts)',
         peer: 'into a fresh ledger',
         max: 1.5,
+      },
+    ],
+  );
+
+  // Freeze what the ledger hands out, or treat it as foreign when it comes back:
+  // the first costs a mark per value; the second, a full read on every call.
+  const session = known.session ?? undefined;
+  const view = sessionView(full, session);
+  const foreignView = JSON.parse(JSON.stringify(view));
+  const foreignLedger = JSON.parse(JSON.stringify(full));
+  ok &&= report(
+    'handing the ledger back to the library',
+    comparePeers([
+      { name: 'a view it built (frozen, trusted)', run: () => projectFromView(view, known.key) },
+      {
+        name: 'the same view as foreign data (read)',
+        run: () => projectFromView(foreignView, known.key),
+      },
+      { name: 'recording into a ledger it built', run: () => ledgerReducer(full, existing) },
+      {
+        name: 'recording into the same ledger from JSON',
+        run: () => ledgerReducer(foreignLedger, existing),
+      },
+    ]),
+    [
+      {
+        label: 'trusted view / foreign view',
+        subject: 'a view it built (frozen, trusted)',
+        peer: 'the same view as foreign data (read)',
+        max: 0.5,
+      },
+      {
+        label: 'own ledger / ledger from JSON',
+        subject: 'recording into a ledger it built',
+        peer: 'recording into the same ledger from JSON',
+        max: 1,
+      },
+    ],
+  );
+
+  // A read tool's session: 256 one-file reads kept and viewed, so the range
+  // bounds are what a record walks.
+  let reads: Ledger = createLedger(READ_TOOL_LIMITS);
+  for (let i = 0; i < 256; i++) {
+    const e = emission(20_000 + i, ROOTS[0]!);
+    reads = ledgerReducer(reads, {
+      type: 'recorded',
+      emission: { ...e, files: e.files.slice(0, 1) },
+    });
+  }
+  const oneFile = { ...next, files: next.files.slice(0, 1) };
+  const window = sessionView(reads).projects[0]!.calls;
+  ok &&= report(
+    'recording a one-file read (READ_TOOL_LIMITS)',
+    comparePeers([
+      {
+        name: 'after 256 reads',
+        run: () => ledgerReducer(reads, { type: 'recorded', emission: oneFile }),
+      },
+      {
+        // The floor of an immutable window: a fresh, frozen array of its records.
+        name: 'copying and freezing the 256-record window',
+        run: () => Object.freeze([...window.slice(1), window[0]]),
+      },
+    ]),
+    [
+      {
+        label: 'after 256 reads / the window copy',
+        subject: 'after 256 reads',
+        peer: 'copying and freezing the 256-record window',
+        max: 6,
       },
     ],
   );

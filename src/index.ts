@@ -4,6 +4,15 @@
  *
  * This file only re-exports; the public surface reads in one screen.
  */
+export {
+  CONTEXT_INPUT_SCHEMA,
+  contextIdFromMeta,
+  MAX_REFRESH_CALLS,
+  REFRESH_INPUT_SCHEMA,
+  type Refresh,
+  readContextToken,
+  readRefresh,
+} from './boundary/args.js';
 export * from './dedup/index.js';
 export * from './fingerprint/index.js';
 export * from './ledger/index.js';
@@ -16,4 +25,5 @@ export type {
   SessionView,
 } from './ledger/types.js';
 export * from './ranges/index.js';
+export * from './shared/index.js';
 export * from './wire/index.js';

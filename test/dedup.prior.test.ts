@@ -14,6 +14,7 @@ import {
   type ProjectState,
   planCall,
   planFile,
+  servedRangesForFile,
   symbolsInSpans,
 } from '../src/index.js';
 
@@ -262,5 +263,31 @@ describe('the session block', () => {
     const text = formatSessionBlock({ callIndex: 2, priorCalls: 1, priorChars: 90, priorFiles });
     expect(text.split('\n').at(-1)).toBe('  +1 more file');
     expect(text.split('\n')).toHaveLength(1 + 8 + 1);
+  });
+});
+
+describe('served ranges, the one rule the planner and servedRangesForFile share', () => {
+  it('joins what two entries of one path in one record served', () => {
+    const p = prior([
+      { path: 'a.ts', ranges: [{ start: 10, end: 20 }], chars: 10, fingerprint: fp },
+      { path: 'a.ts', ranges: [{ start: 1, end: 12 }], chars: 10, fingerprint: fp },
+      { path: 'a.ts', ranges: [{ start: 25, end: 28 }], chars: 10, fingerprint: 'other' },
+    ]);
+    expect(servedRangesForFile(p, 'a.ts', fp)).toEqual([{ start: 1, end: 20 }]);
+    const plan = planFile({ path: 'a.ts', content, intended: [{ start: 1, end: 30 }], prior: p });
+    expect(plan.covered).toEqual([{ start: 1, end: 20 }]);
+    expect(plan.coveredBy).toEqual([1]);
+  });
+});
+
+describe('the session block on junk paths', () => {
+  it('prints an empty name for a file whose path is not a string', () => {
+    const text = formatSessionBlock({
+      callIndex: 2,
+      priorCalls: 1,
+      priorChars: 0,
+      priorFiles: [{ path: 7 as never, ranges: [{ start: 1, end: 2 }], chars: 3 }],
+    });
+    expect(text.split('\n')[1]).toBe('  sent before:  · 3 chars · L1-2');
   });
 });

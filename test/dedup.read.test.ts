@@ -135,6 +135,8 @@ describe('planRead', () => {
     s.read({ path: 'a.ts', content, range: r(1, 300) });
     const plan = s.read({ path: 'a.ts', content, range: range as never });
     expect(plan.render).toBe('skipped');
+    // Nothing asked for, so nothing the earlier read served overlaps it.
+    expect(plan.gates[3]?.reason).toBe('no-overlap');
     expect(plan.emit).toEqual([]);
     expect(plan.covered).toEqual([]);
     expect(plan.coveredBy).toEqual([]);

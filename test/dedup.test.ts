@@ -305,6 +305,30 @@ describe('planFile: the five gates', () => {
     expect(plan.foldedChars).toBe(0);
   });
 
+  it('withholds a short held run at the edge of a sent span into the pointer the file carries', () => {
+    // L1-40 earn the pointer; L45-47 (3 lines) start the second span, so they ride along.
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 40), r(45, 47)], fingerprint: fp }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 40), r(45, 60)], prior });
+    expect(plain(plan.covered)).toEqual([r(1, 40), r(45, 47)]);
+    expect(plain(plan.emit)).toEqual([r(48, 60)]);
+    expect(plan.render).toBe('partial');
+  });
+
+  it('keeps a short held run inside a sent span as source: no hole', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 40), r(50, 52)], fingerprint: fp }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 60)], prior });
+    expect(plain(plan.covered)).toEqual([r(1, 40)]);
+    expect(plain(plan.emit)).toEqual([r(41, 60)]);
+  });
+
+  it('adds no pointer for short held runs alone, even at an edge', () => {
+    const prior = project([[{ path: 'a.ts', ranges: [r(1, 5), r(56, 60)], fingerprint: fp }]]);
+    const plan = planFile({ path: 'a.ts', content, intended: [r(1, 60)], prior });
+    expect(plan.render).toBe('full');
+    expect(plan.covered).toEqual([]);
+    expect(reasons(plan)[3]).toBe('size:stop:below-min-covered');
+  });
+
   it('renders a pointer only when every intended line is held', () => {
     const prior = project([[{ path: 'a.ts', ranges: [r(1, 100)], fingerprint: fp }]]);
     const plan = planFile({ path: 'a.ts', content, intended: [r(10, 30)], prior });

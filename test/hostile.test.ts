@@ -185,6 +185,17 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   projectFromView: { args: () => [{ version: 1, projects: [project] }, '/repo'], kind: 'tool' },
   servedRangesForFile: { args: () => [project, 'a.ts', fp], kind: 'tool' },
   normalizeSessionId: { args: () => ['s1'], kind: 'tool' },
+  mintContextToken: { args: () => [], kind: 'tool' },
+  // shared store
+  createSharedSessionStore: {
+    args: () => [main.createMemoryBackend(), { ttlMs: 1000 }],
+    kind: 'developer',
+  },
+  createMemoryBackend: { args: () => [{ now: () => 0 }], kind: 'developer' },
+  // tool arguments
+  readRefresh: { args: () => [{ refresh: [1, 2] }], kind: 'tool' },
+  readContextToken: { args: () => [{ context: 'k7f3q2ab' }], kind: 'tool' },
+  contextIdFromMeta: { args: () => [{ 'vscode.conversationId': 'c-1' }], kind: 'tool' },
   // wire
   withSessionView: { args: () => [{ q: 1 }, { version: 1, projects: [project] }], kind: 'tool' },
   readSessionView: {
@@ -617,6 +628,25 @@ describe('nothing recorded that the input did not contain', () => {
       ),
       { numRuns: Math.min(100, fc.readConfigureGlobal().numRuns ?? 100) },
     );
+  });
+
+  it("the store's methods never throw, and a hostile prune only ever forgets", () => {
+    const store = main.createSessionStore();
+    store.record(emission, 's1');
+    for (const [label, make] of HOSTILE) {
+      expect(() => store.record(make() as never, make() as never), label).not.toThrow();
+      expect(() => store.view(make() as never), label).not.toThrow();
+      expect(() => store.project(make() as never, make() as never), label).not.toThrow();
+      expect(() => store.prune(make() as never), label).not.toThrow();
+      expect(
+        () => store.prune({ calls: make(), projectRoot: make() } as never),
+        label,
+      ).not.toThrow();
+      expect(() => store.forget(make() as never), label).not.toThrow();
+    }
+    // Whatever the prunes did, the counters count every call answered.
+    expect(store.project('/repo', 's1')?.callCount).toBe(1);
+    expectNothingInvented(store.view('s1').projects, [emission]);
   });
 
   it('recordSafely never throws, whatever the store does', () => {

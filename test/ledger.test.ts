@@ -48,6 +48,8 @@ describe('createLedger', () => {
         maxFilesPerCall: 24,
         maxRangesPerFile: 24,
         maxViewCalls: 4,
+        maxRangesRetained: 4096,
+        maxViewRanges: 1024,
       },
       entries: [],
       evicted: [],

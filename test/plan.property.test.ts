@@ -132,7 +132,7 @@ function checkCharsAgreeWithModel(files: readonly PlanCallFile[], plan: CallPlan
 }
 
 describe('planCall budget: spend', () => {
-  it('emits min(maxChars, deduped demand), short only by less than the next line of a cut file', () => {
+  it('emits min(maxChars, deduped demand), short only by less than the next line of a cut file (seed 101)', () => {
     let cut = 0;
     fc.assert(
       fc.property(callArb, fc.integer({ min: 0, max: 1500 }), (specs, maxChars) => {
@@ -155,12 +155,12 @@ describe('planCall budget: spend', () => {
           if (free.files[i]!.render === 'backref') expect(f.render).toBe('backref');
         }
       }),
-      { numRuns: 250 },
+      { seed: 101, numRuns: 250 },
     );
     expect(cut).toBeGreaterThan(0);
   });
 
-  it('a fully back-referenced file never takes a file slot', () => {
+  it('a fully back-referenced file never takes a file slot (seed 102)', () => {
     fc.assert(
       fc.property(callArb, fc.integer({ min: 0, max: 6 }), (specs, maxFiles) => {
         const { files, prior } = build(specs);
@@ -175,13 +175,13 @@ describe('planCall budget: spend', () => {
           if (got.includes(i)) expect(plan.files[i]!.emit).toEqual(f.emit);
         }
       }),
-      { numRuns: 250 },
+      { seed: 102, numRuns: 250 },
     );
   });
 });
 
 describe('planCall budget: bank', () => {
-  it('never emits more than the same call with dedup off, per file or in total', () => {
+  it('emits exactly the dedup-off lines minus the withheld ones, never more (seed 103)', () => {
     fc.assert(
       fc.property(
         callArb,
@@ -201,17 +201,29 @@ describe('planCall budget: bank', () => {
               expect(off.files[i]!.emit.length).toBeGreaterThan(0);
             }
             if (off.files[i]!.render === 'skipped') expect(f.render).toBe('skipped');
-            expect(isPrefix(linesOf(f.emit), linesOf(free.files[i]!.emit))).toBe(true);
+            // A prefix of what it sends unbudgeted, but for a file the hold-back restored
+            // because the budget left the call with pointers only.
+            if (f.path !== bank.heldBack) {
+              expect(isPrefix(linesOf(f.emit), linesOf(free.files[i]!.emit))).toBe(true);
+            }
+            // Exactly the dedup-off lines, minus what it withholds.
+            const offLines = linesOf(off.files[i]!.emit);
+            const withheld = new Set([...linesOf(f.covered), ...linesOf(f.folded)]);
+            for (const l of linesOf(f.emit)) expect(offLines).toContain(l);
+            if (f.render !== 'skipped') {
+              for (const l of offLines)
+                expect(linesOf(f.emit).includes(l) || withheld.has(l)).toBe(true);
+            }
           }
         },
       ),
-      { numRuns: 250 },
+      { seed: 103, numRuns: 250 },
     );
   });
 });
 
 describe('planCall hold-back', () => {
-  it('fires only when new source would be zero, and restores exactly the first back-referenced file', () => {
+  it('fires only when new source would be zero, and restores exactly the first back-referenced file (seed 104)', () => {
     let fired = 0;
     fc.assert(
       fc.property(callArb, fc.boolean(), (specs, repeat) => {
@@ -234,7 +246,7 @@ describe('planCall hold-back', () => {
         }
         if (plan.heldBack !== null) fired++;
       }),
-      { numRuns: 300 },
+      { seed: 104, numRuns: 300 },
     );
     // The property is not vacuous: the generator reaches the hold-back.
     expect(fired).toBeGreaterThan(0);

@@ -150,6 +150,29 @@ describe('coalesceRanges', () => {
   it('max = 0 on an empty set is not a truncation', () => {
     expect(coalesceRanges([], 0)).toEqual({ ranges: [], truncated: false });
   });
+
+  it('a negative max keeps nothing, and an empty set is never truncated', () => {
+    expect(coalesceRanges([], -1)).toEqual({ ranges: [], truncated: false });
+    expect(coalesceRanges([r(1, 2)], -1)).toEqual({ ranges: [], truncated: true });
+    expect(coalesceRanges([r(1, 2)], 0)).toEqual({ ranges: [], truncated: true });
+  });
+
+  it('keeps the largest, re-sorted by line, after merging an unsorted input', () => {
+    const got = coalesceRanges([r(5, 6), r(1, 2), r(2, 3), r(100, 500)], 2);
+    expect({ ...got, ranges: plain(got.ranges) }).toEqual({
+      ranges: [r(1, 3), r(100, 500)],
+      truncated: true,
+    });
+    const later = coalesceRanges([r(1, 3), r(10, 11), r(20, 40), r(50, 53)], 2);
+    expect(plain(later.ranges)).toEqual([r(20, 40), r(50, 53)]);
+    const first = coalesceRanges([r(1, 3), r(10, 11), r(20, 40)], 2);
+    expect(plain(first.ranges)).toEqual([r(1, 3), r(20, 40)]);
+  });
+
+  it('on equal sizes keeps the earlier spans', () => {
+    const got = coalesceRanges([r(30, 31), r(1, 2), r(20, 21), r(10, 11), r(40, 45)], 3);
+    expect(plain(got.ranges)).toEqual([r(1, 2), r(10, 11), r(40, 45)]);
+  });
 });
 
 describe('intersect and subtract', () => {
@@ -219,16 +242,38 @@ describe('rangesCover and countLines', () => {
     expect(rangesCover([r(100, 140), r(1, 3), r(9, 2)], 5)).toBe(false);
   });
 
-  it('stays correct on a result the caller has since appended to', () => {
-    const held = mergeRanges([r(10, 20)]);
-    held.push(r(1, 2));
+  it('answers for a copy of a result the caller has since extended', () => {
+    const held = [...mergeRanges([r(10, 20)]), r(1, 2)];
     expect(rangesCover(held, 1)).toBe(true);
+    expect(rangesCover(held, 3)).toBe(false);
   });
 
-  it('rejects lines that are not positive integers', () => {
-    expect(rangesCover([r(1, 10)], 1.5)).toBe(false);
-    expect(rangesCover([r(1, 10)], 0)).toBe(false);
-    expect(rangesCover([r(1, 10)], Number.NaN)).toBe(false);
+  it('an edited copy of a result answers what its valid members say', () => {
+    const held = [...mergeRanges([r(1, 5), r(10, 20)])];
+    held[0] = { start: -5, end: 20 };
+    expect(rangesCover(held, 2)).toBe(false);
+    expect(rangesCover(held, 12)).toBe(true);
+  });
+
+  it('rejects lines that are not positive safe integers', () => {
+    const set = mergeRanges([r(1, 5)]);
+    for (const line of [0, -1, 1.5, Number.NaN, 2 ** 53]) {
+      expect(rangesCover(set, line)).toBe(false);
+      expect(rangesCover([r(1, 5)], line)).toBe(false);
+    }
+  });
+
+  it('answers at both ends of every span of a result, and in the gaps', () => {
+    const spans = Array.from({ length: 64 }, (_, i) => r(10 * i + 1, 10 * i + 5));
+    const set = mergeRanges(spans);
+    for (const { start, end } of spans) {
+      expect([start - 1, start, end, end + 1].map((l) => rangesCover(set, l))).toEqual([
+        false,
+        true,
+        true,
+        false,
+      ]);
+    }
   });
 
   it('counts distinct lines', () => {
@@ -251,5 +296,14 @@ describe('formatSpans', () => {
 
   it('is empty for an empty set', () => {
     expect(formatSpans([])).toBe('');
+  });
+
+  it('with max 0 summarizes everything; a negative max acts as 4', () => {
+    const set = [r(1, 1), r(3, 4), r(6, 6)];
+    expect(formatSpans(set, 0)).toBe('+3 more spans');
+    expect(formatSpans(set, -1)).toBe('L1, L3-4, L6');
+    expect(formatSpans([r(1, 1), r(3, 3), r(5, 5), r(7, 7), r(9, 9)], -2)).toBe(
+      'L1, L3, L5, L7, +1 more span',
+    );
   });
 });

@@ -475,14 +475,25 @@ describe('emission arbitraries', () => {
       true,
     );
     expect(memberObjects.some((m) => m.fingerprint === 42)).toBe(true);
+    // A proxy throws on `in`: it is not the range-shaped member looked for here.
     expect(
-      members.some((m) => typeof m === 'object' && m !== null && !('chars' in m) && 'start' in m),
+      members.some(
+        (m) =>
+          typeof m === 'object' &&
+          m !== null &&
+          !types.isProxy(m) &&
+          !('chars' in m) &&
+          'start' in m,
+      ),
     ).toBe(true);
     expect(objects.some((o) => label(o.sourceChars) === 'Infinity')).toBe(true);
     expect(objects.some((o) => label(o.responseChars) === '"7"')).toBe(true);
     expect(
       values.some(
-        (v) => isLineRange(v) === false && !(typeof v === 'object' && v !== null && 'files' in v),
+        (v) =>
+          !types.isProxy(v) &&
+          isLineRange(v) === false &&
+          !(typeof v === 'object' && v !== null && 'files' in v),
       ),
     ).toBe(true);
     expect(objects.some((o) => typeof o.query === 'string' && (o.query as string).length > 4)).toBe(
@@ -656,5 +667,65 @@ describe('sessionArb', () => {
     );
     expect(Math.max(...ends)).toBeLessThanOrEqual(130);
     expect(Math.max(...ends)).toBeGreaterThan(120);
+  });
+});
+
+describe('the arbitraries print and compose', () => {
+  it('hostile values print for a counterexample, and throw on any other read', () => {
+    const seen = new Set<string>();
+    for (const value of fc.sample(fc.oneof(invalidRangeArb(), notASetArb(), hostileRangeSetArb()), {
+      numRuns: 400,
+      seed: 3,
+    })) {
+      const printed = fc.stringify(value);
+      for (const marker of ['throwingGetter(start)', 'throwingGetter(end)', 'hostileProxy'])
+        if (printed.includes(marker)) seen.add(marker);
+      if (printed === 'hostileProxy' || printed === 'hostileArrayProxy') {
+        const proxy = value as object;
+        expect(Symbol.iterator in proxy).toBe(false);
+        expect((proxy as Record<symbol, unknown>)[Symbol.iterator]).toBeUndefined();
+        expect(() => 'start' in proxy).toThrow(/hostile proxy/);
+        expect(() => Object.keys(proxy)).toThrow(/hostile proxy/);
+        expect(() => (proxy as { start?: unknown }).start).toThrow(/hostile proxy/);
+      }
+    }
+    expect([...seen].sort()).toEqual([
+      'hostileProxy',
+      'throwingGetter(end)',
+      'throwingGetter(start)',
+    ]);
+  });
+
+  it('sessionArb: calls and edits over the given files, valid ranges, at least one step', () => {
+    fc.assert(
+      fc.property(sessionArb({ paths: ['x.ts', 'y.ts'], maxLine: 20, maxSteps: 5 }), (script) => {
+        expect(Object.keys(script.files).sort()).toEqual(['x.ts', 'y.ts']);
+        for (const content of Object.values(script.files)) {
+          expect(content.split('\n').length).toBeLessThanOrEqual(20);
+        }
+        expect(script.steps.length).toBeGreaterThanOrEqual(1);
+        expect(script.steps.length).toBeLessThanOrEqual(5);
+        for (const step of script.steps) {
+          expect(['x.ts', 'y.ts']).toContain(step.path);
+          if (step.kind === 'call') {
+            expect(step.ranges.length).toBeGreaterThanOrEqual(1);
+            for (const r of step.ranges) {
+              expect(isLineRange(r)).toBe(true);
+              expect(r.end).toBeLessThanOrEqual(30);
+            }
+          } else {
+            expect(typeof step.content).toBe('string');
+          }
+        }
+      }),
+      { numRuns: 60, seed: 5 },
+    );
+  });
+
+  it('sessionArb draws both kinds of step with its defaults', () => {
+    const kinds = new Set(
+      fc.sample(sessionArb(), { numRuns: 40, seed: 9 }).flatMap((s) => s.steps.map((x) => x.kind)),
+    );
+    expect([...kinds].sort()).toEqual(['call', 'edit']);
   });
 });

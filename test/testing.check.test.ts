@@ -234,7 +234,8 @@ describe('the model laws name the function and what it answered', () => {
       'rangesCover on a raw set',
       { rangesCover: changedBy(rangesCover, (r) => !r) },
       11,
-      /^rangesCover\(set, -?\d+\): got (true|false)/,
+      // The probe may be any value, a line or not (NaN, 1.5, '5').
+      /^rangesCover\(set, [^)]+\): got (true|false)/,
     ],
     [
       'countLines',
@@ -259,7 +260,7 @@ describe('the model laws name the function and what it answered', () => {
         merged.has(set) ? !rangesCover(set, line) : rangesCover(set, line),
     });
     expect(error.law).toBe(LAWS[11]);
-    expect(cause(error)).toMatch(/^rangesCover\(merged, -?\d+\): got /);
+    expect(cause(error)).toMatch(/^rangesCover\(merged, [^)]+\): got /);
   });
 
   it('intersectRanges answering differently with its arguments swapped', () => {
@@ -275,13 +276,17 @@ describe('the model laws name the function and what it answered', () => {
   });
 });
 
+/** Whether `r` holds `key` as a plain data property (not a getter, not inherited). */
+const hasData = (r: object, key: string): boolean =>
+  'value' in (Object.getOwnPropertyDescriptor(r, key) ?? {});
+
 /** Whether `x` is a plain, dense array of valid ranges (no proxy, no getter, no junk). */
 function plainValid(x: unknown): boolean {
   return (
     Array.isArray(x) &&
     !types.isProxy(x) &&
     Object.keys(x).length === x.length &&
-    x.every((r) => !types.isProxy(r) && isLineRange(r) && Object.hasOwn(r, 'start'))
+    x.every((r) => !types.isProxy(r) && isLineRange(r) && hasData(r, 'start') && hasData(r, 'end'))
   );
 }
 
@@ -309,12 +314,21 @@ describe('the structural laws of mergeRanges', () => {
   });
 
   it('a merge that hands back its input when it is already normalized', () => {
-    const error = caught({
-      mergeRanges: (rs) => {
-        const out = mergeRanges(rs);
-        return plainValid(rs) && JSON.stringify(out) === JSON.stringify(rs) ? rs : out;
+    // Only an input that is normalized already shows it: 100 cases draw one on every seed.
+    const error = caught(
+      {
+        mergeRanges: (rs) => {
+          const out = mergeRanges(rs);
+          // Compared member by member: JSON.stringify throws on a cyclic member.
+          const same =
+            plainValid(rs) &&
+            out.length === rs.length &&
+            out.every((m, i) => m.start === rs[i]!.start && m.end === rs[i]!.end);
+          return same ? rs : out;
+        },
       },
-    });
+      100,
+    );
     expect(error.law).toBe(LAWS[3]);
     expect(cause(error)).toBe('mergeRanges returned its input array');
   });
@@ -323,16 +337,22 @@ describe('the structural laws of mergeRanges', () => {
 describe('the structural laws of dedupeRange and coalesceRanges', () => {
   it('covered runs shorter than minCovered', () => {
     // Right while the model law runs (one call per case), then covers every served line.
+    // Only a case with a shared run shorter than its minCovered shows it: 100 cases
+    // draw one on every seed.
+    const runs = 100;
     let calls = 0;
-    const error = caught({
-      dedupeRange: (range, served, min) =>
-        ++calls <= RUNS
-          ? dedupeRange(range, served, min)
-          : {
-              emit: subtractRange(range, served),
-              covered: intersectRange(range, served),
-            },
-    });
+    const error = caught(
+      {
+        dedupeRange: (range, served, min) =>
+          ++calls <= runs
+            ? dedupeRange(range, served, min)
+            : {
+                emit: subtractRange(range, served),
+                covered: intersectRange(range, served),
+              },
+      },
+      runs,
+    );
     expect(error.law).toBe(LAWS[8]);
     expect(cause(error)).toMatch(/^covered run \{"start":\d+,"end":\d+\} is under \d+ lines$/);
   });

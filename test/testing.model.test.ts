@@ -52,3 +52,35 @@ describe('how far the model reads an array', () => {
     expect(coversLineModel(set, 10)).toBe(true);
   });
 });
+
+describe('the model on sets a reader would ask about', () => {
+  it('coalesceModel keeps the largest spans, back in line order', () => {
+    const set = [
+      { start: 1, end: 1 },
+      { start: 3, end: 5 },
+      { start: 7, end: 7 },
+      { start: 9, end: 12 },
+    ];
+    // sizes 1, 3, 1, 4: the two largest are 9-12 and 3-5
+    expect(coalesceModel(set, 2)).toEqual({
+      ranges: [
+        { start: 3, end: 5 },
+        { start: 9, end: 12 },
+      ],
+      truncated: true,
+    });
+  });
+
+  it('a member whose index getter throws covers nothing', () => {
+    const set = [
+      { start: 1, end: 2 },
+      { start: 4, end: 4 },
+    ];
+    Object.defineProperty(set, 0, {
+      get(): never {
+        throw new Error('hostile index');
+      },
+    });
+    expect([...linesOf(set)]).toEqual([4]);
+  });
+});

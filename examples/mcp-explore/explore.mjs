@@ -5,22 +5,38 @@
  * hand the emission back on the result.
  *
  * It holds no state between calls. Everything it knows about the conversation
- * arrives in the arguments (`_spanLedgerView`), and everything it did leaves
- * on the result (`_spanLedgerEmission`): both are plain data that survive the
+ * arrives in the arguments (`_spanLedgerView`, and the `context` token to
+ * print when the host keys this context by one), and everything it did leaves
+ * on the result (`_spanLedgerEmission`): plain data that survives the
  * structured clone in and out of the worker.
  */
-import { attachEmission, planCall, projectFromView, readSessionView } from 'span-ledger';
+import {
+  attachEmission,
+  describeSession,
+  planCall,
+  projectFromView,
+  readContextToken,
+  readSessionView,
+} from 'span-ledger';
 import { createEmissionRecorder, renderMarkdown } from 'span-ledger/adapter';
 import { rankFiles, readProject } from './project.mjs';
+
+/** How much of the query a title repeats: enough to recognise it, never a payload. */
+const ECHO_CHARS = 80;
+
+function echo(query) {
+  return query.length > ECHO_CHARS ? `${query.slice(0, ECHO_CHARS)}…` : query;
+}
 
 /**
  * Answers one call. `config` is the worker's fixed setup: `root` (the
  * resolved project root, also the ledger's project key), `enabled` (dedup on
- * or off) and `budget` (a `planCall` budget).
+ * or off), `budget` (a `planCall` budget) and `maxResponseChars` (the cap on
+ * the whole response).
  */
 export function explore(args, config) {
   const query = typeof args?.query === 'string' ? args.query : '';
-  const { root, enabled, budget } = config;
+  const { root, enabled, budget, maxResponseChars } = config;
 
   // Only what the host attached survives `withSessionView`; a view that does not
   // validate reads as "untracked" (null) and nothing is withheld.
@@ -32,14 +48,19 @@ export function explore(args, config) {
   const recorder = createEmissionRecorder({ projectRoot: root, query });
   const title =
     files.length > 0
-      ? `Results for "${query}"`
-      : `No symbol in this project matches "${query}". Try a name from the code.`;
+      ? `Results for "${echo(query)}"`
+      : `No symbol in this project matches "${echo(query)}". Try a name from the code.`;
   const { text } = renderMarkdown({
     plan,
     sources: files,
     recorder,
     title,
-    maxResponseChars: 20_000,
+    maxResponseChars,
+    // The response's number, which later pointers cite, and the token to echo.
+    callIndex: describeSession(prior)?.callIndex ?? null,
+    context: readContextToken(args),
+    // The tool takes `refresh`, so a pointer says how to get its lines back.
+    refresh: true,
   });
   const result = { content: [{ type: 'text', text }] };
   return attachEmission(result, recorder.finish(text.length));

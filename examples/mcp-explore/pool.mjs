@@ -1,58 +1,98 @@
 /**
- * A fixed pool of rendering workers with a queue, shared by every client the
- * process serves. The pool only moves plain data: arguments in (with the
- * session's view already attached), results out (with the emission still on
- * them). It never learns which session a call belongs to.
+ * A fixed pool of rendering workers with a bounded queue, shared by every
+ * client the process serves. The pool only moves plain data: arguments in
+ * (with the session's view already attached), results out (with the emission
+ * still on them). It never learns which session a call belongs to.
+ *
+ * A fault fails one call and never the pool: arguments that do not clone fail
+ * that call and the worker stays; a worker that exits, throws or runs past the
+ * timeout fails its call and is replaced; a full queue refuses at once. Every
+ * rejection carries a message written for the client (`PoolError`); what a
+ * worker itself threw is only logged.
  */
 import { Worker } from 'node:worker_threads';
 
-const WORKER_URL = new URL('./worker.mjs', import.meta.url);
+/** A failed call, with a message that is safe to show the client. */
+export class PoolError extends Error {}
 
-/** A pool of `size` workers, each started with `workerData` (plain data). */
-export function createPool(size, workerData) {
+/**
+ * A pool of `size` workers running `workerUrl`, each started with
+ * `workerData` (plain data). `timeoutMs` bounds one call, `maxQueue` the calls
+ * waiting for a worker.
+ */
+export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, log }) {
   const idle = [];
   const queue = [];
-  const pending = new Map();
-  let nextId = 0;
+  /** worker → the call it is running. */
+  const busy = new Map();
   const workers = new Set();
   let closed = false;
+
+  const settle = (task, error, result) => {
+    clearTimeout(task.timer);
+    task.signal?.removeEventListener('abort', task.onAbort);
+    if (error === undefined) task.resolve(result);
+    else task.reject(error);
+  };
 
   const dispatch = () => {
     while (idle.length > 0 && queue.length > 0) {
       const worker = idle.pop();
       const task = queue.shift();
-      pending.set(task.id, { ...task, worker });
-      worker.postMessage({ id: task.id, args: task.args });
+      try {
+        worker.postMessage(task.args);
+      } catch (error) {
+        // Nothing was sent (too deep to clone, a function…): this call fails, the worker stays idle.
+        idle.push(worker);
+        log(`pool: arguments could not be sent to a worker: ${error?.message ?? error}`);
+        settle(task, new PoolError('the arguments could not be passed to a rendering worker'));
+        continue;
+      }
+      busy.set(worker, task);
+      task.timer = setTimeout(
+        () => replace(worker, new PoolError(`the call took longer than ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    }
+  };
+
+  /** Retires `worker` (failing its call with `error`) and starts another in its place. */
+  const replace = (worker, error) => {
+    if (!workers.delete(worker)) return; // already retired: `exit` follows `error` and `terminate`
+    const task = busy.get(worker);
+    busy.delete(worker);
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+    worker.terminate().catch(() => {});
+    if (task !== undefined) settle(task, error);
+    if (!closed) {
+      spawn();
+      dispatch();
     }
   };
 
   const spawn = () => {
-    const worker = new Worker(WORKER_URL, { workerData });
+    const worker = new Worker(workerUrl, { workerData });
     workers.add(worker);
-    worker.on('message', ({ id, result, error }) => {
-      const task = pending.get(id);
-      pending.delete(id);
+    worker.on('message', ({ result, error }) => {
+      const task = busy.get(worker);
+      if (task === undefined) return;
+      busy.delete(worker);
       idle.push(worker);
-      if (task) {
-        if (error === undefined) task.resolve(result);
-        else task.reject(new Error(error));
+      if (error === undefined) settle(task, undefined, result);
+      else {
+        log(`pool: a worker failed a call: ${error}`);
+        settle(task, new PoolError('rendering failed'));
       }
       dispatch();
     });
     worker.on('error', (error) => {
-      // A crashed worker fails its own call only; a fresh one takes its place.
-      for (const [id, task] of pending) {
-        if (task.worker !== worker) continue;
-        pending.delete(id);
-        task.reject(error);
-      }
-      workers.delete(worker);
-      const at = idle.indexOf(worker);
-      if (at >= 0) idle.splice(at, 1);
-      if (!closed) {
-        spawn();
-        dispatch();
-      }
+      log(`pool: a worker crashed: ${error?.message ?? error}`);
+      replace(worker, new PoolError('the rendering worker crashed'));
+    });
+    worker.on('exit', (code) => {
+      if (workers.has(worker)) log(`pool: a worker exited (code ${code})`);
+      replace(worker, new PoolError('the rendering worker stopped'));
     });
     worker.unref();
     idle.push(worker);
@@ -61,17 +101,39 @@ export function createPool(size, workerData) {
   for (let i = 0; i < size; i++) spawn();
 
   return {
-    /** Runs one call on the next free worker. */
-    run(args) {
-      if (closed) return Promise.reject(new Error('the rendering pool is closed'));
+    /**
+     * Runs one call on the next free worker. A call whose `signal` fires while
+     * it waits is taken off the queue (it never runs); one already running
+     * finishes, and the caller decides what its result is worth.
+     */
+    run(args, { signal } = {}) {
+      if (closed) return Promise.reject(new PoolError('the server is shutting down'));
+      if (signal?.aborted) return Promise.reject(new PoolError('the call was cancelled'));
+      if (idle.length === 0 && queue.length >= maxQueue) {
+        return Promise.reject(
+          new PoolError(`the server is busy (${queue.length} calls waiting): try again shortly`),
+        );
+      }
       return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, args, resolve, reject });
+        const task = { args, signal, resolve, reject, timer: undefined, onAbort: undefined };
+        task.onAbort = () => {
+          const at = queue.indexOf(task);
+          if (at < 0) return;
+          queue.splice(at, 1);
+          settle(task, new PoolError('the call was cancelled'));
+        };
+        signal?.addEventListener('abort', task.onAbort, { once: true });
+        queue.push(task);
         dispatch();
       });
     },
-    /** Stops every worker. */
+    /** Calls waiting for a worker, and calls running. */
+    stats: () => ({ queued: queue.length, running: busy.size, workers: workers.size }),
+    /** Stops every worker; calls still waiting or running fail. */
     async close() {
       closed = true;
+      for (const task of queue.splice(0))
+        settle(task, new PoolError('the server is shutting down'));
       await Promise.all([...workers].map((w) => w.terminate()));
     },
   };

@@ -7,10 +7,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { explore } from './explore.mjs';
 
-parentPort.on('message', ({ id, args }) => {
+parentPort.on('message', (args) => {
   try {
-    parentPort.postMessage({ id, result: explore(args, workerData) });
+    parentPort.postMessage({ result: explore(args, workerData) });
   } catch (error) {
-    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
   }
 });

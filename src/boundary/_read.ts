@@ -16,6 +16,53 @@ export function prop(obj: unknown, key: string): unknown {
   }
 }
 
+/**
+ * `obj[key]` when it is an own property of `obj`, else (inherited, absent,
+ * not an object, or reading throws) `undefined`. For tool arguments: what the
+ * client sent is JSON, whose values are own properties, so nothing a prototype
+ * carries (`__proto__`, `constructor`) is taken for an argument.
+ */
+export function ownProp(obj: unknown, key: string): unknown {
+  if (typeof obj !== 'object' || obj === null) return undefined;
+  try {
+    return Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `key` is an own property of `obj`; `false` when asking throws (a
+ * proxy whose traps throw, a revoked proxy): what cannot be asked is not there.
+ */
+export function hasOwn(obj: object, key: string): boolean {
+  try {
+    return Object.hasOwn(obj, key);
+  } catch {
+    return false;
+  }
+}
+
+/** `Array.isArray(x)`, false for a revoked proxy (on which it throws). */
+export function isArray(x: unknown): boolean {
+  try {
+    return Array.isArray(x);
+  } catch {
+    return false;
+  }
+}
+
+/** The length of an array, or `undefined` when `x` is not one or its length cannot be read. */
+export function lengthOf(x: unknown): number | undefined {
+  try {
+    if (!Array.isArray(x)) return undefined;
+    const length = x.length;
+    return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `x` when it is an array with a readable length, else an empty list; and that length. */
 export function listOf(x: unknown): { list: readonly unknown[]; length: number } {
   try {

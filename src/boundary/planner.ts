@@ -68,22 +68,55 @@ const WHOLE_FILE: readonly LineRange[] = Object.freeze([
   Object.freeze({ start: 1, end: Number.MAX_SAFE_INTEGER }),
 ]);
 
-/** Valid members of a foreign list of ranges, as fresh plain objects, normalized. */
+/**
+ * Valid members of a foreign list of ranges, read once into plain objects,
+ * then normalized. The pass reads members directly; only if a getter or proxy
+ * throws does it read again, one guarded member at a time.
+ */
 export function readRanges(raw: unknown): LineRange[] {
   const { list, length } = listOf(raw);
-  const out: LineRange[] = [];
-  for (let i = 0; i < length; i++) {
-    // Read once into a plain object: a getter must not answer differently later.
-    const copy = readRange(at(list, i));
-    if (copy !== null) out.push(copy);
+  let out: LineRange[];
+  try {
+    out = copyRanges(list, length, member);
+  } catch {
+    out = copyRanges(list, length, guardedMember);
   }
   return mergeRanges(out);
 }
 
+type Member = (list: readonly unknown[], i: number) => LineRange | null;
+
+function copyRanges(list: readonly unknown[], length: number, read: Member): LineRange[] {
+  const out: LineRange[] = [];
+  for (let i = 0; i < length; i++) {
+    const copy = read(list, i);
+    if (copy !== null) out.push(copy);
+  }
+  return out;
+}
+
+/** `list[i]` as a valid range copied into a plain object, else `null`; may throw. */
+function member(list: readonly unknown[], i: number): LineRange | null {
+  const r = list[i] as { start?: unknown; end?: unknown } | null | undefined;
+  // Read once: a getter must not answer differently later. A primitive has neither.
+  const start = r?.start as number;
+  const end = r?.end as number;
+  return Number.isSafeInteger(start) && Number.isSafeInteger(end) && start >= 1 && start <= end
+    ? { start, end }
+    : null;
+}
+
+function guardedMember(list: readonly unknown[], i: number): LineRange | null {
+  try {
+    return member(list, i);
+  } catch {
+    return null;
+  }
+}
+
 /** One range argument: a valid range, or `null`. */
 function readRange(raw: unknown): LineRange | null {
-  const copy = { start: prop(raw, 'start'), end: prop(raw, 'end') };
-  return isLineRange(copy) ? copy : null;
+  return guardedMember([raw], 0);
 }
 
 function pathProblem(path: unknown): PathProblem {

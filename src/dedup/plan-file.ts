@@ -166,6 +166,60 @@ function unmatched(prior: ProjectState, path: string): GateReason {
   return seen ? 'no-fingerprint' : 'never-served';
 }
 
+/**
+ * The maximal runs of `intended` (normalized) that some record served: the
+ * served lines marked once in a byte per line up to the last intended one,
+ * then read off along `intended`. Linear in the lines asked for, with no sort.
+ */
+function heldRuns(intended: readonly LineRange[], served: readonly ServedRecord[]): LineRange[] {
+  const lastSpan = intended[intended.length - 1];
+  if (lastSpan === undefined) return [];
+  const last = lastSpan.end;
+  const mark = new Uint8Array(last + 1);
+  for (const record of served) {
+    // A span past the last intended line fills nothing: `fill` clamps to the array.
+    for (const r of record.ranges) mark.fill(1, r.start, Math.min(r.end, last) + 1);
+  }
+  const out: LineRange[] = [];
+  for (const r of intended) {
+    let run = 0;
+    for (let line = r.start; line <= r.end; line++) {
+      if (mark[line] === 1) {
+        if (run === 0) run = line;
+      } else if (run !== 0) {
+        out.push({ start: run, end: line - 1 });
+        run = 0;
+      }
+    }
+    // Runs of two intended spans never touch: the spans themselves do not.
+    if (run !== 0) out.push({ start: run, end: r.end });
+  }
+  return out;
+}
+
+/**
+ * Once the file carries a pointer, a held run too short for a pointer of its
+ * own is withheld too when it sits at the edge of a span that would be sent:
+ * the span shrinks from that end and the pointer names the run, so no hole
+ * opens inside a sent span and no pointer is added for it. A short run inside
+ * a span stays in the source.
+ */
+function trimEdges(
+  intended: readonly LineRange[],
+  held: readonly LineRange[],
+  covered: readonly LineRange[],
+  t: DedupThresholds,
+): { covered: readonly LineRange[]; rest: readonly LineRange[] } {
+  const rest = subtractRanges(intended, covered);
+  const edges = held.filter(
+    (run) =>
+      run.end - run.start + 1 < t.minCoveredLines &&
+      rest.some((span) => span.start === run.start || span.end === run.end),
+  );
+  if (edges.length === 0) return { covered, rest };
+  return { covered: mergeRanges([...covered, ...edges]), rest: subtractRanges(rest, edges) };
+}
+
 /** The five gates, in order; each returns early with its decision. */
 function gate(
   work: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
@@ -191,13 +245,13 @@ function gate(
   const served = servedRecords(prior, file.path, work.fingerprint);
   if (served.length === 0) return whole(stopAt(passed, 2, unmatched(prior, file.path)));
   passed.push(decide('content', 'pass', 'fingerprint-match'));
-  const held = intersectRanges(work.intended, mergeRanges(served.flatMap((r) => r.ranges)));
-  const covered = held.filter((r) => r.end - r.start + 1 >= s.thresholds.minCoveredLines);
-  if (covered.length === 0) {
+  const held = heldRuns(work.intended, served);
+  const long = held.filter((r) => r.end - r.start + 1 >= s.thresholds.minCoveredLines);
+  if (long.length === 0) {
     return whole(stopAt(passed, 3, held.length === 0 ? 'no-overlap' : 'below-min-covered'));
   }
   passed.push(decide('size', 'pass', 'covered'));
-  const rest = subtractRanges(work.intended, covered);
+  const { covered, rest } = trimEdges(work.intended, held, long, s.thresholds);
   const withheld = { covered, served, emit: NONE, folded: NONE };
   if (rest.length === 0) {
     return {
@@ -254,8 +308,14 @@ function citing(served: readonly ServedRecord[], covered: readonly LineRange[]):
   return out;
 }
 
-const frozen = (spans: readonly LineRange[]): LineRange[] =>
-  Object.freeze(spans.map((r) => Object.freeze({ start: r.start, end: r.end }))) as LineRange[];
+/**
+ * A plan's list, frozen through. Every range in a plan is the planner's own
+ * object (inputs are copied at the boundary), so it is frozen where it is.
+ */
+function frozen(spans: readonly LineRange[]): LineRange[] {
+  for (const r of spans) Object.freeze(r);
+  return Object.freeze(spans.slice()) as LineRange[];
+}
 
 /** @internal Builds the public plan, frozen through: no caller can make it claim more later. */
 export function planOf(work: FileWork): FilePlan {

@@ -15,7 +15,10 @@ import { prop } from '../boundary/_read.js';
  * ```
  */
 export interface DedupThresholds {
-  /** Shortest run of held lines that is replaced by a pointer (size gate). */
+  /**
+   * Shortest run of held lines that earns a pointer (size gate). Once a file has
+   * one, a shorter held run at the edge of a sent span joins it.
+   */
   readonly minCoveredLines: number;
   /**
    * A new remainder shorter than this many chars, every line of it trivial (empty,
@@ -39,7 +42,8 @@ export interface DedupThresholds {
  */
 export const DEDUP_THRESHOLDS: DedupThresholds = /* @__PURE__ */ Object.freeze({
   // A pointer sentence costs about 140 chars, roughly 8 lines of code: a shorter
-  // held run costs more as a pointer than as source, and riddles the span with holes.
+  // held run costs more as a pointer than as source, and riddles the span with
+  // holes. (It joins a pointer the file already carries only at a span's edge.)
   minCoveredLines: 8,
   // About two lines: a fence holding only a trailing blank or a closing brace
   // reads as a broken response. Only such lines are folded, never code: an

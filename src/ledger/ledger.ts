@@ -5,13 +5,17 @@
  * and decides nothing about what a call may withhold (that is the dedup layer's,
  * reading the view through the selectors).
  */
-import { addCounts, listOf, prop } from '../boundary/_read.js';
-import { sanitizeEmission } from '../boundary/ledger.js';
-import { checkLimits, MAX_EVICTED_COUNTERS, readLimits } from './limits.js';
+import { isOwn, own } from '../boundary/_own.js';
+import { addCounts } from '../boundary/_read.js';
+import { type CheckedEvent, readEvent } from '../boundary/event.js';
+import { readLedger } from '../boundary/ledger.js';
+import { checkLimits } from '../boundary/limits.js';
+import { freezeRecord } from './_freeze.js';
+import { MAX_EVICTED_COUNTERS } from './limits.js';
 import { projectKey } from './project-key.js';
 import { normalizeSessionId } from './session-id.js';
 import type {
-  CallRecord,
+  Emission,
   EvictedCounters,
   Ledger,
   LedgerEntry,
@@ -20,6 +24,7 @@ import type {
   ProjectState,
   SessionView,
 } from './types.js';
+import { appendWithin, recentWithin } from './window.js';
 
 /**
  * An empty ledger. `limits` may name any of the bounds; the others keep
@@ -36,17 +41,23 @@ import type {
  */
 export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
   const checked = Object.freeze(checkLimits(limits, 'createLedger(limits)'));
-  return Object.freeze({
-    version: 1,
-    limits: checked,
-    entries: Object.freeze([]),
-    evicted: Object.freeze([]),
-  });
+  return own(
+    Object.freeze({
+      version: 1,
+      limits: checked,
+      entries: Object.freeze([]),
+      evicted: Object.freeze([]),
+    }),
+  );
 }
 
 /**
  * The next ledger after `event`. Pure: never throws, never mutates `ledger`,
- * and shares every entry, record and file the event did not change.
+ * and shares every entry, record and file the event did not change. The event
+ * is read once, at the boundary; the ledger is trusted as it is when this
+ * library built it (everything it builds is deep-frozen), and read through the
+ * boundary like any foreign input when it is not (it went through JSON or a
+ * structured clone). What it returns is deep-frozen.
  *
  * - `recorded` — the emission is copied and bounded (see below) into the entry
  *   for (session bucket, `projectKey(projectRoot)`), which becomes the most
@@ -55,12 +66,19 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  *   counters are kept aside, so if it comes back it goes on counting.
  *   `callCount` += 1 and `responseChars` += the emission's; the record's
  *   `index` is the new `callCount`, so it keeps counting after old records
- *   leave the window and after the entry itself was evicted. Only the last
- *   `maxCallsRetained` records stay.
+ *   leave the window and after the entry itself was evicted. Only the most
+ *   recent records within `maxCallsRetained` and `maxRangesRetained` stay
+ *   (the oldest go first, whole).
  * - `forgotten` — drops every entry (and kept counter) of that session bucket. An id that
  *   normalizes to the default bucket (blank, not a string) clears nothing: a
  *   malformed id must never wipe the shared default bucket.
  * - `cleared` — drops every entry and kept counter.
+ * - `pruned` — the agent no longer holds what some calls delivered: drops the
+ *   retained records of that bucket (the default bucket too) whose `index` is
+ *   in `calls` (all of them when `calls` is absent), of `projectRoot`'s entry
+ *   only when it is given. Counters and recency are untouched. `calls` that is
+ *   not an array of positive safe integers, or a `projectRoot` that is present
+ *   but not a usable root, prunes nothing.
  *
  * What a record keeps of an emission: files with a non-empty string `path`;
  * entries with one path merged (their fingerprint kept only if all agree);
@@ -72,7 +90,8 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  *
  * An unknown or malformed event, or an emission without a non-empty string
  * `projectRoot`, returns the **same** ledger object, as does an event that
- * changes nothing (`forgotten` of a session with no entries).
+ * changes nothing (`forgotten` of a session with no entries, a `pruned` that
+ * matches no record).
  *
  * @example
  * ```ts
@@ -85,62 +104,85 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  * });
  * sessionView(ledger, 'conn-1').projects[0].calls[0].index; // 1
  * ledgerReducer(ledger, { type: 'forgotten', sessionId: '  ' }) === ledger; // true
+ * ledger = ledgerReducer(ledger, { type: 'pruned', sessionId: 'conn-1', calls: [1] });
+ * sessionView(ledger, 'conn-1').projects[0].callCount; // still 1; calls: []
  * ```
  */
 export function ledgerReducer(ledger: Ledger, event: LedgerEvent): Ledger {
-  try {
-    const entries = prop(ledger, 'entries');
-    if (!Array.isArray(entries)) return ledger;
-    switch (prop(event, 'type')) {
-      case 'recorded':
-        return recorded(ledger, entries, event);
-      case 'forgotten': {
-        const session = normalizeSessionId(prop(event, 'sessionId'));
-        if (session === undefined) return ledger;
-        const evicted = evictedOf(ledger);
-        const kept = entries.filter((e) => prop(e, 'session') !== session);
-        const keptCounters = evicted.filter((c) => c.session !== session);
-        if (kept.length === entries.length && keptCounters.length === evicted.length) return ledger;
-        return Object.freeze({
-          ...ledger,
-          entries: Object.freeze(kept),
-          evicted: Object.freeze(keptCounters),
-        });
-      }
-      case 'cleared':
-        return entries.length === 0 && evictedOf(ledger).length === 0
-          ? ledger
-          : Object.freeze({ ...ledger, entries: Object.freeze([]), evicted: Object.freeze([]) });
-      default:
+  const mine = ownLedger(ledger);
+  if (mine === null) return ledger;
+  const checked = readEvent(event, mine.limits);
+  if (checked === null) return ledger;
+  const next = apply(mine, checked);
+  // An event that changed nothing answers the ledger it was given.
+  return next === mine ? ledger : next;
+}
+
+/** The ledger as this library built it: itself when it is, else read through the boundary. */
+function ownLedger(ledger: unknown): Ledger | null {
+  return isOwn(ledger) ? (ledger as Ledger) : readLedger(ledger);
+}
+
+function apply(ledger: Ledger, event: CheckedEvent): Ledger {
+  switch (event.type) {
+    case 'recorded':
+      return recorded(ledger, event.session, event.emission);
+    case 'forgotten': {
+      const { session } = event;
+      const entries = ledger.entries.filter((e) => e.session !== session);
+      const evicted = ledger.evicted.filter((c) => c.session !== session);
+      if (entries.length === ledger.entries.length && evicted.length === ledger.evicted.length) {
         return ledger;
+      }
+      return freezeLedger(ledger, entries, evicted);
     }
-  } catch {
-    // A bookkeeping fault leaves the ledger as it was.
-    return ledger;
+    case 'cleared':
+      return ledger.entries.length === 0 && ledger.evicted.length === 0
+        ? ledger
+        : freezeLedger(ledger, [], []);
+    case 'pruned':
+      return pruned(ledger, event.session, event.key, event.calls);
   }
 }
 
-function recorded(ledger: Ledger, entries: readonly LedgerEntry[], event: unknown): Ledger {
-  const limits = readLimits(prop(ledger, 'limits'));
-  const emission = sanitizeEmission(prop(event, 'emission'), limits);
-  if (emission === null) return ledger;
-  const session = normalizeSessionId(prop(event, 'sessionId')) ?? null;
-  const key = projectKey(emission.projectRoot);
+function freezeLedger(
+  ledger: Ledger,
+  entries: readonly LedgerEntry[],
+  evicted: readonly EvictedCounters[],
+): Ledger {
+  return own(
+    Object.freeze({
+      version: 1,
+      limits: ledger.limits,
+      entries: Object.freeze(entries),
+      evicted: Object.freeze(evicted),
+    }),
+  );
+}
 
+function recorded(ledger: Ledger, session: string | null, emission: Emission): Ledger {
+  const { limits, entries } = ledger;
+  const key = projectKey(emission.projectRoot);
   const at = entries.findIndex((e) => e.session === session && e.key === key);
   const prev = at >= 0 ? entries[at]!.project : undefined;
   // An entry evicted earlier goes on counting from where it stopped.
-  let evicted = evictedOf(ledger);
+  let evicted = ledger.evicted;
   const back = at >= 0 ? -1 : evicted.findIndex((c) => c.session === session && c.key === key);
   const counted = prev ?? evicted[back];
   if (back >= 0) evicted = evicted.filter((_, i) => i !== back);
   const callCount = (counted?.callCount ?? 0) + 1;
   const record = freezeRecord({ ...emission, index: callCount });
+  const calls = appendWithin(
+    prev?.calls ?? [],
+    record,
+    limits.maxCallsRetained,
+    limits.maxRangesRetained,
+  );
   const project: ProjectState = Object.freeze({
     projectRoot: emission.projectRoot,
     callCount,
     responseChars: addCounts(counted?.responseChars ?? 0, emission.responseChars),
-    calls: retain(prev?.calls ?? [], record, limits.maxCallsRetained),
+    calls: Object.freeze(calls),
   });
 
   const next: LedgerEntry[] = [];
@@ -160,68 +202,37 @@ function recorded(ledger: Ledger, entries: readonly LedgerEntry[], event: unknow
     );
     evicted = [...evicted, ...gone].slice(-MAX_EVICTED_COUNTERS);
   }
-  return Object.freeze({
-    ...ledger,
-    entries: Object.freeze(next.slice(over)),
-    evicted: Object.freeze(evicted),
+  return freezeLedger(ledger, next.slice(over), evicted);
+}
+
+/**
+ * Drops the named records of the bucket's entries (of the one entry `key`
+ * names, when given); every retained record when `calls` is undefined.
+ * Counters and recency stay as they are.
+ */
+function pruned(
+  ledger: Ledger,
+  session: string | null,
+  key: string | undefined,
+  calls: ReadonlySet<number> | undefined,
+): Ledger {
+  let changed = false;
+  const entries = ledger.entries.map((entry) => {
+    if (entry.session !== session || (key !== undefined && entry.key !== key)) return entry;
+    const held = entry.project.calls;
+    const kept = calls === undefined ? [] : held.filter((c) => !calls.has(c.index));
+    if (kept.length === held.length) return entry;
+    changed = true;
+    const project = Object.freeze({ ...entry.project, calls: Object.freeze(kept) });
+    return Object.freeze({ ...entry, project });
   });
-}
-
-/**
- * The kept counters of evicted entries. A ledger from before they existed, or
- * one whose list is unreadable, remembers none (forgetting only resets a count).
- */
-function evictedOf(ledger: Ledger): readonly EvictedCounters[] {
-  const list = prop(ledger, 'evicted');
-  if (!Array.isArray(list)) return [];
-  // Shared as it is when every member is sound, the common case.
-  return list.every(isCounters) ? list : list.filter(isCounters);
-}
-
-function isCounters(c: unknown): c is EvictedCounters {
-  if (c === null || typeof c !== 'object') return false;
-  const { session, key, callCount, responseChars } = c as Record<string, unknown>;
-  return (
-    typeof key === 'string' &&
-    (session === null || typeof session === 'string') &&
-    Number.isSafeInteger(callCount) &&
-    (callCount as number) >= 0 &&
-    Number.isFinite(responseChars) &&
-    (responseChars as number) >= 0
-  );
-}
-
-/**
- * Freezes a fresh record all the way down. A view hands these very objects to
- * a tool in the same thread; a tool that wrote to one would otherwise rewrite
- * what the session was served.
- */
-function freezeRecord(record: CallRecord): CallRecord {
-  for (const file of record.files) {
-    for (const range of file.ranges) Object.freeze(range);
-    Object.freeze(file.ranges);
-    Object.freeze(file);
-  }
-  Object.freeze(record.files);
-  return Object.freeze(record);
-}
-
-/** The last `keep` records after appending `record`, oldest first; older ones shared. */
-function retain(
-  calls: readonly CallRecord[],
-  record: CallRecord,
-  keep: number,
-): readonly CallRecord[] {
-  if (keep === 0) return Object.freeze([]);
-  const from = Math.max(0, calls.length - (keep - 1));
-  const out = calls.slice(from);
-  out.push(record);
-  return Object.freeze(out);
+  return changed ? freezeLedger(ledger, entries, ledger.evicted) : ledger;
 }
 
 /**
  * What one session may see: its own bucket's projects only (least recently
- * used first), each trimmed to its last `maxViewCalls` calls. A session the
+ * used first), each trimmed to its most recent calls within `maxViewCalls`
+ * and `maxViewRanges` (the oldest go first, whole). Frozen. A session the
  * ledger has not seen gets `{ version: 1, projects: [] }` — tracked, but with
  * nothing served yet (never `null`: `null` means nobody tracks the call).
  * Never throws.
@@ -234,24 +245,21 @@ function retain(
  * ```
  */
 export function sessionView(ledger: Ledger, sessionId?: string): SessionView {
+  const mine = ownLedger(ledger);
+  const session = normalizeSessionId(sessionId) ?? null;
   const projects: ProjectState[] = [];
-  try {
-    const session = normalizeSessionId(sessionId) ?? null;
-    const keep = readLimits(prop(ledger, 'limits')).maxViewCalls;
-    const { list, length } = listOf(prop(ledger, 'entries'));
-    for (let i = 0; i < length; i++) {
-      const entry = list[i] as LedgerEntry;
-      if (entry?.session !== session) continue;
-      const project = entry.project;
-      const calls = project.calls;
+  if (mine !== null) {
+    const { maxViewCalls, maxViewRanges } = mine.limits;
+    for (const entry of mine.entries) {
+      if (entry.session !== session) continue;
+      const { project } = entry;
+      const calls = recentWithin(project.calls, maxViewCalls, maxViewRanges);
       projects.push(
-        calls.length <= keep
+        calls === project.calls
           ? project
-          : Object.freeze({ ...project, calls: Object.freeze(calls.slice(calls.length - keep)) }),
+          : Object.freeze({ ...project, calls: Object.freeze(calls) }),
       );
     }
-  } catch {
-    // Under-report: what could not be read is not in the view.
   }
-  return Object.freeze({ version: 1, projects: Object.freeze(projects) });
+  return own(Object.freeze({ version: 1, projects: Object.freeze(projects) }));
 }

@@ -19,6 +19,13 @@ import type { LedgerLimits } from './types.js';
  *   are forgotten (a re-send), never widened (an invented line).
  * - `maxViewCalls: 4` — calls per project handed to a tool call: what a call
  *   needs to decide, small enough to clone into a worker on every call.
+ * - `maxRangesRetained: 4096` — ranges per entry over its retained records,
+ *   the oldest records dropped whole past it. Far above what the call bounds
+ *   allow here (8 × 24 × 24); it is the bound that binds when the call bounds
+ *   are raised, as `READ_TOOL_LIMITS` does.
+ * - `maxViewRanges: 1024` — ranges per project in a view, counted from the most
+ *   recent record back; the oldest records go whole. Keeps the clone into a
+ *   worker small whatever the call bounds say.
  *
  * @example
  * ```ts
@@ -31,80 +38,32 @@ export const DEFAULT_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
   maxFilesPerCall: 24,
   maxRangesPerFile: 24,
   maxViewCalls: 4,
+  maxRangesRetained: 4096,
+  maxViewRanges: 1024,
 });
 
-const FIELDS: readonly (keyof LedgerLimits)[] = [
-  'maxProjects',
-  'maxCallsRetained',
-  'maxFilesPerCall',
-  'maxRangesPerFile',
-  'maxViewCalls',
-];
-
-function isBound(x: unknown): x is number {
-  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
-}
-
 /**
- * Checks a caller's limits at the boundary: missing fields take the default,
- * a present field must be a non-negative safe integer.
+ * The preset for read tools (`read_file(path, offset?, limit?)`): one file per
+ * call, dozens of calls a session. The call windows are raised so a read five
+ * calls ago is still known, and the range bounds are what binds.
  *
- * @throws {TypeError} naming `where` and the field.
- * @example
- * ```ts
- * checkLimits({ maxProjects: 8 }, 'createLedger(limits)'); // → { maxProjects: 8, maxCallsRetained: 8, … }
- * checkLimits({ maxProjects: -1 }, 'createLedger(limits)'); // throws TypeError
- * ```
- */
-export function checkLimits(limits: unknown, where: string): LedgerLimits {
-  if (limits === undefined) return DEFAULT_LIMITS;
-  let isArray: boolean;
-  try {
-    isArray = Array.isArray(limits); // throws on a revoked proxy
-  } catch {
-    throw new TypeError(`${where}: limits could not be read`);
-  }
-  if (typeof limits !== 'object' || limits === null || isArray) {
-    throw new TypeError(`${where}: limits must be an object`);
-  }
-  const out: Record<string, number> = {};
-  for (const field of FIELDS) {
-    let value: unknown;
-    try {
-      value = (limits as Record<string, unknown>)[field];
-    } catch {
-      throw new TypeError(`${where}: limits.${field} could not be read`);
-    }
-    if (value === undefined) out[field] = DEFAULT_LIMITS[field];
-    else if (isBound(value)) out[field] = value;
-    else throw new TypeError(`${where}: limits.${field} must be a non-negative safe integer`);
-  }
-  return out as unknown as LedgerLimits;
-}
-
-/**
- * Reads limits where throwing is not allowed (the reducer, the wire): each
- * field that is not a non-negative safe integer takes its default.
+ * - `maxCallsRetained: 256`, `maxViewCalls: 256` — a long read session, whole.
+ * - `maxFilesPerCall: 8` — a multi-file read rarely asks for more.
+ * - the rest as {@link DEFAULT_LIMITS}, `maxRangesRetained` and `maxViewRanges`
+ *   included: those bound memory and the view's size.
  *
  * @example
  * ```ts
- * readLimits({ maxProjects: 'many' }).maxProjects; // 4
+ * const store = createSessionStore(READ_TOOL_LIMITS);
+ * READ_TOOL_LIMITS.maxViewCalls; // 256
  * ```
  */
-export function readLimits(limits: unknown): LedgerLimits {
-  if (limits === DEFAULT_LIMITS) return DEFAULT_LIMITS;
-  const out: Record<string, number> = {};
-  for (const field of FIELDS) {
-    let value: unknown;
-    try {
-      value = (limits as Record<string, unknown> | null | undefined)?.[field];
-    } catch {
-      value = undefined;
-    }
-    out[field] = isBound(value) ? value : DEFAULT_LIMITS[field];
-  }
-  return out as unknown as LedgerLimits;
-}
+export const READ_TOOL_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
+  ...DEFAULT_LIMITS,
+  maxCallsRetained: 256,
+  maxFilesPerCall: 8,
+  maxViewCalls: 256,
+});
 
 /**
  * How many evicted entries' counters a ledger remembers. Past it the oldest are

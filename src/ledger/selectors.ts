@@ -2,8 +2,11 @@
  * Selectors over a session view: how a tool call reads what its session has
  * been served, without reaching into the shape.
  */
+import { isOwn, own } from '../boundary/_own.js';
+import { OPEN_LIMITS, readView } from '../boundary/view.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { freezeRanges } from './_freeze.js';
 import { projectKey } from './project-key.js';
 import type { FileEmission, ProjectState, SessionView } from './types.js';
 
@@ -17,7 +20,10 @@ import type { FileEmission, ProjectState, SessionView } from './types.js';
  *
  * The two stay distinguishable so diagnostics can say "untracked" rather than
  * "first call". Roots are compared by `projectKey`, as the ledger keys its
- * entries: `/repo/` finds the project recorded as `/repo`.
+ * entries: `/repo/` finds the project recorded as `/repo`. A view the library
+ * did not build (one written by hand) is read as `readSessionView` reads one,
+ * without its bounds: a view that is not version 1 is untracked. What it
+ * returns is frozen.
  *
  * @example
  * ```ts
@@ -30,34 +36,20 @@ export function projectFromView(
   view: SessionView | null,
   projectRoot: string,
 ): ProjectState | null {
-  if (view === null || typeof view !== 'object') return null;
-  try {
-    return findProject(view, projectRoot);
-  } catch {
-    // A view whose getters throw was not built by a ledger: treat the call as
-    // untracked, which withholds nothing.
-    return null;
-  }
-}
-
-function findProject(view: SessionView, projectRoot: string): ProjectState {
-  const projects = Array.isArray(view.projects) ? view.projects : [];
+  const mine = isOwn(view) ? view : readView(view, OPEN_LIMITS);
+  if (mine === null) return null;
   const key = typeof projectRoot === 'string' ? projectKey(projectRoot) : undefined;
-  const found = projects.find(
-    (p) =>
-      p !== null &&
-      typeof p === 'object' &&
-      (p.projectRoot === projectRoot ||
-        (key !== undefined &&
-          typeof p.projectRoot === 'string' &&
-          projectKey(p.projectRoot) === key)),
+  const found =
+    key === undefined ? undefined : mine.projects.find((p) => projectKey(p.projectRoot) === key);
+  return (
+    found ??
+    own(Object.freeze({ projectRoot, callCount: 0, responseChars: 0, calls: Object.freeze([]) }))
   );
-  return found ?? { projectRoot, callCount: 0, responseChars: 0, calls: [] };
 }
 
 /**
  * @internal What one retained record served of a path: its `index` and the
- * spans, normalized.
+ * spans (normalized when the record's are, as a ledger keeps them).
  */
 export interface ServedRecord {
   readonly index: number;
@@ -79,14 +71,12 @@ export function servedRecords(
   if (fingerprint === '') return out;
   for (let i = project.calls.length - 1; i >= 0; i--) {
     const call = project.calls[i]!;
-    const ranges: LineRange[] = [];
-    let served = false;
-    for (const file of call.files) {
-      if (file.path !== path || file.fingerprint !== fingerprint) continue;
-      served = true;
-      ranges.push(...file.ranges);
-    }
-    if (served) out.push({ index: call.index, ranges: mergeRanges(ranges) });
+    const matched = call.files.filter((f) => f.path === path && f.fingerprint === fingerprint);
+    if (matched.length === 0) continue;
+    // One file per path is what a ledger keeps: its spans are normalized already.
+    const ranges =
+      matched.length === 1 ? matched[0]!.ranges : mergeRanges(matched.flatMap((f) => f.ranges));
+    out.push({ index: call.index, ranges });
   }
   return out;
 }
@@ -110,16 +100,19 @@ export function servedRangesForFile(
   fingerprint: string,
 ): LineRange[] {
   if (project === null || typeof project !== 'object' || typeof fingerprint !== 'string') {
-    return [];
+    return freezeRanges([]);
   }
   let plain: ProjectState;
   try {
-    plain = plainCopy(project, path);
+    // A project the library built is trusted as it is; any other is read first.
+    plain = isOwn(project) ? project : plainCopy(project, path);
   } catch {
     // Unreadable state proves nothing: hold nothing, so every line is re-sent.
-    return [];
+    return freezeRanges([]);
   }
-  return mergeRanges(servedRecords(plain, path, fingerprint).flatMap((r) => r.ranges));
+  return freezeRanges(
+    mergeRanges(servedRecords(plain, path, fingerprint).flatMap((r) => r.ranges)),
+  );
 }
 
 /** The records of `path` in a project no ledger may have built, as plain data. */

@@ -3,8 +3,37 @@
  * hang one on the session object (never on a handler shared by every client)
  * and it lives and dies with the connection.
  */
+import { prop } from '../boundary/_read.js';
 import { createLedger, ledgerReducer, sessionView } from './ledger.js';
-import type { CallRecord, Emission, Ledger, LedgerLimits, SessionView } from './types.js';
+import { projectFromView } from './selectors.js';
+import type {
+  CallRecord,
+  Emission,
+  Ledger,
+  LedgerLimits,
+  ProjectState,
+  PrunedEvent,
+  SessionView,
+} from './types.js';
+
+/**
+ * What {@link SessionStore.prune} is told: the agent no longer holds what
+ * those calls delivered (see the `pruned` event).
+ *
+ * @example
+ * ```ts
+ * const after: PruneRequest = { sessionId: 'conn-1', projectRoot: '/repo', calls: [3, 5] };
+ * store.prune(after);
+ * ```
+ */
+export interface PruneRequest {
+  /** The bucket; absent = the default bucket. */
+  readonly sessionId?: string | undefined;
+  /** Only this project's entry; absent = every project of the bucket. */
+  readonly projectRoot?: string | undefined;
+  /** Only the records with these indexes; absent = every retained record. */
+  readonly calls?: readonly number[] | undefined;
+}
 
 /**
  * A mutable holder around an immutable {@link Ledger}.
@@ -13,23 +42,36 @@ import type { CallRecord, Emission, Ledger, LedgerLimits, SessionView } from './
  * ```ts
  * const store: SessionStore = createSessionStore({ maxProjects: 8 });
  * store.record(emission, 'conn-1');
+ * store.project('/repo', 'conn-1')?.callCount; // 1
+ * store.prune({ sessionId: 'conn-1', calls: [1] }); // the agent lost response #1
  * store.forget('conn-1');
  * ```
  */
 export interface SessionStore {
   /**
-   * Records a call's emission. Never throws: a malformed emission, or a fault
-   * anywhere in the bookkeeping, records nothing and returns `null`, so a tool
-   * call that already succeeded can never fail here. Returns the record as
-   * stored (bounded, sanitized), or `null` when nothing was stored (also when
-   * `maxProjects` or `maxCallsRetained` is 0).
+   * Records a call's emission. Never throws: a malformed emission records
+   * nothing and returns `null`. Returns the record as stored (bounded,
+   * sanitized), or `null` when nothing was stored (also when a bound keeps
+   * nothing: `maxProjects` or `maxCallsRetained` 0, or a record with more
+   * ranges than `maxRangesRetained`).
    */
   record(emission: Emission, sessionId?: string): CallRecord | null;
   /** The view to hand the next tool call of `sessionId` (see `sessionView`). */
   view(sessionId?: string): SessionView;
+  /**
+   * `projectFromView(view(sessionId), projectRoot)` in one step: the `prior`
+   * to plan a call of that project with (an empty state when the session has
+   * not seen it).
+   */
+  project(projectRoot: string, sessionId?: string): ProjectState | null;
+  /**
+   * Drops what the agent no longer holds (dispatches `pruned`); counters stay.
+   * A request that is malformed, or matches nothing, changes nothing.
+   */
+  prune(request?: PruneRequest): void;
   /** Drops that session's entries; a blank or non-string id drops nothing. */
   forget(sessionId: string): void;
-  /** The current ledger value (plain data; later records never change it). */
+  /** The current ledger value (plain, frozen data; later records never change it). */
   ledger(): Ledger;
 }
 
@@ -44,26 +86,37 @@ export interface SessionStore {
  * }
  * const record = session.spans.record(emission); // → { …emission, index: 1 } or null
  * session.spans.view();                          // → { version: 1, projects: [ … ] }
+ * session.spans.project('/repo');                // → { projectRoot: '/repo', callCount: 1, … }
+ * session.spans.prune({ calls: [1] });           // after a refresh: [1]
  * ```
  */
 export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore {
   let current = createLedger(limits);
   return {
     record(emission, sessionId) {
-      try {
-        const next = ledgerReducer(current, { type: 'recorded', emission, sessionId });
-        if (next === current) return null;
-        current = next;
-        // The entry just recorded into is the most recently used: the last one.
-        const project = next.entries[next.entries.length - 1]?.project;
-        const last = project?.calls[project.calls.length - 1];
-        return last !== undefined && last.index === project?.callCount ? last : null;
-      } catch {
-        return null;
-      }
+      const next = ledgerReducer(current, { type: 'recorded', emission, sessionId });
+      if (next === current) return null;
+      current = next;
+      // The entry just recorded into is the most recently used: the last one.
+      const project = next.entries[next.entries.length - 1]?.project;
+      const last = project?.calls[project.calls.length - 1];
+      return last !== undefined && last.index === project?.callCount ? last : null;
     },
     view(sessionId) {
       return sessionView(current, sessionId);
+    },
+    project(projectRoot, sessionId) {
+      return projectFromView(sessionView(current, sessionId), projectRoot);
+    },
+    prune(request) {
+      // Read field by field: the request may come straight from a tool call.
+      const event = {
+        type: 'pruned',
+        sessionId: prop(request, 'sessionId'),
+        projectRoot: prop(request, 'projectRoot'),
+        calls: prop(request, 'calls'),
+      };
+      current = ledgerReducer(current, event as PrunedEvent);
     },
     forget(sessionId) {
       current = ledgerReducer(current, { type: 'forgotten', sessionId });

@@ -120,6 +120,10 @@ export interface LedgerLimits {
   readonly maxRangesPerFile: number;
   /** Calls per project handed to a tool call in a view. */
   readonly maxViewCalls: number;
+  /** Ranges kept per entry over its retained records; past it the oldest records go, whole. */
+  readonly maxRangesRetained: number;
+  /** Ranges per project handed to a tool call in a view (most recent records first; the oldest go, whole). */
+  readonly maxViewRanges: number;
 }
 
 /**
@@ -223,6 +227,31 @@ export interface ClearedEvent {
 }
 
 /**
+ * The agent no longer holds what some calls delivered (its context was
+ * compacted, a tool result was pruned, it asked for a `refresh`): their
+ * retained records go, so later calls send those lines again. Counters stay:
+ * they count calls answered, not what the agent holds.
+ *
+ * - `sessionId` — the bucket; absent, blank or not a string = the default
+ *   bucket (which, unlike with `forgotten`, can be pruned).
+ * - `projectRoot` — only that project's entry; absent = every entry of the bucket.
+ * - `calls` — only the records with these indexes; absent = every retained
+ *   record. Anything but an array of positive safe integers prunes nothing.
+ *
+ * @example
+ * ```ts
+ * ledgerReducer(ledger, { type: 'pruned', sessionId: 'conn-1', projectRoot: '/repo', calls: [3] });
+ * ledgerReducer(ledger, { type: 'pruned' }); // the default bucket was compacted: drop all its records
+ * ```
+ */
+export interface PrunedEvent {
+  readonly type: 'pruned';
+  readonly sessionId?: string | undefined;
+  readonly projectRoot?: string | undefined;
+  readonly calls?: readonly number[] | undefined;
+}
+
+/**
  * What `ledgerReducer` understands. Anything else leaves the ledger as it is.
  *
  * @example
@@ -231,4 +260,4 @@ export interface ClearedEvent {
  * const last = events.reduce(ledgerReducer, createLedger());
  * ```
  */
-export type LedgerEvent = RecordedEvent | ForgottenEvent | ClearedEvent;
+export type LedgerEvent = RecordedEvent | ForgottenEvent | ClearedEvent | PrunedEvent;

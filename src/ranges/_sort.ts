@@ -1,6 +1,6 @@
 /**
- * Internal: ascending numeric sort, in place, of the first `n` entries of an
- * array of line numbers.
+ * Internal: ascending numeric sort, in place, of the first `n` entries of a
+ * typed array of line numbers (the one `mergeRanges` packs starts and ends into).
  *
  * Line numbers below 2^32 go through an LSD radix sort (11-bit digits, only as
  * many passes as the largest value needs), which beats the engine's comparison
@@ -16,14 +16,9 @@ const MASK = RADIX - 1;
 const RADIX_MIN = 2048;
 
 /** Sorts the first `n` values of `a` ascending, in place. */
-export function sortNumbers(a: number[] | Float64Array, n: number, max: number): void {
+export function sortNumbers(a: Float64Array, n: number, max: number): void {
   if (n < RADIX_MIN || max >= 2 ** 32) {
-    if (a instanceof Float64Array) {
-      a.subarray(0, n).sort();
-      return;
-    }
-    const sorted = Float64Array.from(a.slice(0, n)).sort();
-    for (let i = 0; i < n; i++) a[i] = sorted[i]!;
+    a.subarray(0, n).sort();
     return;
   }
   let src = new Uint32Array(n);

@@ -2,7 +2,8 @@
  * Bounding a set of ranges: what the ledger keeps per file when a caller
  * reports more spans than it retains.
  */
-import { fromSpans, spansOf, toSpans } from './_spans.js';
+import { frozen } from './_member.js';
+import { mergeRanges } from './merge.js';
 import type { LineRange } from './range.js';
 
 /**
@@ -38,15 +39,12 @@ export interface CoalescedRanges {
  * ```
  */
 export function coalesceRanges(ranges: readonly LineRange[], max = 24): CoalescedRanges {
-  const spans = toSpans(ranges);
+  const merged = mergeRanges(ranges);
   const keep = Number.isSafeInteger(max) && max >= 0 ? max : 0;
-  if (spans.n <= keep) return { ranges: fromSpans(spans), truncated: false };
-  const order = new Array<number>(spans.n);
-  for (let i = 0; i < spans.n; i++) order[i] = i;
+  if (merged.length <= keep) return Object.freeze({ ranges: merged, truncated: false });
+  const size = (i: number): number => merged[i]!.end - merged[i]!.start;
   // Larger first; on equal size the earlier span (smaller index) wins.
-  order.sort((a, b) => spans.e[b]! - spans.s[b]! - (spans.e[a]! - spans.s[a]!) || a - b);
-  const kept = order.slice(0, keep).sort((a, b) => a - b);
-  const s = kept.map((i) => spans.s[i]!);
-  const e = kept.map((i) => spans.e[i]!);
-  return { ranges: fromSpans(spansOf(s, e, keep)), truncated: true };
+  const largest = [...merged.keys()].sort((a, b) => size(b) - size(a) || a - b).slice(0, keep);
+  const kept = largest.sort((a, b) => a - b).map((i) => merged[i]!);
+  return Object.freeze({ ranges: frozen(kept), truncated: true });
 }

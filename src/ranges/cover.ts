@@ -1,13 +1,15 @@
 /**
  * Reading a set: membership and size.
  */
-import { isProduced, toSpans } from './_spans.js';
-import { isLineRange, type LineRange } from './range.js';
+import { type Ends, lengthOf, readMember } from './_member.js';
+import { mergeRanges } from './merge.js';
+import type { LineRange } from './range.js';
 
 /**
- * Whether `line` lies in some valid member of `set`. O(log n) on a set this
- * library returned (normalized by construction); any other array is
- * scanned once, without allocating, so an unsorted set still answers correctly.
+ * Whether `line` lies in some valid member of `set`. One pass that stops at
+ * the first member holding the line; nothing is allocated and no order is
+ * assumed, so an unsorted set, or an edited copy of a result, answers exactly
+ * what its valid members say. An invalid member holds no line.
  *
  * @example
  * ```ts
@@ -18,39 +20,12 @@ import { isLineRange, type LineRange } from './range.js';
  */
 export function rangesCover(set: readonly LineRange[], line: number): boolean {
   if (!Number.isSafeInteger(line) || line < 1) return false;
-  if (isProduced(set)) {
-    const i = binarySearch(set, line);
-    return i < set.length && set[i]!.start <= line;
-  }
-  let len: number;
-  try {
-    if (!Array.isArray(set)) return false;
-    len = set.length;
-  } catch {
-    return false;
-  }
-  for (let i = 0; i < len; i++) {
-    let r: unknown;
-    try {
-      r = set[i];
-    } catch {
-      continue;
-    }
-    if (isLineRange(r) && r.start <= line && line <= r.end) return true;
+  const n = lengthOf(set);
+  const member: Ends = [0, 0];
+  for (let i = 0; i < n; i++) {
+    if (readMember(set, i, member) && member[0] <= line && line <= member[1]) return true;
   }
   return false;
-}
-
-/** Index of the first member of a normalized set whose end is at or past `line`. */
-function binarySearch(set: readonly LineRange[], line: number): number {
-  let lo = 0;
-  let hi = set.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (set[mid]!.end < line) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -64,8 +39,7 @@ function binarySearch(set: readonly LineRange[], line: number): number {
  * ```
  */
 export function countLines(set: readonly LineRange[]): number {
-  const spans = toSpans(set);
   let total = 0;
-  for (let i = 0; i < spans.n; i++) total += spans.e[i]! - spans.s[i]! + 1;
+  for (const { start, end } of mergeRanges(set)) total += end - start + 1;
   return total;
 }

@@ -2,9 +2,9 @@
  * The size gate at the level of one span: which parts of a span a set already
  * holds in runs long enough to be worth a pointer.
  */
-import { EMPTY, fromSpans, type Spans, singleSpan, spansOf, toSpans } from './_spans.js';
+import { frozen, NO_RANGES, single } from './_member.js';
 import type { LineRange } from './range.js';
-import { intersectSpans, subtractSpans } from './setops.js';
+import { intersectRanges, subtractRanges } from './setops.js';
 
 /**
  * The result of {@link dedupeRange}: a partition of the range.
@@ -22,19 +22,6 @@ export interface DedupedRange {
   readonly covered: LineRange[];
 }
 
-/** Keeps the runs of `held` that are at least `minCovered` lines long. */
-export function longRuns(held: Spans, minCovered: number): Spans {
-  const s: number[] = [];
-  const e: number[] = [];
-  for (let i = 0; i < held.n; i++) {
-    if (held.e[i]! - held.s[i]! + 1 >= minCovered) {
-      s.push(held.s[i]!);
-      e.push(held.e[i]!);
-    }
-  }
-  return spansOf(s, e, s.length);
-}
-
 /**
  * Splits `range` into what to send and what to point at. `covered` is the
  * maximal runs of `range ∩ served` that are at least `minCovered` lines long;
@@ -43,7 +30,8 @@ export function longRuns(held: Spans, minCovered: number): Spans {
  * few lines of source, and a span riddled with pointers reads as broken.
  *
  * `minCovered` below 1 acts as 1; `NaN` or a non-number covers nothing (the safe
- * direction). An invalid `range` gives two empty lists.
+ * direction). An invalid `range` gives two empty lists. The result and its
+ * lists are frozen.
  *
  * @example
  * ```ts
@@ -59,9 +47,11 @@ export function dedupeRange(
   served: readonly LineRange[],
   minCovered = 8,
 ): DedupedRange {
-  const one = singleSpan(range);
-  if (one.n === 0) return { emit: fromSpans(EMPTY), covered: fromSpans(EMPTY) };
-  const min = typeof minCovered !== 'number' ? Number.NaN : Math.max(minCovered, 1);
-  const covered = longRuns(intersectSpans(one, toSpans(served)), min);
-  return { emit: fromSpans(subtractSpans(one, covered)), covered: fromSpans(covered) };
+  const one = single(range);
+  if (one.length === 0) return Object.freeze({ emit: NO_RANGES, covered: NO_RANGES });
+  const min = typeof minCovered === 'number' ? Math.max(minCovered, 1) : Number.NaN;
+  const covered = frozen(
+    intersectRanges(one, served).filter((run) => run.end - run.start + 1 >= min),
+  );
+  return Object.freeze({ emit: subtractRanges(one, covered), covered });
 }

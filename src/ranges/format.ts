@@ -1,7 +1,7 @@
 /**
  * Naming spans for a reader: `L12`, `L12-40`.
  */
-import { toSpans } from './_spans.js';
+import { mergeRanges } from './merge.js';
 import type { LineRange } from './range.js';
 
 /**
@@ -17,15 +17,12 @@ import type { LineRange } from './range.js';
  * ```
  */
 export function formatSpans(set: readonly LineRange[], max = 4): string {
-  const spans = toSpans(set);
-  const shown = Math.min(spans.n, Number.isSafeInteger(max) && max >= 0 ? max : 4);
-  const parts: string[] = [];
-  for (let i = 0; i < shown; i++) {
-    const s = spans.s[i]!;
-    const e = spans.e[i]!;
-    parts.push(s === e ? `L${s}` : `L${s}-${e}`);
-  }
-  const rest = spans.n - shown;
+  const spans = mergeRanges(set);
+  const shown = Math.min(spans.length, Number.isSafeInteger(max) && max >= 0 ? max : 4);
+  const parts = spans
+    .slice(0, shown)
+    .map(({ start, end }) => (start === end ? `L${start}` : `L${start}-${end}`));
+  const rest = spans.length - shown;
   if (rest > 0) parts.push(`+${rest} more ${rest === 1 ? 'span' : 'spans'}`);
   return parts.join(', ');
 }

@@ -1,13 +1,16 @@
 /**
- * Normalizing a set of ranges: the first step of every other operation.
+ * Normalizing a set of ranges: the first step of every operation that takes a
+ * set the caller built.
  */
-import { fromSpans, toSpans } from './_spans.js';
+import { type Ends, frozen, lengthOf, NO_RANGES, readMember, span } from './_member.js';
+import { sortNumbers } from './_sort.js';
 import type { LineRange } from './range.js';
 
 /**
  * Drops invalid members, sorts by `start` and merges spans that overlap **or
  * touch** (two adjacent spans describe one contiguous block of source). Never
- * mutates its input; the result is a fresh, normalized array.
+ * mutates its input; the result is a fresh, normalized, frozen array of frozen
+ * ranges, so no later call can be made to trust an edited copy of it.
  *
  * Invalid members (NaN, ±Infinity, fractions, `start > end`, `start < 1`,
  * non-objects) are dropped, never clamped or rounded. A non-array gives `[]`.
@@ -21,5 +24,54 @@ import type { LineRange } from './range.js';
  * ```
  */
 export function mergeRanges(ranges: readonly LineRange[]): LineRange[] {
-  return fromSpans(toSpans(ranges));
+  const len = lengthOf(ranges);
+  if (len === 0) return NO_RANGES;
+  // The valid members' ends, in input order. The union of closed intervals
+  // depends only on the sorted starts and the sorted ends, so an unsorted input
+  // sorts the two numerically, never objects with a comparator.
+  const starts = new Float64Array(len);
+  const ends = new Float64Array(len);
+  const member: Ends = [0, 0];
+  let n = 0;
+  let sorted = true;
+  let maxEnd = 0;
+  for (let i = 0; i < len; i++) {
+    if (!readMember(ranges, i, member)) continue;
+    const start = member[0];
+    const end = member[1];
+    if (n > 0 && start < starts[n - 1]!) sorted = false;
+    if (end > maxEnd) maxEnd = end;
+    starts[n] = start;
+    ends[n] = end;
+    n++;
+  }
+  if (n === 0) return NO_RANGES;
+  if (!sorted) {
+    sortNumbers(starts, n, maxEnd);
+    sortNumbers(ends, n, maxEnd);
+  }
+  return sweep(starts, ends, n);
+}
+
+/**
+ * Joins runs of sorted starts: a run continues while the next start is at most
+ * one past the largest end so far. With the starts sorted, `ends` holds either
+ * each start's own end or the sorted ends; the sweep is right for both.
+ */
+function sweep(starts: Float64Array, ends: Float64Array, n: number): LineRange[] {
+  const out: LineRange[] = [];
+  let runStart = starts[0]!;
+  let runEnd = ends[0]!;
+  for (let i = 1; i < n; i++) {
+    const start = starts[i]!;
+    if (start > runEnd + 1) {
+      out.push(span(runStart, runEnd));
+      runStart = start;
+      runEnd = ends[i]!;
+    } else if (ends[i]! > runEnd) {
+      runEnd = ends[i]!;
+    }
+  }
+  out.push(span(runStart, runEnd));
+  return frozen(out);
 }

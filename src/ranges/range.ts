@@ -5,6 +5,7 @@
  * clamps or rounds: a member that is not valid is dropped by every function that
  * takes a collection, because a guessed line is a line somebody may withhold.
  */
+import { readMember } from './_member.js';
 
 /**
  * A span of source lines, 1-based and inclusive: `{ start: 5, end: 9 }` is five
@@ -41,18 +42,5 @@ export interface LineRange {
  * ```
  */
 export function isLineRange(x: unknown): x is LineRange {
-  if (typeof x !== 'object' || x === null) return false;
-  try {
-    const { start, end } = x as { start?: unknown; end?: unknown };
-    return (
-      typeof start === 'number' &&
-      typeof end === 'number' &&
-      Number.isSafeInteger(start) &&
-      Number.isSafeInteger(end) &&
-      start >= 1 &&
-      start <= end
-    );
-  } catch {
-    return false;
-  }
+  return readMember([x], 0, [0, 0]);
 }

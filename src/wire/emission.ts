@@ -4,11 +4,13 @@
  * carrier is stripped whether or not anyone records, so the bytes a client
  * receives do not depend on tracking.
  */
-import { prop } from '../boundary/_read.js';
-import { sanitizeEmission } from '../boundary/ledger.js';
-import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
+
+import { copyWithout } from '../boundary/_copy.js';
+import { hasOwn, isArray, prop } from '../boundary/_read.js';
+import { sanitizeEmission } from '../boundary/emission.js';
+import { readLimits } from '../boundary/limits.js';
+import { DEFAULT_LIMITS } from '../ledger/limits.js';
 import type { Emission, LedgerLimits } from '../ledger/types.js';
-import { copyWithout } from './_copy.js';
 import { EMISSION_KEY } from './keys.js';
 
 /**
@@ -26,12 +28,9 @@ export interface TakenEmission<T> {
   readonly emission: Emission | null;
 }
 
+/** An object that is not an array (a revoked proxy passes, and is then found unreadable). */
 function isPlainRecord(x: unknown): x is Record<string, unknown> {
-  try {
-    return typeof x === 'object' && x !== null && !Array.isArray(x);
-  } catch {
-    return false;
-  }
+  return typeof x === 'object' && x !== null && !isArray(x);
 }
 
 /**
@@ -56,12 +55,8 @@ export function attachEmission<T extends object>(
   if (!isPlainRecord(result)) return result;
   const copy = copyWithout(result, EMISSION_KEY);
   if (copy === undefined) return result;
-  try {
-    const clean = sanitizeEmission(emission, readLimits(limits));
-    if (clean !== null) copy[EMISSION_KEY] = clean;
-  } catch {
-    // Bookkeeping only: the result goes out without it.
-  }
+  const clean = sanitizeEmission(emission, readLimits(limits));
+  if (clean !== null) copy[EMISSION_KEY] = clean;
   return copy as T;
 }
 
@@ -86,24 +81,12 @@ export function takeEmission<T>(
   limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
 ): TakenEmission<T> {
   if (!isPlainRecord(result)) return { result, emission: null };
-  let has: boolean;
-  try {
-    has = Object.hasOwn(result, EMISSION_KEY);
-  } catch {
-    return { result, emission: null };
-  }
-  if (!has) return { result, emission: null };
+  if (!hasOwn(result, EMISSION_KEY)) return { result, emission: null };
   // The carrier must not reach the agent: a property that cannot be read is
   // left out rather than the whole result going out with the carrier still on.
   const stripped = copyWithout(result, EMISSION_KEY, true);
   if (stripped === undefined) return { result, emission: null };
-  const raw = prop(result, EMISSION_KEY);
-  let emission: Emission | null = null;
-  try {
-    emission = sanitizeEmission(raw, readLimits(limits));
-  } catch {
-    emission = null;
-  }
+  const emission = sanitizeEmission(prop(result, EMISSION_KEY), readLimits(limits));
   return { result: stripped as T, emission };
 }
 
@@ -121,31 +104,81 @@ export interface EmissionSink {
 }
 
 /**
+ * How {@link recordSafely} records: under which session, unless the call was
+ * cancelled, within which limits.
+ *
+ * @example
+ * ```ts
+ * server.tool('explore', schema, async (args, extra) => {
+ *   const raw = await pool.run(withSessionView(args, spans.view(extra.sessionId)));
+ *   const options: RecordOptions = { sessionId: extra.sessionId, signal: extra.signal };
+ *   return recordSafely(spans, raw, options);
+ * });
+ * ```
+ */
+export interface RecordOptions {
+  /** The session bucket (absent = the default bucket). */
+  readonly sessionId?: string | undefined;
+  /**
+   * The call's abort signal (the MCP SDK hands one to every tool handler):
+   * once it has fired, nothing is recorded, because a cancelled answer was
+   * never sent.
+   */
+  readonly signal?: { readonly aborted: boolean } | null | undefined;
+  /** Bounds of the sanitized copy (default `DEFAULT_LIMITS`; pass your store's). */
+  readonly limits?: Partial<LedgerLimits> | undefined;
+}
+
+/**
+ * Whether a call may still be recorded: no signal, or one that has not fired.
+ * A signal whose state cannot be read counts as fired: recording what might
+ * not have been sent is the over-report, skipping a record only a re-send.
+ */
+function stillGoingOut(signal: unknown): boolean {
+  return signal === undefined || signal === null || prop(signal, 'aborted') === false;
+}
+
+/**
  * The tool path's last step: strips the emission from `result`, records it in
- * `store` (when there is one) under `sessionId`, and returns the stripped
- * result. A fault in the bookkeeping is swallowed, so a tool call that already
- * succeeded can never fail here; a `null` store (a CLI, a bare handler) still
- * strips. Never throws.
+ * `store` (when there is one) under the session, and returns the stripped
+ * result, which the host then sends.
+ *
+ * - **Record only what goes out**: with `signal`, the signal is checked at the
+ *   moment of recording, and a call it cancelled records nothing (its answer
+ *   is never sent; the ledger claims only what the agent was sent).
+ * - A fault in the bookkeeping (a store that throws) is swallowed, so a tool
+ *   call that already succeeded can never fail here; a `null` store (a CLI, a
+ *   bare handler) still strips.
+ * - The third argument may also be the session id itself, and the fourth the
+ *   limits (the revision-1 form).
+ *
+ * Never throws.
  *
  * @example
  * ```ts
  * const raw = await pool.run(withSessionView(args, session.spans.view()));
- * return recordSafely(session.spans, raw); // what the agent receives
+ * return recordSafely(session.spans, raw, { signal: extra.signal }); // what the agent receives
+ * recordSafely(store, raw, 'conn-1');                                 // revision-1 form
  * ```
  */
 export function recordSafely<T>(
   store: EmissionSink | null | undefined,
   result: T,
-  sessionId?: string,
-  limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
+  options?: RecordOptions | string,
+  limits?: Partial<LedgerLimits>,
 ): T {
-  const taken = takeEmission(result, limits);
-  if (taken.emission !== null && store) {
-    try {
-      store.record(taken.emission, sessionId);
-    } catch {
-      // Bookkeeping only: the answer already exists and goes out as it is.
-    }
+  const sessionId = typeof options === 'string' ? options : prop(options, 'sessionId');
+  const bounds = prop(options, 'limits') ?? limits ?? DEFAULT_LIMITS;
+  const taken = takeEmission(result, bounds as Partial<LedgerLimits>);
+  // The signal is read here, at the moment of recording: a call cancelled
+  // while it waited for a worker records nothing.
+  if (taken.emission === null || !store || !stillGoingOut(prop(options, 'signal'))) {
+    return taken.result;
+  }
+  try {
+    store.record(taken.emission, sessionId as string | undefined);
+  } catch {
+    // Bookkeeping only: the answer already exists and goes out as it is.
   }
   return taken.result;
 }

@@ -5,6 +5,7 @@
 export {
   attachEmission,
   type EmissionSink,
+  type RecordOptions,
   recordSafely,
   type TakenEmission,
   takeEmission,

@@ -4,12 +4,12 @@
  * withhold, so it must come only from the server's own ledger: whatever the
  * client put under the same key is removed, and whatever arrives is validated.
  */
-import { listOf, prop } from '../boundary/_read.js';
-import { sanitizeProject } from '../boundary/ledger.js';
-import { DEFAULT_LIMITS, readLimits } from '../ledger/limits.js';
-import { projectKey } from '../ledger/project-key.js';
-import type { LedgerLimits, ProjectState, SessionView } from '../ledger/types.js';
-import { copyWithout } from './_copy.js';
+import { copyWithout } from '../boundary/_copy.js';
+import { prop } from '../boundary/_read.js';
+import { readLimits } from '../boundary/limits.js';
+import { readView } from '../boundary/view.js';
+import { DEFAULT_LIMITS } from '../ledger/limits.js';
+import type { LedgerLimits, SessionView } from '../ledger/types.js';
 import { VIEW_KEY } from './keys.js';
 
 /**
@@ -55,10 +55,12 @@ export function withSessionView<T extends object>(
  * not send: projects without a usable `projectRoot`, records without a
  * positive integer `index`, files without a path, invalid spans. What is kept
  * is bounded by `limits` (default {@link DEFAULT_LIMITS}; pass your store's
- * when they are larger): at most `maxProjects` projects (the first per key),
- * each with its last `maxViewCalls` records of at most `maxFilesPerCall` files
- * and `maxRangesPerFile` spans. A view claiming 100,000 projects reads as a
- * handful.
+ * when they are larger, `READ_TOOL_LIMITS` for a read tool): at most
+ * `maxProjects` projects (the first per key), each with its most recent
+ * records within `maxViewCalls` and `maxViewRanges` (the oldest go first,
+ * whole), of at most `maxFilesPerCall` files and `maxRangesPerFile` spans. A
+ * view claiming 100,000 projects reads as a handful. What it returns is
+ * frozen.
  *
  * @example
  * ```ts
@@ -71,25 +73,5 @@ export function readSessionView(
   args: unknown,
   limits: Partial<LedgerLimits> = DEFAULT_LIMITS,
 ): SessionView | null {
-  try {
-    const raw = prop(args, VIEW_KEY);
-    if (prop(raw, 'version') !== 1) return null;
-    const rawProjects = prop(raw, 'projects');
-    if (!Array.isArray(rawProjects)) return null;
-    const bounds = readLimits(limits);
-    const { list, length } = listOf(rawProjects);
-    const projects: ProjectState[] = [];
-    const seen = new Set<string>();
-    for (let i = 0; i < length && projects.length < bounds.maxProjects; i++) {
-      const project = sanitizeProject(list[i], bounds);
-      if (project === null) continue;
-      const key = projectKey(project.projectRoot);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      projects.push(project);
-    }
-    return { version: 1, projects };
-  } catch {
-    return null;
-  }
+  return readView(prop(args, VIEW_KEY), readLimits(limits));
 }

@@ -1,0 +1,148 @@
+/**
+ * Internal: reading an emission — what a renderer reported it sent, carried
+ * back from a tool (possibly out of a worker) or handed to the reducer in a
+ * `recorded` event — into the ledger's plain shapes. Reads defensively (a
+ * getter that throws, a proxy, a revoked proxy all read as "absent"), copies
+ * into fresh plain objects, and bounds every collection by the limits.
+ * Under-reports, never invents: what cannot be read is dropped, nothing is
+ * widened or guessed.
+ */
+import { freezeEmission } from '../ledger/_freeze.js';
+import type { CallRecord, Emission, FileEmission, LedgerLimits } from '../ledger/types.js';
+import { coalesceRanges } from '../ranges/coalesce.js';
+import { isLineRange, type LineRange } from '../ranges/range.js';
+import { addCounts, at, count, listOf, prop } from './_read.js';
+
+/** Longer roots are not keys anyone spells: such an emission is ignored. */
+export const MAX_ROOT_CHARS = 4096;
+/** Longer paths are not a file a renderer sent: such a file is dropped (under-report). */
+export const MAX_PATH_CHARS = 4096;
+/** The query is for diagnostics only; longer ones keep their first chars. */
+export const MAX_QUERY_CHARS = 1024;
+/** Fingerprints are ~30 chars; a longer one is not ours and proves nothing. */
+export const MAX_FINGERPRINT_CHARS = 256;
+
+/** A non-empty string of at most `max` chars, else `undefined`. */
+export function shortString(x: unknown, max: number): string | undefined {
+  return typeof x === 'string' && x !== '' && x.length <= max ? x : undefined;
+}
+
+/** One path's entries of an emission, being merged. */
+interface Acc {
+  readonly path: string;
+  readonly first: number;
+  chars: number;
+  fingerprint: string | undefined;
+  /** Every entry so far carried the same non-empty fingerprint. */
+  agree: boolean;
+  truncated: boolean;
+  ranges: unknown[];
+}
+
+/**
+ * The valid spans among the members of several reported range lists, as fresh
+ * plain copies: what the range algebra is then handed is data this module
+ * built, not the reporter's objects.
+ */
+function checkedRanges(lists: readonly unknown[]): LineRange[] {
+  const out: LineRange[] = [];
+  for (const raw of lists) {
+    const { list, length } = listOf(raw);
+    for (let i = 0; i < length; i++) {
+      const member = at(list, i);
+      const range = { start: prop(member, 'start'), end: prop(member, 'end') };
+      if (isLineRange(range)) out.push(range);
+    }
+  }
+  return out;
+}
+
+/**
+ * The files of an emission as the ledger keeps them: unreadable, non-string or
+ * empty paths dropped; entries with one path merged (chars added, spans joined,
+ * fingerprint kept only when every entry carried the same one); the
+ * `maxFilesPerCall` with the most chars kept, in the order they were reported;
+ * each file's spans coalesced to `maxRangesPerFile`.
+ */
+export function sanitizeFiles(raw: unknown, limits: LedgerLimits): FileEmission[] {
+  const { list, length } = listOf(raw);
+  const byPath = new Map<string, Acc>();
+  const order: Acc[] = [];
+  for (let i = 0; i < length; i++) {
+    const file = at(list, i);
+    const path = shortString(prop(file, 'path'), MAX_PATH_CHARS);
+    if (path === undefined) continue;
+    const chars = count(prop(file, 'chars'));
+    const fingerprint = shortString(prop(file, 'fingerprint'), MAX_FINGERPRINT_CHARS);
+    const truncated = prop(file, 'rangesTruncated') === true;
+    const ranges = prop(file, 'ranges');
+    const acc = byPath.get(path);
+    if (acc === undefined) {
+      const fresh: Acc = {
+        path,
+        first: order.length,
+        chars,
+        fingerprint,
+        agree: fingerprint !== undefined,
+        truncated,
+        ranges: [ranges],
+      };
+      byPath.set(path, fresh);
+      order.push(fresh);
+    } else {
+      acc.chars = addCounts(acc.chars, chars);
+      acc.agree &&= fingerprint !== undefined && fingerprint === acc.fingerprint;
+      acc.truncated ||= truncated;
+      acc.ranges.push(ranges);
+    }
+  }
+  let kept = order;
+  if (order.length > limits.maxFilesPerCall) {
+    // Most chars first; on a tie the file reported first (the sort is stable).
+    // Then back to report order.
+    kept = [...order]
+      .sort((a, b) => b.chars - a.chars)
+      .slice(0, limits.maxFilesPerCall)
+      .sort((a, b) => a.first - b.first);
+  }
+  return kept.map((acc) => {
+    const { ranges, truncated } = coalesceRanges(
+      checkedRanges(acc.ranges),
+      limits.maxRangesPerFile,
+    );
+    const file: { -readonly [K in keyof FileEmission]: FileEmission[K] } = {
+      path: acc.path,
+      ranges,
+      chars: acc.chars,
+    };
+    if (acc.agree && acc.fingerprint !== undefined) file.fingerprint = acc.fingerprint;
+    if (truncated || acc.truncated) file.rangesTruncated = true;
+    return file;
+  });
+}
+
+/**
+ * A plain, bounded copy of an emission, or `null` when it has no usable
+ * `projectRoot` (a non-empty string of sane length). Counts that are not
+ * finite and non-negative read as 0; a query that is not a string reads as ''.
+ */
+export function sanitizeEmission(raw: unknown, limits: LedgerLimits): Emission | null {
+  const projectRoot = shortString(prop(raw, 'projectRoot'), MAX_ROOT_CHARS);
+  if (projectRoot === undefined) return null;
+  const query = prop(raw, 'query');
+  return freezeEmission({
+    projectRoot,
+    query: typeof query === 'string' ? query.slice(0, MAX_QUERY_CHARS) : '',
+    files: sanitizeFiles(prop(raw, 'files'), limits),
+    sourceChars: count(prop(raw, 'sourceChars')),
+    responseChars: count(prop(raw, 'responseChars')),
+  });
+}
+
+/** A call record read from outside (a view in a worker): an emission plus a positive index. */
+export function sanitizeRecord(raw: unknown, limits: LedgerLimits): CallRecord | null {
+  const index = prop(raw, 'index');
+  if (!Number.isSafeInteger(index) || (index as number) < 1) return null;
+  const emission = sanitizeEmission(raw, limits);
+  return emission === null ? null : { ...emission, index: index as number };
+}

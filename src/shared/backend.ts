@@ -1,0 +1,123 @@
+/**
+ * What a shared session store keeps its values in: a key–value service with
+ * a compare-and-set and a time to live (Redis, Valkey), or, for tests and
+ * single-process hosts, the in-memory backend below. Not a cache interface in
+ * general: it has exactly the two operations the store needs.
+ */
+import { option } from './_options.js';
+
+/**
+ * A key–value service the shared store writes one value per session bucket
+ * to. Keys and values are opaque strings to it.
+ *
+ * A backend may reject, throw or hang: the store degrades around it.
+ *
+ * @example
+ * ```ts
+ * const backend: SharedStoreBackend = createMemoryBackend();
+ * await backend.compareAndSet('k', null, 'v1', 60_000); // true
+ * await backend.compareAndSet('k', null, 'v2', 60_000); // false: 'k' holds 'v1'
+ * await backend.get('k');                               // 'v1'
+ * ```
+ */
+export interface SharedStoreBackend {
+  /** The value of `key`, or `null` when there is none (never set, or expired). */
+  get(key: string): Promise<string | null>;
+  /**
+   * Atomically: when `key` holds `expected` (`null`: nothing), sets it to
+   * `next` with a lifetime of `ttlMs` milliseconds and resolves `true`;
+   * otherwise changes nothing and resolves `false`.
+   */
+  compareAndSet(
+    key: string,
+    expected: string | null,
+    next: string,
+    ttlMs: number,
+  ): Promise<boolean>;
+}
+
+/**
+ * Options of {@link createMemoryBackend}.
+ *
+ * @example
+ * ```ts
+ * let t = 0;
+ * const options: MemoryBackendOptions = { now: () => t };
+ * ```
+ */
+export interface MemoryBackendOptions {
+  /** The clock expiry reads, in milliseconds (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/**
+ * The in-memory backend: a {@link SharedStoreBackend} that can also say how
+ * many values it holds.
+ *
+ * @example
+ * ```ts
+ * const backend: MemoryBackend = createMemoryBackend();
+ * backend.size(); // 0
+ * ```
+ */
+export interface MemoryBackend extends SharedStoreBackend {
+  /** Values held, counting expired ones not yet dropped (a write drops those that expired first). */
+  size(): number;
+}
+
+/**
+ * A {@link SharedStoreBackend} in this process's memory: for tests, and for a
+ * single-process host that wants the shared store's expiry. Values expire
+ * like Redis keys: an expired value reads as absent, and expired values are
+ * dropped as later writes come in, so abandoned sessions do not accumulate.
+ *
+ * @example
+ * ```ts
+ * const store = createSharedSessionStore(createMemoryBackend(), { ttlMs: 60_000 });
+ * await store.record(emission, 'conn-1');
+ * (await store.view('conn-1')).projects.length; // 1
+ * ```
+ * @throws {TypeError} when `options` is not an object or `options.now` not a function.
+ */
+export function createMemoryBackend(options?: MemoryBackendOptions): MemoryBackend {
+  const clock = option(options, 'now', 'createMemoryBackend(options)');
+  if (clock !== undefined && typeof clock !== 'function') {
+    throw new TypeError('createMemoryBackend(options): options.now must be a function');
+  }
+  const now = (clock as (() => number) | undefined) ?? Date.now;
+  // Insertion order is write order: re-set keys move to the end, so the values
+  // that expire first are at the front.
+  const values = new Map<string, { value: string; expiresAt: number }>();
+
+  function current(key: string): string | null {
+    const held = values.get(key);
+    if (held === undefined) return null;
+    if (held.expiresAt > now()) return held.value;
+    values.delete(key);
+    return null;
+  }
+
+  function sweep(): void {
+    const t = now();
+    for (const [key, held] of values) {
+      if (held.expiresAt > t) return;
+      values.delete(key);
+    }
+  }
+
+  return {
+    async get(key) {
+      return current(key);
+    },
+    async compareAndSet(key, expected, next, ttlMs) {
+      if (current(key) !== expected) return false;
+      values.delete(key);
+      values.set(key, { value: next, expiresAt: now() + ttlMs });
+      sweep();
+      return true;
+    },
+    size() {
+      return values.size;
+    },
+  };
+}

@@ -1,0 +1,332 @@
+/**
+ * The session store for hosts that run several processes behind one address:
+ * each session bucket's ledger is one value in a shared backend (Redis), so a
+ * session's next call may land on any process. The async twin of
+ * `createSessionStore`; the ledger, the reducer and the views are the same.
+ *
+ * Not a cache and not a lock service: a write reads the bucket's value,
+ * applies its event with the pure reducer, and compare-and-sets the result;
+ * a write that lost the race reads again and re-applies. A backend fault
+ * never reaches the tool call: recording degrades to nothing recorded (the
+ * next call re-sends), reading to an empty view (the call renders in full).
+ */
+import { prop } from '../boundary/_read.js';
+import { readStoredLedger } from '../boundary/stored-ledger.js';
+import { createLedger, ledgerReducer, sessionView } from '../ledger/ledger.js';
+import { projectFromView } from '../ledger/selectors.js';
+import { normalizeSessionId, sha256OfUtf8 } from '../ledger/session-id.js';
+import type { PruneRequest } from '../ledger/store.js';
+import type {
+  CallRecord,
+  Emission,
+  Ledger,
+  LedgerEvent,
+  LedgerLimits,
+  ProjectState,
+  PrunedEvent,
+  SessionView,
+} from '../ledger/types.js';
+import { beforeDeadline, pause } from './_deadline.js';
+import { option } from './_options.js';
+import type { SharedStoreBackend } from './backend.js';
+
+/**
+ * How long an idle session's value lives: an hour. Every write renews it, so
+ * a session that keeps calling keeps its history; one that stopped is gone
+ * an hour later, as principle 1 wants (state ends with the conversation).
+ */
+const DEFAULT_TTL_MS = 3_600_000;
+
+/**
+ * How long one store operation may wait on the backend, all its attempts
+ * together: 250 ms. Redis answers in about a millisecond; a backend that has
+ * not answered in 250 ms is down or overloaded, and the tool call should go
+ * on without it (re-sending costs less than waiting).
+ */
+const DEFAULT_TIMEOUT_MS = 250;
+
+/**
+ * Compare-and-set attempts per write. Writes of one bucket in one process go
+ * out together, so only other processes race a write; eight attempts outlast
+ * eight processes writing one session at once, which no conversation does.
+ */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * Session values remembered per store, with the ledger each reads as: a call
+ * reads its session's value to plan and again to record, and reading a
+ * 45 KB value back into a ledger costs milliseconds, comparing it with the
+ * one seen last microseconds. 64 values of at most ~50 KB each bound it.
+ */
+const SEEN_VALUES = 64;
+
+/** The key of the default bucket (ids that normalize to none). Never a SHA-256 hex. */
+const DEFAULT_BUCKET_KEY = 'default';
+
+/**
+ * Options of {@link createSharedSessionStore}.
+ *
+ * @example
+ * ```ts
+ * const options: SharedSessionStoreOptions = { limits: { maxProjects: 8 }, ttlMs: 30 * 60_000 };
+ * ```
+ */
+export interface SharedSessionStoreOptions {
+  /** The bounds of each bucket's ledger (see `createLedger`); `maxProjects` counts one session's projects. */
+  readonly limits?: Partial<LedgerLimits>;
+  /** Idle lifetime of a session's value, renewed by every write (default one hour). */
+  readonly ttlMs?: number;
+  /** How long one operation may wait on the backend before it degrades (default 250 ms). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The shared twin of `SessionStore`: the same operations, each a Promise that
+ * never rejects.
+ *
+ * @example
+ * ```ts
+ * const store: SharedSessionStore = createSharedSessionStore(redisBackend(client));
+ * const view = await store.view(conversationId);
+ * await store.record(emission, conversationId);
+ * ```
+ */
+export interface SharedSessionStore {
+  /**
+   * Records a call's emission into its session's value. Resolves to the
+   * record as stored, or `null` when nothing was stored: a malformed
+   * emission, limits that keep nothing, or a backend that failed, hung or
+   * kept losing the race.
+   */
+  record(emission: Emission, sessionId?: string): Promise<CallRecord | null>;
+  /** The view to hand the session's next call; an empty view when the backend fails. */
+  view(sessionId?: string): Promise<SessionView>;
+  /** `projectFromView(await view(sessionId), projectRoot)`: never `null`, the store tracks. */
+  project(projectRoot: string, sessionId?: string): Promise<ProjectState>;
+  /**
+   * Drops what the agent no longer holds (writes `pruned` into the session's
+   * value); counters stay. A request that is malformed, or matches nothing,
+   * writes nothing.
+   */
+  prune(request?: PruneRequest): Promise<void>;
+  /** Drops the session's value; a blank or non-string id drops nothing. */
+  forget(sessionId: string): Promise<void>;
+}
+
+/** One pending write of a bucket: its event and whom to tell the outcome. */
+interface Write {
+  readonly event: LedgerEvent;
+  /** Called once: with the ledger after the event (`null`: nothing was written). */
+  readonly settle: (after: Ledger | null) => void;
+}
+
+/** The backend key of a session bucket: SHA-256 of the normalized id, never the id. */
+function bucketKey(sessionId: unknown): string {
+  const id = normalizeSessionId(sessionId);
+  return id === undefined ? DEFAULT_BUCKET_KEY : sha256OfUtf8(id);
+}
+
+/** The record `recorded` just appended: the last call of the most recently used entry. */
+function lastRecord(ledger: Ledger): CallRecord | null {
+  const project = ledger.entries[ledger.entries.length - 1]?.project;
+  const last = project?.calls[project.calls.length - 1];
+  return last !== undefined && last.index === project?.callCount ? last : null;
+}
+
+const WHERE = 'createSharedSessionStore(backend, options)';
+
+function checkPositive(options: unknown, name: string, fallback: number): number {
+  const value = option(options, name, WHERE);
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw new TypeError(`${WHERE}: options.${name} must be a positive safe integer`);
+}
+
+function checkBackend(backend: unknown): void {
+  const usable =
+    typeof prop(backend, 'get') === 'function' &&
+    typeof prop(backend, 'compareAndSet') === 'function';
+  if (!usable) throw new TypeError(`${WHERE}: backend must have get and compareAndSet methods`);
+}
+
+/**
+ * A session store whose ledgers live in `backend`, one value per session
+ * bucket, so several processes share every session.
+ *
+ * - **Keys and values name no session.** A bucket's key is the SHA-256 hex of
+ *   its normalized id (the default bucket has the fixed key `default`); its
+ *   value is that bucket's ledger as JSON, which needs no id inside.
+ * - **No lost record.** A write applies its event with `ledgerReducer` to
+ *   the value it saw last (or reads it), and compare-and-sets; when another
+ *   process wrote first it reads again and re-applies (up to 8 attempts).
+ *   Writes of one bucket in this process go out together in one
+ *   compare-and-set.
+ * - **Idle sessions expire.** Every write sets the value's TTL to `ttlMs`
+ *   (default one hour).
+ * - **A fault degrades.** A backend that rejects, throws or does not answer
+ *   within `timeoutMs` (default 250 ms per operation) makes `record` resolve
+ *   `null` and `view` an empty view; nothing rejects. A value that is not a
+ *   ledger (hand-edited, truncated, another program's) reads as an empty
+ *   ledger and is replaced by the next write.
+ *
+ * @throws {TypeError} when `backend` lacks `get` or `compareAndSet`,
+ *   `options` is not an object, `limits` is malformed (as `createLedger`), or
+ *   `ttlMs` / `timeoutMs` is not a positive safe integer.
+ * @example
+ * ```ts
+ * const store = createSharedSessionStore(createMemoryBackend(), { ttlMs: 60_000 });
+ * const record = await store.record(emission, 'conversation-7'); // → { …emission, index: 1 } or null
+ * (await store.view('conversation-7')).projects[0].callCount;   // 1
+ * await store.prune({ sessionId: 'conversation-7', calls: [1] }); // the agent lost response #1
+ * await store.forget('conversation-7');
+ * ```
+ */
+export function createSharedSessionStore(
+  backend: SharedStoreBackend,
+  options: SharedSessionStoreOptions = {},
+): SharedSessionStore {
+  checkBackend(backend);
+  const empty = createLedger(option(options, 'limits', WHERE) as Partial<LedgerLimits> | undefined);
+  const ttlMs = checkPositive(options, 'ttlMs', DEFAULT_TTL_MS);
+  const timeoutMs = checkPositive(options, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const emptyView = sessionView(empty);
+  /** Writes waiting per key while a compare-and-set of that key is out. */
+  const queues = new Map<string, Write[]>();
+
+  /** The last value seen (read or written) per key, and the ledger it reads as; least recent first. */
+  const seen = new Map<string, { readonly raw: string; readonly ledger: Ledger }>();
+
+  /** Remembers `raw` as `key`'s value, dropping the least recently seen past the bound. */
+  function remember(key: string, raw: string, ledger: Ledger): void {
+    seen.delete(key);
+    seen.set(key, { raw, ledger });
+    if (seen.size > SEEN_VALUES) seen.delete(seen.keys().next().value!);
+  }
+
+  /**
+   * The value as a ledger: absent or not a ledger → empty. A value equal to
+   * the one last seen for the key is not read again (the same text reads as
+   * the same ledger); text that is not a ledger is not remembered.
+   */
+  function parse(key: string, raw: string | null): Ledger {
+    if (raw === null) return empty;
+    const last = seen.get(key);
+    if (last !== undefined && last.raw === raw) return last.ledger;
+    const ledger = readStoredLedger(raw, empty.limits);
+    if (ledger === null) return empty;
+    remember(key, raw, ledger);
+    return ledger;
+  }
+
+  async function load(
+    key: string,
+    deadline: number,
+  ): Promise<{ raw: string | null; ledger: Ledger }> {
+    const raw = await beforeDeadline(() => backend.get(key), deadline);
+    if (raw !== null && typeof raw !== 'string') throw new TypeError('not a string');
+    return { raw, ledger: parse(key, raw) };
+  }
+
+  /**
+   * The ledgers after each write of `batch`, once written to `key`'s value
+   * (`null` for a write that changed nothing), or `null` when nothing was
+   * written. Never rejects.
+   */
+  async function apply(key: string, batch: readonly Write[]): Promise<(Ledger | null)[] | null> {
+    const deadline = Date.now() + timeoutMs;
+    // First try the value seen last, without reading it again: the
+    // compare-and-set tells whether it is still the current one.
+    let known: { raw: string | null; ledger: Ledger } | undefined = seen.get(key);
+    try {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const guessed = known !== undefined;
+        const { raw, ledger } = known ?? (await load(key, deadline));
+        known = undefined;
+        const after: (Ledger | null)[] = [];
+        let next = ledger;
+        for (const write of batch) {
+          const reduced = ledgerReducer(next, write.event);
+          after.push(reduced === next ? null : reduced);
+          next = reduced;
+        }
+        if (next === ledger) {
+          // Nothing to write — unless the value seen last is out of date.
+          if (guessed) continue;
+          return after;
+        }
+        const stored = JSON.stringify(next);
+        const won = await beforeDeadline(
+          () => backend.compareAndSet(key, raw, stored, ttlMs),
+          deadline,
+        );
+        if (won === true) {
+          remember(key, stored, next);
+          return after;
+        }
+        // Another process wrote first: read its value and re-apply, after a
+        // short random pause so two processes do not keep colliding.
+        if (!guessed) await pause(Math.random() * 2 ** attempt, deadline);
+      }
+    } catch {
+      // A backend fault: nothing of this batch was recorded.
+    }
+    return null;
+  }
+
+  async function flush(key: string, batch: readonly Write[]): Promise<void> {
+    const after = await apply(key, batch);
+    for (let i = 0; i < batch.length; i++) batch[i]!.settle(after?.[i] ?? null);
+  }
+
+  async function drain(key: string, queue: Write[]): Promise<void> {
+    while (queue.length > 0) await flush(key, queue.splice(0));
+    queues.delete(key);
+  }
+
+  function write(sessionId: unknown, event: LedgerEvent): Promise<Ledger | null> {
+    return new Promise((settle) => {
+      const key = bucketKey(sessionId);
+      const queue = queues.get(key);
+      if (queue !== undefined) {
+        queue.push({ event, settle });
+        return;
+      }
+      const fresh = [{ event, settle }];
+      queues.set(key, fresh);
+      void drain(key, fresh);
+    });
+  }
+
+  async function view(sessionId?: string): Promise<SessionView> {
+    try {
+      const { ledger } = await load(bucketKey(sessionId), Date.now() + timeoutMs);
+      return sessionView(ledger);
+    } catch {
+      return emptyView;
+    }
+  }
+
+  return {
+    async record(emission, sessionId) {
+      const after = await write(sessionId, { type: 'recorded', emission });
+      return after === null ? null : lastRecord(after);
+    },
+    view,
+    async project(projectRoot, sessionId) {
+      return projectFromView(await view(sessionId), projectRoot)!;
+    },
+    async prune(request) {
+      // Read field by field: the request may come straight from a tool call.
+      // The bucket's value holds its entries under the default bucket.
+      await write(prop(request, 'sessionId'), {
+        type: 'pruned',
+        projectRoot: prop(request, 'projectRoot'),
+        calls: prop(request, 'calls'),
+      } as PrunedEvent);
+    },
+    async forget(sessionId) {
+      if (normalizeSessionId(sessionId) === undefined) return;
+      await write(sessionId, { type: 'cleared' });
+    },
+  };
+}

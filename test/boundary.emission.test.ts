@@ -1,0 +1,487 @@
+/**
+ * The boundary reading an emission into a record: counts that are zero,
+ * negative zero or not numbers, the string caps at their exact lengths, which
+ * files a record keeps, entries with one path merged, `rangesTruncated`; and
+ * the limits a caller passes, checked or read.
+ */
+import { describe, expect, it } from 'vitest';
+import { readLimits } from '../src/boundary/limits.js';
+import {
+  createLedger,
+  type Emission,
+  type FileEmission,
+  type Ledger,
+  ledgerReducer,
+  sessionView,
+} from '../src/index.js';
+import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
+
+function emission(over: Partial<Emission> = {}): Emission {
+  return {
+    projectRoot: '/repo',
+    query: 'q',
+    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 100, fingerprint: 'fp' }],
+    sourceChars: 100,
+    responseChars: 200,
+    ...over,
+  };
+}
+
+function record(ledger: Ledger, e: unknown = emission(), sessionId?: unknown): Ledger {
+  return ledgerReducer(ledger, {
+    type: 'recorded',
+    emission: e as Emission,
+    sessionId: sessionId as string,
+  });
+}
+
+/** The files of the single call recorded from `e` under `limits`. */
+function filesOf(e: unknown, limits: Parameters<typeof createLedger>[0] = {}): FileEmission[] {
+  const view = sessionView(record(createLedger(limits), e));
+  return [...(view.projects[0]?.calls[0]?.files ?? [])];
+}
+
+/** `n` files named f0…f(n-1), each with `chars` = its number + 1. */
+function numberedFiles(n: number): FileEmission[] {
+  return Array.from({ length: n }, (_, i) => ({ path: `f${i}`, ranges: [], chars: i + 1 }));
+}
+
+describe('sanitizing counts', () => {
+  it.each([
+    ['zero', 0, 0],
+    ['negative zero', -0, 0],
+    ['negative', -5, 0],
+    ['NaN', Number.NaN, 0],
+    ['+Infinity', Number.POSITIVE_INFINITY, 0],
+    ['-Infinity', Number.NEGATIVE_INFINITY, 0],
+    ['a numeric string', '12', 0],
+    ['a bigint', 12n, 0],
+    ['null', null, 0],
+    ['a fraction', 0.5, 0.5],
+    ['a positive count', 12, 12],
+  ])('%s → %d', (_name, raw, want) => {
+    const call = sessionView(
+      record(
+        createLedger(),
+        emission({
+          sourceChars: raw as number,
+          responseChars: raw as number,
+          files: [{ path: 'a.ts', ranges: [], chars: raw as number }],
+        }),
+      ),
+    ).projects[0]!;
+    expect(call.responseChars).toBe(want);
+    expect(call.calls[0]!.sourceChars).toBe(want);
+    expect(call.calls[0]!.responseChars).toBe(want);
+    expect(call.calls[0]!.files[0]!.chars).toBe(want);
+  });
+
+  it('adds response chars over calls', () => {
+    let ledger = record(createLedger(), emission({ responseChars: 5 }));
+    ledger = record(ledger, emission({ responseChars: 0.25 }));
+    expect(ledger.entries[0]!.project.responseChars).toBe(5.25);
+  });
+
+  it('holds the running total finite when it would pass the largest number', () => {
+    let ledger = record(createLedger(), emission({ responseChars: Number.MAX_VALUE }));
+    ledger = record(ledger, emission({ responseChars: Number.MAX_VALUE }));
+    expect(ledger.entries[0]!.project.responseChars).toBe(Number.MAX_VALUE);
+  });
+});
+
+describe('string caps at their exact lengths', () => {
+  it('keeps a projectRoot of 4096 chars and ignores one of 4097', () => {
+    const root = `/${'r'.repeat(4095)}`;
+    expect(record(createLedger(), emission({ projectRoot: root })).entries).toHaveLength(1);
+    const tooLong = createLedger();
+    expect(record(tooLong, emission({ projectRoot: `${root}r` }))).toBe(tooLong);
+  });
+
+  it('keeps a path of 4096 chars and drops one of 4097', () => {
+    const path = 'p'.repeat(4096);
+    const files = filesOf(
+      emission({
+        files: [
+          { path, ranges: [], chars: 1 },
+          { path: `${path}p`, ranges: [], chars: 1 },
+        ],
+      }),
+    );
+    expect(files.map((f) => f.path.length)).toEqual([4096]);
+  });
+
+  it('keeps a fingerprint of 256 chars and drops one of 257', () => {
+    const fp = 'f'.repeat(256);
+    const files = filesOf(
+      emission({
+        files: [
+          { path: 'a.ts', ranges: [], chars: 1, fingerprint: fp },
+          { path: 'b.ts', ranges: [], chars: 1, fingerprint: `${fp}f` },
+        ],
+      }),
+    );
+    expect(files.map((f) => f.fingerprint?.length)).toEqual([256, undefined]);
+    expect(Object.hasOwn(files[1]!, 'fingerprint')).toBe(false);
+  });
+
+  it('keeps a query of 1024 chars whole and cuts a longer one to its first 1024', () => {
+    const q = `${'a'.repeat(1023)}b`;
+    const exact = sessionView(record(createLedger(), emission({ query: q })));
+    expect(exact.projects[0]!.calls[0]!.query).toBe(q);
+    const long = sessionView(record(createLedger(), emission({ query: `${q}cdef` })));
+    expect(long.projects[0]!.calls[0]!.query).toBe(q);
+    const empty = sessionView(record(createLedger(), emission({ query: '' })));
+    expect(empty.projects[0]!.calls[0]!.query).toBe('');
+  });
+
+  it('ignores an emission that is a function, even one carrying a root', () => {
+    const fn = Object.assign(() => 0, emission());
+    const ledger = createLedger();
+    expect(record(ledger, fn)).toBe(ledger);
+  });
+});
+
+describe('files of a record', () => {
+  it.each([
+    [2, 1, ['f0']],
+    [2, 2, ['f0', 'f1']],
+    [2, 3, ['f1', 'f2']],
+    [3, 5, ['f2', 'f3', 'f4']],
+  ])('maxFilesPerCall %i of %i files → %j', (max, n, want) => {
+    expect(
+      filesOf(emission({ files: numberedFiles(n) }), { maxFilesPerCall: max }).map((f) => f.path),
+    ).toEqual(want);
+  });
+
+  it('keeps the largest files in the order they were reported', () => {
+    const files = [
+      { path: 'mid', ranges: [], chars: 50 },
+      { path: 'small', ranges: [], chars: 1 },
+      { path: 'big', ranges: [], chars: 90 },
+      { path: 'tiny', ranges: [], chars: 0 },
+      { path: 'second', ranges: [], chars: 70 },
+    ];
+    expect(filesOf(emission({ files }), { maxFilesPerCall: 3 }).map((f) => f.path)).toEqual([
+      'mid',
+      'big',
+      'second',
+    ]);
+  });
+
+  it('on a tie in chars keeps the file reported first', () => {
+    const files = [
+      { path: 'a', ranges: [], chars: 5 },
+      { path: 'b', ranges: [], chars: 9 },
+      { path: 'c', ranges: [], chars: 5 },
+      { path: 'd', ranges: [], chars: 5 },
+    ];
+    expect(filesOf(emission({ files }), { maxFilesPerCall: 2 }).map((f) => f.path)).toEqual([
+      'a',
+      'b',
+    ]);
+    expect(filesOf(emission({ files }), { maxFilesPerCall: 3 }).map((f) => f.path)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+  });
+
+  it('ranks a merged path by its summed chars, and keeps it at its first position', () => {
+    const files = [
+      { path: 'x', ranges: [{ start: 1, end: 2 }], chars: 4 },
+      { path: 'y', ranges: [], chars: 6 },
+      { path: 'x', ranges: [{ start: 5, end: 6 }], chars: 4 },
+      { path: 'z', ranges: [], chars: 7 },
+    ];
+    expect(filesOf(emission({ files }), { maxFilesPerCall: 2 })).toEqual([
+      {
+        path: 'x',
+        ranges: [
+          { start: 1, end: 2 },
+          { start: 5, end: 6 },
+        ],
+        chars: 8,
+      },
+      { path: 'z', ranges: [], chars: 7 },
+    ]);
+  });
+
+  it('maxFilesPerCall 0 keeps no files but still records the call', () => {
+    const ledger = record(createLedger({ maxFilesPerCall: 0 }), emission());
+    expect(ledger.entries[0]!.project.calls[0]!.files).toEqual([]);
+    expect(ledger.entries[0]!.project.callCount).toBe(1);
+  });
+});
+
+describe('merging entries with one path', () => {
+  it('drops the fingerprint when a later entry has none, or another one', () => {
+    const none = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
+          { path: 'a', ranges: [], chars: 1 },
+        ],
+      }),
+    );
+    expect(none).toEqual([{ path: 'a', ranges: [], chars: 2 }]);
+    const other = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
+          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
+          { path: 'a', ranges: [], chars: 1, fingerprint: 'other' },
+        ],
+      }),
+    );
+    expect(other).toEqual([{ path: 'a', ranges: [], chars: 3 }]);
+  });
+
+  it('never gains a fingerprint the first entry lacked', () => {
+    const files = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [], chars: 1 },
+          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
+          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
+        ],
+      }),
+    );
+    expect(files).toEqual([{ path: 'a', ranges: [], chars: 3 }]);
+  });
+
+  it('keeps the fingerprint all entries agree on', () => {
+    const files = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [{ start: 3, end: 4 }], chars: 1, fingerprint: 'fp' },
+          { path: 'a', ranges: [{ start: 1, end: 2 }], chars: 2, fingerprint: 'fp' },
+          { path: 'a', ranges: [{ start: 9, end: 9 }], chars: 3, fingerprint: 'fp' },
+        ],
+      }),
+    );
+    expect(files).toEqual([
+      {
+        path: 'a',
+        ranges: [
+          { start: 1, end: 4 },
+          { start: 9, end: 9 },
+        ],
+        chars: 6,
+        fingerprint: 'fp',
+      },
+    ]);
+  });
+
+  it('reads a merged entry whose ranges are not a list, or are unreadable, as no spans', () => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    const files = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [{ start: 1, end: 2 }], chars: 1 },
+          { path: 'a', ranges: 'lines 5-9' as never, chars: 1 },
+          { path: 'a', ranges: proxy, chars: 1 },
+          { path: 'a', ranges: [{ start: 7, end: 8 }], chars: 1 },
+        ],
+      }),
+    );
+    expect(files).toEqual([
+      {
+        path: 'a',
+        ranges: [
+          { start: 1, end: 2 },
+          { start: 7, end: 8 },
+        ],
+        chars: 4,
+      },
+    ]);
+  });
+
+  it('reads past a member whose getter throws in a merged entry', () => {
+    const ranges = [{ start: 1, end: 1 }, null, { start: 3, end: 3 }];
+    Object.defineProperty(ranges, 1, {
+      get(): never {
+        throw new Error('hostile member');
+      },
+    });
+    const files = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [{ start: 10, end: 10 }], chars: 1 },
+          { path: 'a', ranges: ranges as never, chars: 1 },
+        ],
+      }),
+    );
+    expect(files[0]!.ranges).toEqual([
+      { start: 1, end: 1 },
+      { start: 3, end: 3 },
+      { start: 10, end: 10 },
+    ]);
+  });
+});
+
+describe('rangesTruncated', () => {
+  const spans = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ start: 10 * i + 1, end: 10 * i + 1 + i }));
+
+  it.each([
+    [3, 2, false],
+    [3, 3, false],
+    [3, 4, true],
+  ])('maxRangesPerFile %i with %i disjoint spans → truncated %s', (max, n, cut) => {
+    const [file] = filesOf(emission({ files: [{ path: 'a', ranges: spans(n), chars: 1 }] }), {
+      maxRangesPerFile: max,
+    });
+    expect(file!.ranges).toHaveLength(Math.min(max, n));
+    expect(file!.rangesTruncated).toBe(cut ? true : undefined);
+    expect(Object.hasOwn(file!, 'rangesTruncated')).toBe(cut);
+  });
+
+  it('keeps a flag the reporter set, and only when it is exactly true', () => {
+    const files = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [], chars: 1, rangesTruncated: true },
+          { path: 'b', ranges: [], chars: 1, rangesTruncated: 'yes' as never },
+          { path: 'c', ranges: [], chars: 1, rangesTruncated: false },
+        ],
+      }),
+    );
+    expect(files.map((f) => f.rangesTruncated)).toEqual([true, undefined, undefined]);
+  });
+
+  it('a merged path is truncated when any of its entries was', () => {
+    const later = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [], chars: 1 },
+          { path: 'a', ranges: [], chars: 1, rangesTruncated: true },
+          { path: 'a', ranges: [], chars: 1 },
+        ],
+      }),
+    );
+    expect(later[0]!.rangesTruncated).toBe(true);
+    const first = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [], chars: 1, rangesTruncated: true },
+          { path: 'a', ranges: [], chars: 1 },
+        ],
+      }),
+    );
+    expect(first[0]!.rangesTruncated).toBe(true);
+    const none = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [], chars: 1 },
+          { path: 'a', ranges: [], chars: 1, rangesTruncated: 'yes' as never },
+        ],
+      }),
+    );
+    expect(none[0]).not.toHaveProperty('rangesTruncated');
+  });
+
+  it('merged spans that fit are not truncated, even when the entries together had more', () => {
+    const [file] = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [{ start: 1, end: 5 }], chars: 1 },
+          { path: 'a', ranges: [{ start: 6, end: 9 }], chars: 1 },
+        ],
+      }),
+      { maxRangesPerFile: 1 },
+    );
+    expect(file).toEqual({ path: 'a', ranges: [{ start: 1, end: 9 }], chars: 2 });
+  });
+});
+
+describe('limits', () => {
+  it.each([
+    ['an array', []],
+    ['a function', () => ({ maxProjects: 1 })],
+    ['a string', 'maxProjects'],
+  ])('createLedger rejects %s as limits', (_name, limits) => {
+    expect(() => createLedger(limits as never)).toThrow(
+      new TypeError('createLedger(limits): limits must be an object'),
+    );
+  });
+
+  it('names a field whose getter throws', () => {
+    const limits = Object.defineProperty({}, 'maxFilesPerCall', {
+      get(): never {
+        throw new Error('hostile');
+      },
+    });
+    expect(() => createLedger(limits)).toThrow(
+      new TypeError('createLedger(limits): limits.maxFilesPerCall could not be read'),
+    );
+  });
+
+  it('accepts 0 and the largest safe integer for every field', () => {
+    const zero = {
+      maxProjects: 0,
+      maxCallsRetained: 0,
+      maxFilesPerCall: 0,
+      maxRangesPerFile: 0,
+      maxViewCalls: 0,
+      maxRangesRetained: 0,
+      maxViewRanges: 0,
+    };
+    expect(createLedger(zero).limits).toEqual(zero);
+    const big = Number.MAX_SAFE_INTEGER;
+    expect(createLedger({ maxViewCalls: big }).limits.maxViewCalls).toBe(big);
+  });
+
+  it.each([
+    ['maxProjects', -1],
+    ['maxCallsRetained', 2 ** 53],
+    ['maxFilesPerCall', Number.POSITIVE_INFINITY],
+    ['maxRangesPerFile', '3'],
+    ['maxViewCalls', null],
+  ])('rejects %s = %j, naming the field', (field, value) => {
+    expect(() => createLedger({ [field]: value })).toThrow(
+      new TypeError(`createLedger(limits): limits.${field} must be a non-negative safe integer`),
+    );
+  });
+
+  it('readLimits takes each usable field and defaults the rest', () => {
+    expect(
+      readLimits({
+        maxProjects: 0,
+        maxCallsRetained: -1,
+        maxFilesPerCall: 2.5,
+        maxRangesPerFile: '3',
+        maxViewCalls: 9,
+        maxRangesRetained: null,
+        maxViewRanges: 7,
+      }),
+    ).toEqual({
+      maxProjects: 0,
+      maxCallsRetained: 8,
+      maxFilesPerCall: 24,
+      maxRangesPerFile: 24,
+      maxViewCalls: 9,
+      maxRangesRetained: 4096,
+      maxViewRanges: 7,
+    });
+    const defaults = {
+      maxProjects: 4,
+      maxCallsRetained: 8,
+      maxFilesPerCall: 24,
+      maxRangesPerFile: 24,
+      maxViewCalls: 4,
+      maxRangesRetained: 4096,
+      maxViewRanges: 1024,
+    };
+    expect(readLimits(null)).toEqual(defaults);
+    expect(readLimits(undefined)).toEqual(defaults);
+    expect(readLimits(DEFAULT_LIMITS)).toEqual(defaults);
+  });
+
+  it('a reducer reading unusable limits falls back to the defaults', () => {
+    const junk = { ...createLedger(), limits: { maxCallsRetained: 'x' } } as unknown as Ledger;
+    let ledger = junk;
+    for (let i = 0; i < 10; i++) ledger = record(ledger);
+    expect(ledger.entries[0]!.project.calls.map((c) => c.index)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});

@@ -1,0 +1,526 @@
+/**
+ * The boundary on foreign views, ledgers and lists: the primitives every
+ * reader is built from, `readSessionView`'s bounds, the selectors on views no
+ * ledger built, lists read only up to their length, and malformed ledgers,
+ * views and results. Malformed parts are dropped, never repaired.
+ */
+import { describe, expect, it } from 'vitest';
+import { copyWithout } from '../src/boundary/_copy.js';
+import { hasOwn, listOf, prop } from '../src/boundary/_read.js';
+import { readLimits } from '../src/boundary/limits.js';
+import {
+  attachEmission,
+  createLedger,
+  createSessionStore,
+  EMISSION_KEY,
+  type Emission,
+  type FileEmission,
+  type Ledger,
+  ledgerReducer,
+  projectFromView,
+  readSessionView,
+  servedRangesForFile,
+  sessionView,
+  takeEmission,
+  VIEW_KEY,
+} from '../src/index.js';
+import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
+
+function emission(over: Partial<Emission> = {}): Emission {
+  return {
+    projectRoot: '/repo',
+    query: 'q',
+    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 100, fingerprint: 'fp' }],
+    sourceChars: 100,
+    responseChars: 200,
+    ...over,
+  };
+}
+
+function record(ledger: Ledger, e: unknown = emission(), sessionId?: unknown): Ledger {
+  return ledgerReducer(ledger, {
+    type: 'recorded',
+    emission: e as Emission,
+    sessionId: sessionId as string,
+  });
+}
+
+/** The files of the single call recorded from `e` under `limits`. */
+function filesOf(e: unknown, limits: Parameters<typeof createLedger>[0] = {}): FileEmission[] {
+  const view = sessionView(record(createLedger(limits), e));
+  return [...(view.projects[0]?.calls[0]?.files ?? [])];
+}
+
+/** A view carried in args, ready for `readSessionView`. */
+const wrap = (view: unknown) => ({ [VIEW_KEY]: view });
+
+function rawProject(root: string, calls: unknown[] = [], callCount: unknown = calls.length) {
+  return { projectRoot: root, callCount, responseChars: 0, calls };
+}
+
+function rawCall(index: number, files: unknown[] = []) {
+  return { index, projectRoot: '/repo', query: '', files, sourceChars: 0, responseChars: 0 };
+}
+
+describe('internal readers', () => {
+  it('hasOwn answers false for what it cannot ask, and sees only own keys', () => {
+    const { proxy, revoke } = Proxy.revocable({ a: 1 }, {});
+    revoke();
+    expect(hasOwn(proxy, 'a')).toBe(false);
+    expect(hasOwn({ a: 1 }, 'a')).toBe(true);
+    expect(hasOwn(Object.create({ a: 1 }), 'a')).toBe(false);
+  });
+
+  it('prop reads only objects', () => {
+    const fn = Object.assign(() => 0, { a: 1 });
+    expect(prop(fn, 'a')).toBeUndefined();
+    expect(prop({ a: 1 }, 'a')).toBe(1);
+    expect(prop(null, 'a')).toBeUndefined();
+    expect(prop('abc', 'length')).toBeUndefined();
+  });
+
+  it('listOf refuses a list whose length is not a safe integer', () => {
+    const lying = new Proxy(['a', 'b'], {
+      get: (target, key) => (key === 'length' ? 1.5 : Reflect.get(target, key)),
+    });
+    expect(listOf(lying)).toEqual({ list: [], length: 0 });
+    expect(listOf(['a'])).toEqual({ list: ['a'], length: 1 });
+    expect(listOf([]).length).toBe(0);
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    expect(listOf(proxy)).toEqual({ list: [], length: 0 });
+  });
+
+  it('an emission whose files list lies about its length keeps no files', () => {
+    const files = new Proxy([{ path: 'a', ranges: [], chars: 1 }], {
+      get: (target, key) => (key === 'length' ? 0.5 : Reflect.get(target, key)),
+    });
+    expect(filesOf(emission({ files }))).toEqual([]);
+  });
+
+  it('a files list with an unreadable member keeps the rest', () => {
+    const files = [{ path: 'a', ranges: [], chars: 1 }, null, { path: 'c', ranges: [], chars: 3 }];
+    Object.defineProperty(files, 1, {
+      get(): never {
+        throw new Error('hostile file');
+      },
+    });
+    expect(filesOf(emission({ files: files as never })).map((f) => f.path)).toEqual(['a', 'c']);
+  });
+
+  it('copyWithout copies own enumerable properties, symbols too, as plain writable ones', () => {
+    const sym = Symbol('s');
+    const source = Object.defineProperty({ a: 1, drop: 2, [sym]: 3 }, 'hidden', {
+      value: 4,
+      enumerable: false,
+    });
+    const out = copyWithout(source, 'drop')!;
+    expect(Reflect.ownKeys(out)).toEqual(['a', sym]);
+    expect(out[sym]).toBe(3);
+    expect(Object.getOwnPropertyDescriptor(out, 'a')).toEqual({
+      value: 1,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+
+  it('copyWithout gives undefined, or skips, an unreadable property', () => {
+    const source = Object.defineProperty({ a: 1, b: 2 }, 'bad', {
+      enumerable: true,
+      get(): never {
+        throw new Error('hostile');
+      },
+    });
+    expect(copyWithout(source, 'b')).toBeUndefined();
+    expect(copyWithout(source, 'b', true)).toEqual({ a: 1 });
+    expect(copyWithout(source, 'bad')).toEqual({ a: 1, b: 2 });
+  });
+});
+
+describe('readSessionView bounds', () => {
+  it.each([
+    [2, 1, ['/p0']],
+    [2, 2, ['/p0', '/p1']],
+    [2, 3, ['/p0', '/p1']],
+    [0, 2, []],
+  ])('maxProjects %i of %i projects → %j', (max, n, want) => {
+    const projects = Array.from({ length: n }, (_, i) => rawProject(`/p${i}`));
+    const view = readSessionView(wrap({ version: 1, projects }), { maxProjects: max });
+    expect(view!.projects.map((p) => p.projectRoot)).toEqual(want);
+  });
+
+  it('a dropped or duplicate project does not use up the bound', () => {
+    const projects = [
+      null,
+      rawProject(''),
+      rawProject('/a'),
+      rawProject('/a/'),
+      rawProject('/b'),
+      rawProject('/c'),
+    ];
+    const view = readSessionView(wrap({ version: 1, projects }), { maxProjects: 2 });
+    expect(view!.projects.map((p) => p.projectRoot)).toEqual(['/a', '/b']);
+  });
+
+  it.each([
+    [2, [1, 2], [1, 2]],
+    [2, [1, 2, 3], [2, 3]],
+    [3, [1, 2, 3], [1, 2, 3]],
+    [1, [1, 2, 3], [3]],
+  ])('maxViewCalls %i of calls %j → %j', (max, indexes, want) => {
+    const calls = indexes.map((i) => rawCall(i));
+    const view = readSessionView(wrap({ version: 1, projects: [rawProject('/repo', calls)] }), {
+      maxViewCalls: max,
+    });
+    expect(view!.projects[0]!.calls.map((c) => c.index)).toEqual(want);
+  });
+
+  it('keeps a record with index 1, drops 0, negatives, fractions and strings', () => {
+    const calls = [
+      rawCall(1),
+      rawCall(0),
+      rawCall(-2),
+      rawCall(1.5),
+      { ...rawCall(4), index: '4' },
+    ];
+    const view = readSessionView(wrap({ version: 1, projects: [rawProject('/repo', calls)] }));
+    expect(view!.projects[0]!.calls.map((c) => c.index)).toEqual([1]);
+  });
+
+  it('an invalid record does not use up the window', () => {
+    const calls = [rawCall(1), rawCall(2), rawCall(0), { index: 3, projectRoot: '' }];
+    const view = readSessionView(wrap({ version: 1, projects: [rawProject('/repo', calls)] }), {
+      maxViewCalls: 2,
+    });
+    expect(view!.projects[0]!.calls.map((c) => c.index)).toEqual([1, 2]);
+  });
+
+  it.each([
+    [1, 1],
+    [7, 7],
+    [0, 0],
+    [-0, 0],
+    [-3, 0],
+    [2.5, 0],
+    ['7', 0],
+    [Number.POSITIVE_INFINITY, 0],
+  ])('callCount %j reads as %d', (raw, want) => {
+    const view = readSessionView(wrap({ version: 1, projects: [rawProject('/repo', [], raw)] }));
+    expect(view!.projects[0]!.callCount).toBe(want);
+  });
+
+  it('bounds files and spans of a carried record by the limits given', () => {
+    const files = [
+      {
+        path: 'a',
+        ranges: [
+          { start: 1, end: 1 },
+          { start: 3, end: 9 },
+        ],
+        chars: 1,
+      },
+      { path: 'b', ranges: [], chars: 5 },
+      { path: 'c', ranges: [], chars: 3 },
+    ];
+    const view = readSessionView(
+      wrap({ version: 1, projects: [rawProject('/repo', [rawCall(1, files)])] }),
+      { maxFilesPerCall: 2, maxRangesPerFile: 1 },
+    );
+    expect(view!.projects[0]!.calls[0]!.files).toEqual([
+      { path: 'b', ranges: [], chars: 5 },
+      { path: 'c', ranges: [], chars: 3 },
+    ]);
+    const spans = readSessionView(
+      wrap({ version: 1, projects: [rawProject('/repo', [rawCall(1, files)])] }),
+      { maxRangesPerFile: 1 },
+    );
+    expect(spans!.projects[0]!.calls[0]!.files[0]).toEqual({
+      path: 'a',
+      ranges: [{ start: 3, end: 9 }],
+      chars: 1,
+      rangesTruncated: true,
+    });
+  });
+
+  it('a view read back keeps responseChars and the records’ fields', () => {
+    const project = {
+      projectRoot: '/repo',
+      callCount: 3,
+      responseChars: 77,
+      calls: [{ ...rawCall(3), query: 'auth', sourceChars: 5, responseChars: 9 }],
+    };
+    expect(readSessionView(wrap({ version: 1, projects: [project] }))).toEqual({
+      version: 1,
+      projects: [
+        {
+          projectRoot: '/repo',
+          callCount: 3,
+          responseChars: 77,
+          calls: [
+            {
+              index: 3,
+              projectRoot: '/repo',
+              query: 'auth',
+              files: [],
+              sourceChars: 5,
+              responseChars: 9,
+            },
+          ],
+        },
+      ],
+    });
+  });
+});
+
+describe('the selectors on views no ledger built', () => {
+  const served = {
+    path: 'a.ts',
+    fingerprint: 'fp',
+    ranges: [{ start: 3, end: 4 }],
+  };
+  const project = (calls: unknown) =>
+    ({ projectRoot: '/r', callCount: 1, responseChars: 0, calls }) as never;
+  const empty = (projectRoot: unknown) => ({
+    projectRoot,
+    callCount: 0,
+    responseChars: 0,
+    calls: [],
+  });
+
+  it('projectFromView: a view that is not an object is untracked', () => {
+    expect(projectFromView(undefined as never, '/r')).toBeNull();
+    expect(projectFromView('view' as never, '/r')).toBeNull();
+  });
+
+  it('projectFromView: a view whose projects are not a list is untracked, as readSessionView reads it', () => {
+    const view = { version: 1, projects: { 0: { projectRoot: '/r', callCount: 5 } } } as never;
+    expect(projectFromView(view, '/r')).toBeNull();
+  });
+
+  it('projectFromView: skips members that are not objects or have no string root', () => {
+    const fn = Object.assign(() => 0, { projectRoot: '/r', callCount: 8 });
+    const good = { projectRoot: '/r/', callCount: 2, responseChars: 0, calls: [] };
+    const view = {
+      version: 1,
+      projects: [null, fn, { projectRoot: 7, callCount: 9 }, good],
+    } as never;
+    expect(projectFromView(view, '/r')).toEqual(good);
+    expect(projectFromView({ version: 1, projects: [fn] } as never, '/r')).toEqual(empty('/r'));
+  });
+
+  it('projectFromView: a root that is not a string finds nothing and does not throw', () => {
+    const view = { version: 1, projects: [{ projectRoot: '/r', callCount: 1 }] } as never;
+    expect(projectFromView(view, 5 as never)).toEqual(empty(5));
+  });
+
+  it('servedRangesForFile: no fingerprint, or an empty one, holds nothing', () => {
+    const unproven = project([{ files: [{ path: 'a.ts', ranges: [{ start: 1, end: 9 }] }] }]);
+    expect(servedRangesForFile(unproven, 'a.ts', undefined as never)).toEqual([]);
+    const blank = project([{ files: [{ ...served, fingerprint: '' }] }]);
+    expect(servedRangesForFile(blank, 'a.ts', '')).toEqual([]);
+    expect(servedRangesForFile(project([{ files: [served] }]), 'a.ts', 'fp')).toEqual([
+      { start: 3, end: 4 },
+    ]);
+  });
+
+  it('servedRangesForFile: a project that is not an object holds nothing', () => {
+    const fn = Object.assign(() => 0, { calls: [{ files: [served] }] });
+    expect(servedRangesForFile(fn as never, 'a.ts', 'fp')).toEqual([]);
+    expect(servedRangesForFile('p' as never, 'a.ts', 'fp')).toEqual([]);
+  });
+
+  it('servedRangesForFile: reads only arrays, skipping members that are not objects', () => {
+    const fnCall = Object.assign(() => 0, { files: [served] });
+    const fnFile = Object.assign(() => 0, { ...served, ranges: [{ start: 20, end: 30 }] });
+    expect(servedRangesForFile(project(new Set([{ files: [served] }])), 'a.ts', 'fp')).toEqual([]);
+    expect(
+      servedRangesForFile(
+        project([
+          null,
+          fnCall,
+          { files: new Set([served]) },
+          { files: [null, fnFile, { ...served, ranges: new Set([{ start: 40, end: 41 }]) }] },
+          { files: [served] },
+        ]),
+        'a.ts',
+        'fp',
+      ),
+    ).toEqual([{ start: 3, end: 4 }]);
+  });
+
+  it('servedRangesForFile: matches path and fingerprint both, merging what several calls served', () => {
+    const calls = [
+      { files: [{ ...served, ranges: [{ start: 5, end: 6 }] }] },
+      { files: [{ ...served, path: 'b.ts', ranges: [{ start: 50, end: 60 }] }] },
+      { files: [{ ...served, fingerprint: 'other', ranges: [{ start: 70, end: 80 }] }] },
+      { files: [served] },
+    ];
+    expect(servedRangesForFile(project(calls), 'a.ts', 'fp')).toEqual([{ start: 3, end: 6 }]);
+  });
+
+  it('servedRangesForFile: a call whose getter throws holds nothing at all', () => {
+    const hostile = Object.defineProperty({}, 'files', {
+      get(): never {
+        throw new Error('hostile');
+      },
+    });
+    expect(servedRangesForFile(project([{ files: [served] }, hostile]), 'a.ts', 'fp')).toEqual([]);
+  });
+});
+
+describe('lists read only up to their length', () => {
+  /** An array whose member at `length` (past its end) reads as `extra`. */
+  const pastEnd = <T>(items: T[], extra: unknown): T[] =>
+    new Proxy(items, {
+      get: (target, key) => (key === String(target.length) ? extra : Reflect.get(target, key)),
+    });
+
+  it('files, and a merged entry’s spans', () => {
+    const files = pastEnd([{ path: 'a', ranges: [{ start: 1, end: 1 }], chars: 1 }], {
+      path: 'ghost',
+      ranges: [],
+      chars: 9,
+    });
+    expect(filesOf(emission({ files })).map((f) => f.path)).toEqual(['a']);
+    const merged = filesOf(
+      emission({
+        files: [
+          { path: 'a', ranges: [{ start: 1, end: 1 }], chars: 1 },
+          { path: 'a', ranges: pastEnd([{ start: 3, end: 3 }], { start: 9, end: 9 }), chars: 1 },
+        ],
+      }),
+    );
+    expect(merged[0]!.ranges).toEqual([
+      { start: 1, end: 1 },
+      { start: 3, end: 3 },
+    ]);
+  });
+
+  it('a ledger’s entries, a view’s projects and a project’s calls', () => {
+    const good = record(createLedger(), emission()).entries[0]!;
+    const ghost = { ...good, project: { ...good.project, projectRoot: '/ghost' } };
+    const ledger = { ...createLedger(), entries: pastEnd([good], ghost) } as unknown as Ledger;
+    expect(sessionView(ledger).projects.map((p) => p.projectRoot)).toEqual(['/repo']);
+
+    const projects = pastEnd([rawProject('/a')], rawProject('/ghost'));
+    const view = readSessionView(wrap({ version: 1, projects }));
+    expect(view!.projects.map((p) => p.projectRoot)).toEqual(['/a']);
+
+    const calls = pastEnd([rawCall(1)], rawCall(9));
+    const read = readSessionView(wrap({ version: 1, projects: [rawProject('/a', calls)] }));
+    expect(read!.projects[0]!.calls.map((c) => c.index)).toEqual([1]);
+  });
+});
+
+describe('malformed ledgers, views and results', () => {
+  it('cleared of a ledger whose entries are not a list returns it as it is', () => {
+    const junk = { ...createLedger(), entries: 'abc' } as unknown as Ledger;
+    expect(ledgerReducer(junk, { type: 'cleared' })).toBe(junk);
+    expect(ledgerReducer(junk, { type: 'forgotten', sessionId: 'a' })).toBe(junk);
+  });
+
+  it('a blank id forgets nothing, even an entry with no session at all', () => {
+    const good = record(createLedger(), emission()).entries[0]!;
+    const ledger = {
+      ...createLedger(),
+      entries: [{ ...good, session: undefined }],
+    } as unknown as Ledger;
+    expect(ledgerReducer(ledger, { type: 'forgotten', sessionId: '  ' })).toBe(ledger);
+  });
+
+  it('projectFromView: a view whose projects cannot be read is untracked', () => {
+    const view = Object.defineProperty({ version: 1 }, 'projects', {
+      get(): never {
+        throw new Error('hostile');
+      },
+    });
+    expect(projectFromView(view as never, '/r')).toBeNull();
+  });
+
+  it('projectFromView: matches only its own root, by key or as it is', () => {
+    const other = { projectRoot: '/other', callCount: 4, responseChars: 0, calls: [] };
+    const mine = { projectRoot: '/r/', callCount: 2, responseChars: 0, calls: [] };
+    expect(projectFromView({ version: 1, projects: [other, mine] }, '/r')).toEqual(mine);
+    // A project without a string root is dropped at the boundary: nothing matches it.
+    const odd = { projectRoot: 5, callCount: 3 };
+    const view = { version: 1, projects: [{ projectRoot: 7 }, odd] } as never;
+    expect(projectFromView(view, 5 as never)).toEqual({
+      projectRoot: 5,
+      callCount: 0,
+      responseChars: 0,
+      calls: [],
+    });
+  });
+
+  it('the store answers null for a malformed emission after a good one', () => {
+    const store = createSessionStore();
+    expect(store.record(emission())?.index).toBe(1);
+    const before = store.ledger();
+    expect(store.record({ projectRoot: '' } as never)).toBeNull();
+    expect(store.ledger()).toBe(before);
+  });
+
+  it('takeEmission and attachEmission leave arrays and functions carrying the key as they are', () => {
+    const list = Object.assign([1, 2], { [EMISSION_KEY]: emission() });
+    expect(takeEmission(list)).toEqual({ result: list, emission: null });
+    expect(takeEmission(list).result).toBe(list);
+    const fn = Object.assign(() => 0, { [EMISSION_KEY]: emission() });
+    expect(takeEmission(fn).result).toBe(fn);
+    expect(takeEmission(fn).emission).toBeNull();
+    expect(attachEmission(fn, emission())).toBe(fn);
+  });
+});
+
+describe('the ledger on unreadable input', () => {
+  it('readLimits: a getter that throws reads as the default for that field', () => {
+    const limits = Object.defineProperty({ maxProjects: 9 }, 'maxViewCalls', {
+      enumerable: true,
+      get(): never {
+        throw new Error('hostile');
+      },
+    });
+    expect(readLimits(limits)).toEqual({ ...DEFAULT_LIMITS, maxProjects: 9 });
+  });
+
+  it('a ledger whose entries are a revoked proxy comes back unchanged', () => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    const broken = { ...createLedger(), entries: proxy } as never;
+    expect(ledgerReducer(broken, { type: 'cleared' })).toBe(broken);
+  });
+
+  it('char counts are held finite when two reports of a file add past the largest number', () => {
+    const { emission } = takeEmission({
+      [EMISSION_KEY]: {
+        projectRoot: '/r',
+        query: '',
+        files: [
+          { path: 'a.ts', ranges: [{ start: 1, end: 1 }], chars: Number.MAX_VALUE },
+          { path: 'a.ts', ranges: [{ start: 2, end: 2 }], chars: Number.MAX_VALUE },
+        ],
+        sourceChars: 0,
+        responseChars: 0,
+      },
+    });
+    expect(emission?.files).toEqual([
+      { path: 'a.ts', ranges: [{ start: 1, end: 2 }], chars: Number.MAX_VALUE },
+    ]);
+  });
+
+  it('servedRangesForFile skips calls without a files list and files that are not objects', () => {
+    const project = {
+      projectRoot: '/r',
+      callCount: 3,
+      responseChars: 0,
+      calls: [
+        null,
+        { files: 'not a list' },
+        { files: [null, 7, { path: 'a.ts', fingerprint: 'fp', ranges: [{ start: 3, end: 4 }] }] },
+        { files: [{ path: 'a.ts', fingerprint: 'fp', ranges: 'L9-12' }] },
+      ],
+    };
+    expect(servedRangesForFile(project as never, 'a.ts', 'fp')).toEqual([{ start: 3, end: 4 }]);
+  });
+});

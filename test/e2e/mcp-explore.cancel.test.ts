@@ -1,0 +1,163 @@
+/**
+ * The MCP example records only what goes out: a call the client cancelled
+ * (the SDK's `notifications/cancelled`) or abandoned (a reset socket) leaves
+ * the session's ledger as it was, whether it was still queued behind a busy
+ * pool or already rendering. The next identical call then sends everything a
+ * first call sends.
+ *
+ * One worker, and a worker that can be told to take its time (`slow:`), make
+ * "queued behind a busy pool" and "cancelled while rendering" happen on cue.
+ */
+import { request } from 'node:http';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  CONVERSATION,
+  connectHttp,
+  type Daemon,
+  explore,
+  FAULTY_WORKER,
+  hasPointer,
+  logged,
+  rawSession,
+  rawText,
+  sleep,
+  startDaemon,
+  useExample,
+  WIDE,
+} from './_mcp-explore.js';
+
+useExample();
+
+const SLOW_MS = 600;
+let daemon: Daemon;
+/** A first `WIDE` call of a fresh session: what an unrecorded call must leave the next one to send. */
+let firstCall = '';
+
+beforeAll(async () => {
+  daemon = await startDaemon({
+    EXPLORE_WORKERS: '1',
+    EXPLORE_WORKER: FAULTY_WORKER,
+    EXPLORE_TEST_SLOW_MS: String(SLOW_MS),
+  });
+  firstCall = await explore(await connectHttp(daemon.url), { query: WIDE });
+  expect(hasPointer(firstCall)).toBe(false);
+});
+
+let slowCalls = 0;
+
+/** Starts a slow call; resolves once the worker has begun it, with the call's own promise. */
+async function slowCall(client: Client, query: string, signal?: AbortSignal) {
+  const call = client.callTool(
+    { name: 'explore', arguments: { query: `slow:${query}` }, _meta: CONVERSATION },
+    undefined,
+    signal === undefined ? {} : { signal },
+  );
+  await logged(daemon, 'slow call started', ++slowCalls);
+  return { call };
+}
+
+/**
+ * Keeps the one worker busy for SLOW_MS with another session's call, and
+ * resolves once it is running; `busy` settles when that call is done.
+ */
+async function occupyPool(): Promise<{ busy: Promise<unknown> }> {
+  const { call } = await slowCall(await connectHttp(daemon.url), 'zzz');
+  return { busy: call };
+}
+
+/**
+ * POSTs a `tools/call` on raw session `sid`; `hangUp()` resets the socket,
+ * and `closed` settles when the socket is gone.
+ */
+function callToHangUp(sid: string, query: string): { hangUp(): void; closed: Promise<void> } {
+  const req = request(daemon.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-06-18',
+    },
+  });
+  const closed = new Promise<void>((done) => {
+    req.on('error', () => done());
+    req.on('close', () => done());
+  });
+  req.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 99,
+      method: 'tools/call',
+      params: { name: 'explore', arguments: { query }, _meta: CONVERSATION },
+    }),
+  );
+  return { hangUp: () => req.destroy(), closed };
+}
+
+describe('a call cancelled through the SDK', () => {
+  it('records nothing when it was cancelled while queued behind a busy pool', async () => {
+    const client = await connectHttp(daemon.url);
+    const { busy } = await occupyPool();
+    const cancel = new AbortController();
+    const call = client.callTool(
+      { name: 'explore', arguments: { query: WIDE }, _meta: CONVERSATION },
+      undefined,
+      { signal: cancel.signal },
+    );
+    await sleep(300); // it reaches the daemon and waits behind the busy worker
+    cancel.abort();
+    await expect(call).rejects.toThrow();
+    await busy;
+    // Time for the cancelled call to have run and been recorded, had it not been dropped.
+    await sleep(200);
+
+    expect(await explore(client, { query: WIDE })).toBe(firstCall);
+    // The session records again once a call goes out: the one after that points back.
+    expect(hasPointer(await explore(client, { query: WIDE }))).toBe(true);
+  });
+
+  it('records nothing when it was cancelled while its worker was rendering it', async () => {
+    const client = await connectHttp(daemon.url);
+    const cancel = new AbortController();
+    const { call } = await slowCall(client, WIDE, cancel.signal);
+    cancel.abort();
+    await expect(call).rejects.toThrow();
+    // The worker finishes the call it was given; its answer is dropped, not recorded.
+    await sleep(SLOW_MS);
+
+    expect(await explore(client, { query: WIDE })).toBe(firstCall);
+    expect(hasPointer(await explore(client, { query: WIDE }))).toBe(true);
+  });
+});
+
+describe('a call whose client reset the socket', () => {
+  it('records nothing when the socket closed while the call was queued', async () => {
+    const raw = await rawSession(daemon.url);
+    const { busy } = await occupyPool();
+    const exchange = callToHangUp(raw.sid, WIDE);
+    await sleep(300); // it reaches the daemon and waits behind the busy worker
+    exchange.hangUp();
+    await exchange.closed;
+    await busy;
+    // Time for the cancelled call to have run and been recorded, had it not been dropped.
+    await sleep(200);
+
+    expect(rawText(await raw.call({ query: WIDE }))).toBe(firstCall);
+    expect(hasPointer(rawText(await raw.call({ query: WIDE })))).toBe(true);
+  });
+
+  it('records nothing when the socket closed while the call was rendering', async () => {
+    const raw = await rawSession(daemon.url);
+    const exchange = callToHangUp(raw.sid, `slow:${WIDE}`);
+    await logged(daemon, 'slow call started', ++slowCalls);
+    exchange.hangUp();
+    await exchange.closed;
+    await sleep(SLOW_MS);
+
+    expect(rawText(await raw.call({ query: WIDE }))).toBe(firstCall);
+    expect(hasPointer(rawText(await raw.call({ query: WIDE })))).toBe(true);
+    // The daemon stayed up through all of it.
+    expect(daemon.proc.exitCode).toBeNull();
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * The MCP example's worker pool survives faults: a call whose arguments do
+ * not clone fails alone and its worker stays; a worker that exits, throws or
+ * hangs past the call timeout fails its call and is replaced; a full queue
+ * answers "busy" at once. From outside, with the SDK client and raw HTTP
+ * against a daemon with one worker that misbehaves on request, and on the
+ * pool itself for the clone failure no tool argument can reach any more.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connectHttp,
+  type Daemon,
+  type ExamplePool,
+  examplePool,
+  explore,
+  exploreError,
+  FAULTY_WORKER,
+  hasPointer,
+  health,
+  logged,
+  rawSession,
+  rawText,
+  sleep,
+  startDaemon,
+  useExample,
+  WIDE,
+} from './_mcp-explore.js';
+
+useExample();
+
+const SLOW_MS = 800;
+const TIMEOUT_MS = 1500;
+let slowCalls = 0;
+let daemon: Daemon;
+let firstCall = '';
+
+beforeAll(async () => {
+  daemon = await startDaemon({
+    EXPLORE_WORKERS: '1',
+    EXPLORE_WORKER: FAULTY_WORKER,
+    EXPLORE_TEST_SLOW_MS: String(SLOW_MS),
+    EXPLORE_CALL_TIMEOUT_MS: String(TIMEOUT_MS),
+    EXPLORE_MAX_QUEUE: '2',
+  });
+  firstCall = await explore(await connectHttp(daemon.url), { query: WIDE });
+});
+
+/** `{ query, extra }` with `extra` nested `depth` arrays deep, as JSON text (no recursion needed). */
+function nestedArguments(query: string, depth: number): string {
+  return `{"query":${JSON.stringify(query)},"extra":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+}
+
+function nestedCall(id: number, depth: number): string {
+  return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"explore","arguments":${nestedArguments(WIDE, depth)},"_meta":{"conversationId":"c-1"}}}`;
+}
+
+/** The daemon answers a fresh session's first call exactly as before. */
+async function stillAnswers(): Promise<void> {
+  expect(await explore(await connectHttp(daemon.url), { query: WIDE })).toBe(firstCall);
+}
+
+describe('an extra argument nested 10,000 arrays deep', () => {
+  it('is dropped before the worker on an idle pool, and the call answers normally', async () => {
+    const raw = await rawSession(daemon.url);
+    const { status, text } = await raw.post(nestedCall(7, 10_000));
+    expect(status).toBe(200);
+    const answer = JSON.parse(/^data: (.*)$/m.exec(text)![1]!);
+    expect(rawText(answer)).toBe(firstCall);
+    await stillAnswers();
+  });
+
+  it('neither wedges nor crashes a busy pool', async () => {
+    const busy = explore(await connectHttp(daemon.url), { query: 'slow:zzz' });
+    await logged(daemon, 'slow call started', ++slowCalls);
+    const raw = await rawSession(daemon.url);
+    const { status, text } = await raw.post(nestedCall(8, 10_000));
+    await busy;
+    expect(status).toBe(200);
+    expect(rawText(JSON.parse(/^data: (.*)$/m.exec(text)![1]!))).toBe(firstCall);
+    await stillAnswers();
+    expect(daemon.proc.exitCode).toBeNull();
+  });
+});
+
+describe('a worker that fails', () => {
+  it('fails only its call when it exits without an error, and is replaced', async () => {
+    const client = await connectHttp(daemon.url);
+    expect(await exploreError(client, { query: 'exit:' })).toBe(
+      'explore could not answer: the rendering worker stopped.',
+    );
+    // The session's next call is an honest first call: the failed one recorded nothing.
+    expect(await explore(client, { query: WIDE })).toBe(firstCall);
+    expect((await health(daemon.origin)).body.workers).toBe(1);
+  });
+
+  it('fails only its call when it throws, and is replaced', async () => {
+    const client = await connectHttp(daemon.url);
+    expect(await exploreError(client, { query: 'throw:' })).toBe(
+      'explore could not answer: the rendering worker crashed.',
+    );
+    expect(await explore(client, { query: WIDE })).toBe(firstCall);
+  });
+
+  it('is terminated and replaced when it hangs past the call timeout', async () => {
+    const client = await connectHttp(daemon.url);
+    const other = await connectHttp(daemon.url);
+    // A call queued behind the hung one is served by the replacement.
+    const hung = exploreError(client, { query: 'hang:' });
+    await sleep(50);
+    const behind = explore(other, { query: WIDE });
+    expect(await hung).toBe(
+      `explore could not answer: the call took longer than ${TIMEOUT_MS} ms.`,
+    );
+    expect(await behind).toBe(firstCall);
+    expect(hasPointer(await explore(other, { query: WIDE }))).toBe(true);
+  });
+});
+
+describe('a full queue', () => {
+  it('refuses the call past the bound with a busy error and serves the queued ones', async () => {
+    const sessions = await Promise.all([1, 2, 3, 4].map(() => connectHttp(daemon.url)));
+    const running = explore(sessions[0]!, { query: 'slow:zzz' });
+    await logged(daemon, 'slow call started', ++slowCalls);
+    const queued = [explore(sessions[1]!, { query: WIDE }), explore(sessions[2]!, { query: WIDE })];
+    await sleep(300); // both reach the daemon and wait behind the busy worker
+    expect(await exploreError(sessions[3]!, { query: WIDE })).toBe(
+      'explore could not answer: the server is busy (2 calls waiting): try again shortly.',
+    );
+    await running;
+    expect(await Promise.all(queued)).toEqual([firstCall, firstCall]);
+    // The refused call recorded nothing either.
+    expect(await explore(sessions[3]!, { query: WIDE })).toBe(firstCall);
+  });
+});
+
+describe('the pool itself, given arguments that do not clone', () => {
+  let pool: ExamplePool;
+  beforeAll(async () => {
+    pool = await examplePool();
+  });
+  afterAll(() => pool.close());
+
+  /** An array nested `depth` deep, built without recursion. */
+  function nested(depth: number): unknown[] {
+    let a: unknown[] = [];
+    for (let i = 0; i < depth; i++) a = [a];
+    return a;
+  }
+
+  it('fails that call and keeps the worker, on an idle pool and when dispatched from a reply', async () => {
+    await expect(pool.run({ query: WIDE, extra: nested(10_000) })).rejects.toThrow(
+      'the arguments could not be passed to a rendering worker',
+    );
+    await expect(pool.run({ query: WIDE, extra: () => 1 })).rejects.toThrow(
+      'the arguments could not be passed',
+    );
+    // Queued behind a running call, the bad one is posted from the worker's reply handler.
+    const [ok, bad, after] = await Promise.allSettled([
+      pool.run({ query: WIDE }),
+      pool.run({ query: WIDE, extra: nested(10_000) }),
+      pool.run({ query: WIDE }),
+    ]);
+    expect(ok.status).toBe('fulfilled');
+    expect(bad.status).toBe('rejected');
+    expect(after.status).toBe('fulfilled');
+    expect(pool.stats()).toEqual({ queued: 0, running: 0, workers: 1 });
+  });
+});

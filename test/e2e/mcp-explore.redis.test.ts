@@ -1,0 +1,225 @@
+/**
+ * The MCP example scaled out: `--http <port> --redis <url>` runs the
+ * transport stateless, so any process answers any request, and keeps every
+ * conversation's ledger in Redis, keyed by its `_meta` conversation id (or
+ * its context token). Two daemon processes share one real `redis-server`
+ * (Debian's, started on a free loopback port by the test); the SDK client's
+ * calls alternate between them as a load balancer without session affinity
+ * would route them.
+ */
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisBackend } from '../../src/redis/index.js';
+import { createSharedSessionStore } from '../../src/shared/index.js';
+import {
+  body,
+  connectHttp,
+  envWith,
+  explore,
+  FAULTY_WORKER,
+  hasPointer,
+  logged,
+  REPO,
+  RESTOCK,
+  SERVER,
+  STOCK,
+  sleep,
+  startDaemon,
+  tokenOf,
+  useExample,
+  WIDE,
+} from './_mcp-explore.js';
+import { freePort, startRedis, type TestRedis } from './_redis.js';
+
+useExample();
+
+let redis: TestRedis;
+/** One client on each of the two daemons. */
+let a: Client;
+let b: Client;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  const [one, two] = await Promise.all([
+    startDaemon({}, [], ['--redis', redis.url]),
+    startDaemon({}, [], ['--redis', redis.url]),
+  ]);
+  expect(one.log()).toContain('stateless, shared store');
+  [a, b] = await Promise.all([connectHttp(one.url), connectHttp(two.url)]);
+});
+afterAll(() => redis?.stop());
+
+const SEQUENCE = [WIDE, STOCK, WIDE, RESTOCK, WIDE, STOCK];
+
+/** `queries` as one conversation, each call on the client `route(i)` picks. */
+async function converse(
+  id: string,
+  queries: readonly string[],
+  route: (i: number) => Client,
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const [i, query] of queries.entries()) {
+    out.push(await explore(route(i), { query }, { conversationId: id }));
+  }
+  return out;
+}
+
+describe('two processes sharing one Redis', () => {
+  it('give one client, alternating between them, exactly what a single process gives', async () => {
+    const single = await converse('on-one-process', SEQUENCE, () => a);
+    const split = await converse('on-two-processes', SEQUENCE, (i) => (i % 2 === 0 ? a : b));
+    expect(split).toEqual(single);
+    // History mattered: later calls point back, and every response is numbered in order.
+    expect(single.slice(1).some(hasPointer)).toBe(true);
+    expect(split.map((t) => /^Response #(\d+)/.exec(t)?.[1])).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+    ]);
+  });
+
+  it('follow a context token from one process to the other', async () => {
+    const first = await explore(a, { query: WIDE }, null);
+    const token = tokenOf(first);
+    expect(token).not.toBeNull();
+    const second = await explore(b, { query: WIDE, context: token }, null);
+    expect(second.startsWith(`Response #2 · context ${token}`)).toBe(true);
+    expect(hasPointer(second)).toBe(true);
+  });
+
+  it('keep 50 concurrent conversations of 10 calls each apart and lose no record', async () => {
+    const queries = (s: number) =>
+      Array.from({ length: 10 }, (_, c) => SEQUENCE[(s + c) % SEQUENCE.length]!);
+    // What each distinct sequence gives on one process, alone.
+    const alone = new Map<number, string[]>();
+    for (let s = 0; s < SEQUENCE.length; s++) {
+      alone.set(s, await converse(`alone-${s}`, queries(s), () => a));
+    }
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, s) =>
+        converse(`load-${s}`, queries(s), (c) => ((s + c) % 2 === 0 ? a : b)),
+      ),
+    );
+    for (const [s, texts] of results.entries()) {
+      expect(texts, `conversation load-${s}`).toEqual(alone.get(s % SEQUENCE.length));
+    }
+    // Every conversation's ledger counts exactly the calls it made.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const store = createSharedSessionStore(redisBackend(client, { prefix: 'mcp-explore:' }));
+      for (let s = 0; s < 50; s++) {
+        const view = await store.view(`load-${s}`);
+        expect(view.projects.map((p) => p.callCount)).toEqual([10]);
+      }
+    } finally {
+      await client.quit();
+    }
+  }, 60_000);
+});
+
+describe('Redis going away', () => {
+  it('keeps calls succeeding with full source and nothing recorded, and recording resumes after', async () => {
+    const id = { conversationId: 'through-an-outage' };
+    const first = await explore(a, { query: WIDE }, id);
+    expect(hasPointer(await explore(b, { query: WIDE }, id))).toBe(true);
+
+    await redis.halt();
+    for (const client of [a, b, a]) {
+      const text = await explore(client, { query: WIDE }, id);
+      expect(hasPointer(text)).toBe(false);
+      expect(text).toBe(first);
+    }
+
+    await redis.restart();
+    // The clients reconnect on their own (backing off up to 2 s): wait until a repeat points back.
+    let resumed = false;
+    for (let i = 0; i < 40 && !resumed; i++) {
+      await sleep(250);
+      const again = await explore(a, { query: WIDE }, { conversationId: `after-outage-${i}` });
+      resumed = hasPointer(
+        await explore(b, { query: WIDE }, { conversationId: `after-outage-${i}` }),
+      );
+      expect(again).toBe(first);
+    }
+    expect(resumed).toBe(true);
+  }, 30_000);
+});
+
+describe('a call whose client hung up, on a stateless daemon', () => {
+  it('records nothing in the shared store', async () => {
+    const daemon = await startDaemon(
+      { EXPLORE_WORKER: FAULTY_WORKER, EXPLORE_WORKERS: '1', EXPLORE_TEST_SLOW_MS: '600' },
+      [],
+      ['--redis', redis.url],
+    );
+    const id = { conversationId: 'hung-up' };
+    const req = request(daemon.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+    });
+    const closed = new Promise<void>((done) => {
+      req.on('error', () => done());
+      req.on('close', () => done());
+    });
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'explore', arguments: { query: `slow:${WIDE}` }, _meta: id },
+      }),
+    );
+    await logged(daemon, 'slow call started', 1);
+    req.destroy();
+    await closed;
+    await sleep(800); // the worker finishes the call; its answer is dropped, not recorded
+
+    const client = await connectHttp(daemon.url);
+    const fresh = await explore(client, { query: WIDE }, { conversationId: 'never-called' });
+    expect(await explore(client, { query: WIDE }, id)).toBe(fresh);
+  });
+});
+
+describe('a conversation idle past the TTL', () => {
+  it('starts over: the next call renders like a first call', async () => {
+    const daemon = await startDaemon({ EXPLORE_IDLE_MS: '600' }, [], ['--redis', redis.url]);
+    const client = await connectHttp(daemon.url);
+    const id = { conversationId: 'left-idle' };
+    const first = await explore(client, { query: WIDE }, id);
+    expect(hasPointer(await explore(client, { query: WIDE }, id))).toBe(true);
+    await sleep(1000);
+    const later = await explore(client, { query: WIDE }, id);
+    expect(later).toBe(first);
+    expect(body(later)).toBe(body(first));
+  });
+});
+
+describe('a Redis URL that cannot connect', () => {
+  it('fails at start-up with one clear line', async () => {
+    const port = await freePort();
+    const proc = spawn(
+      process.execPath,
+      [SERVER, '--http', '0', '--redis', `redis://127.0.0.1:${port}`],
+      { cwd: REPO, env: envWith({}), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let err = '';
+    proc.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8');
+    });
+    const code = await new Promise<number | null>((done) => proc.once('exit', done));
+    expect(code).toBe(2);
+    expect(err.trimEnd().split('\n')).toEqual([
+      `[mcp-explore] span-ledger/redis: cannot connect to redis://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
+  });
+});

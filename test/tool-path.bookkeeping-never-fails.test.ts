@@ -1,0 +1,48 @@
+/**
+ * The tool path: bookkeeping never fails a tool call that already succeeded.
+ * Where the library hands control to code it did not write — the host's store
+ * behind `recordSafely`, the renderer's symbol naming — a fault there is
+ * absorbed, and the call under-reports instead of throwing.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createSessionStore, EMISSION_KEY, recordSafely } from '../src/index.js';
+
+const faults = vi.hoisted(() => ({
+  reducer: false,
+}));
+
+function injected(): never {
+  throw new Error('injected fault');
+}
+
+vi.mock('../src/ledger/ledger.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/ledger/ledger.js')>();
+  return {
+    ...real,
+    ledgerReducer: (...args: Parameters<typeof real.ledgerReducer>) =>
+      faults.reducer ? injected() : real.ledgerReducer(...args),
+  };
+});
+
+const emission = {
+  projectRoot: '/r',
+  query: 'q',
+  files: [{ path: 'a.ts', ranges: [{ start: 1, end: 4 }], chars: 20, fingerprint: '20:ab' }],
+  sourceChars: 20,
+  responseChars: 50,
+};
+
+afterEach(() => {
+  faults.reducer = false;
+});
+
+describe('a fault in code the tool path hands control to is absorbed', () => {
+  it('recordSafely answers the stripped result when the store fails, and records nothing', () => {
+    const store = createSessionStore();
+    faults.reducer = true;
+    expect(recordSafely(store, { text: 'ok', [EMISSION_KEY]: emission })).toEqual({ text: 'ok' });
+    faults.reducer = false;
+    expect(store.view().projects).toEqual([]);
+    expect(store.record(emission)?.index).toBe(1);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Record only what goes out: a call the client cancelled records nothing,
+ * because its answer was never sent. `recordSafely` checks the call's abort
+ * signal at the moment it would record; the result is stripped either way.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  attachEmission,
+  createSessionStore,
+  type Emission,
+  fingerprint,
+  planCall,
+  recordSafely,
+  withSessionView,
+} from '../src/index.js';
+
+const content = Array.from({ length: 102 }, (_, i) => `const line${i + 1} = ${i + 1};`).join('\n');
+const FP = fingerprint(content);
+
+function emission(): Emission {
+  return {
+    projectRoot: '/repo',
+    query: 'checkout',
+    files: [
+      { path: 'src/checkout.ts', ranges: [{ start: 1, end: 102 }], chars: 2000, fingerprint: FP },
+    ],
+    sourceChars: 2000,
+    responseChars: 2400,
+  };
+}
+
+/** A tool call as a pool would answer it: the result carries its emission. */
+function answer(): object {
+  return attachEmission({ content: [{ type: 'text', text: 'the source' }] }, emission());
+}
+
+describe('recordSafely with a signal', () => {
+  it('records a call whose signal has not fired', () => {
+    const store = createSessionStore();
+    const signal = new AbortController().signal;
+    expect(recordSafely(store, answer(), { signal })).toEqual({
+      content: [{ type: 'text', text: 'the source' }],
+    });
+    expect(store.project('/repo')?.callCount).toBe(1);
+  });
+
+  it('records nothing once the signal has fired, and still strips the carrier', () => {
+    const store = createSessionStore();
+    const before = store.ledger();
+    const controller = new AbortController();
+    controller.abort();
+    const result = recordSafely(store, answer(), { signal: controller.signal, sessionId: 's' });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'the source' }] });
+    expect(store.ledger()).toBe(before);
+  });
+
+  it('checks at the moment it records: a call cancelled while it was queued records nothing', async () => {
+    const store = createSessionStore();
+    const controller = new AbortController();
+    // The call waits behind a busy pool; the client cancels it meanwhile.
+    const queued = new Promise<object>((resolve) => setTimeout(() => resolve(answer()), 5));
+    setTimeout(() => controller.abort(), 1);
+    recordSafely(store, await queued, { signal: controller.signal });
+    expect(store.project('/repo')).toEqual({
+      projectRoot: '/repo',
+      callCount: 0,
+      responseChars: 0,
+      calls: [],
+    });
+
+    // The next identical call then sends everything a first call sends.
+    const files = [{ path: 'src/checkout.ts', content, intended: [{ start: 1, end: 102 }] }];
+    const next = planCall({ files, prior: store.project('/repo') });
+    expect(next.files[0]!.render).toBe('full');
+    expect(next.coveredChars).toBe(0);
+  });
+
+  it('a signal whose state cannot be read counts as fired (under-report)', () => {
+    const store = createSessionStore();
+    const unreadable = {
+      get aborted(): never {
+        throw new Error('gone');
+      },
+    };
+    recordSafely(store, answer(), { signal: unreadable as never });
+    recordSafely(store, answer(), { signal: { aborted: 'no' } as never });
+    expect(store.ledger().entries).toEqual([]);
+    recordSafely(store, answer(), { signal: null });
+    recordSafely(store, answer(), { signal: { aborted: false } });
+    expect(store.project('/repo')?.callCount).toBe(2);
+  });
+
+  it('records under the sessionId and within the limits of the options', () => {
+    const store = createSessionStore();
+    const wide = attachEmission(
+      {},
+      { ...emission(), files: [emission().files[0]!, { path: 'b.ts', ranges: [], chars: 1 }] },
+    );
+    recordSafely(store, wide, { sessionId: 'conn-2', limits: { maxFilesPerCall: 1 } });
+    expect(store.project('/repo', 'conn-2')?.calls[0]?.files.map((f) => f.path)).toEqual([
+      'src/checkout.ts',
+    ]);
+    expect(store.project('/repo')?.callCount).toBe(0);
+  });
+
+  it('takes limits after an options object too, and the options’ own limits first', () => {
+    const wide = () =>
+      attachEmission(
+        {},
+        { ...emission(), files: [emission().files[0]!, { path: 'b.ts', ranges: [], chars: 1 }] },
+      );
+    const store = createSessionStore();
+    recordSafely(store, wide(), { sessionId: 'a' }, { maxFilesPerCall: 1 });
+    recordSafely(
+      store,
+      wide(),
+      { sessionId: 'b', limits: { maxFilesPerCall: 2 } },
+      { maxFilesPerCall: 1 },
+    );
+    const paths = (id: string) => store.project('/repo', id)?.calls[0]?.files.map((f) => f.path);
+    expect(paths('a')).toEqual(['src/checkout.ts']);
+    expect(paths('b')).toEqual(['src/checkout.ts', 'b.ts']);
+  });
+
+  it('keeps the revision-1 form: a session id, then limits', () => {
+    const store = createSessionStore();
+    recordSafely(store, answer(), 'conn-3');
+    expect(store.project('/repo', 'conn-3')?.callCount).toBe(1);
+  });
+
+  it('a view carried in, a cancelled answer out: the ledger is as before the call', () => {
+    const store = createSessionStore();
+    const args = withSessionView({ query: 'checkout' }, store.view());
+    const controller = new AbortController();
+    controller.abort();
+    recordSafely(store, answer(), { signal: controller.signal });
+    expect(store.view()).toEqual({ version: 1, projects: [] });
+    expect(args).toHaveProperty('query', 'checkout');
+  });
+});
