@@ -32,9 +32,8 @@ export interface FileLines {
  * ```
  */
 export function fileLines(content: string): FileLines {
-  if (content === '') return { text: [], terminated: false };
-  const text = content.split('\n');
   const terminated = content.endsWith('\n');
+  const text = content === '' ? [] : content.split('\n');
   // The '' after a final '\n' is not a line.
   if (terminated) text.pop();
   return { text, terminated };
