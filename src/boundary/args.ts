@@ -119,7 +119,12 @@ const TOKEN = /^[A-Za-z0-9_-]{6,64}$/;
  */
 export function readContextToken(args: unknown): string | null {
   const raw = ownProp(args, 'context');
-  return typeof raw === 'string' && TOKEN.test(raw) ? raw : null;
+  return isContextToken(raw) ? raw : null;
+}
+
+/** @internal Whether `raw` is a context token: the one rule the tool argument and the renderer's header share. */
+export function isContextToken(raw: unknown): raw is string {
+  return typeof raw === 'string' && TOKEN.test(raw);
 }
 
 /**

@@ -16,6 +16,7 @@ import { formatBackReference } from '../dedup/pointer.js';
 import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
 import { at, count, listOf, prop } from './_read.js';
+import { isContextToken } from './args.js';
 
 /** A planned file as the renderer trusts it: ranges normalized, numbers cited checked. */
 export interface PlannedFile {
@@ -74,9 +75,6 @@ const RENDERS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
   'backref',
   'skipped',
 ]);
-
-/** A context token as the agent echoes it: 6–64 chars of `A-Za-z0-9_-`. */
-const CONTEXT_TOKEN = /^[A-Za-z0-9_-]{6,64}$/;
 
 function nonEmpty(x: unknown): x is string {
   return typeof x === 'string' && x !== '';
@@ -220,7 +218,7 @@ export function readResponseHeader(options: unknown, planIndex?: unknown): Respo
   const context = prop(options, 'context');
   return {
     callIndex: positiveInteger(callIndex) ? callIndex : null,
-    context: typeof context === 'string' && CONTEXT_TOKEN.test(context) ? context : null,
+    context: isContextToken(context) ? context : null,
     refresh: prop(options, 'refresh') === true,
   };
 }
