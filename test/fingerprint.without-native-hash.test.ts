@@ -3,6 +3,7 @@
  * over and gives the same digests (published FIPS 180 vectors).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadWithBuiltinModule } from './_builtin-module.js';
 
 /** Published SHA-1 vectors (FIPS 180 examples). */
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
@@ -14,21 +15,8 @@ describe('fingerprint without a native hash', () => {
   });
 
   /** The fingerprint module loaded fresh while `process.getBuiltinModule` is `value`. */
-  async function loadWith(value: unknown) {
-    vi.resetModules();
-    const saved = Object.getOwnPropertyDescriptor(process, 'getBuiltinModule');
-    Object.defineProperty(process, 'getBuiltinModule', {
-      configurable: true,
-      writable: true,
-      value,
-    });
-    try {
-      return await import('../src/fingerprint/fingerprint.js');
-    } finally {
-      if (saved) Object.defineProperty(process, 'getBuiltinModule', saved);
-      else delete (process as unknown as Record<string, unknown>).getBuiltinModule;
-    }
-  }
+  const loadWith = (value: unknown) =>
+    loadWithBuiltinModule(value, () => import('../src/fingerprint/fingerprint.js'));
 
   it.each([
     ['missing', undefined],

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLedger, normalizeSessionId, projectKey } from '../src/index.js';
 import { sha256OfUtf8 } from '../src/ledger/session-id.js';
+import { loadWithBuiltinModule } from './_builtin-module.js';
 import { emission, record } from './_ledger.js';
 
 describe('normalizeSessionId at its edges', () => {
@@ -87,21 +88,8 @@ describe('sha256OfUtf8 backends', () => {
   });
 
   /** The session-id module loaded fresh while `process.getBuiltinModule` is `value`. */
-  async function loadWith(value: unknown) {
-    vi.resetModules();
-    const saved = Object.getOwnPropertyDescriptor(process, 'getBuiltinModule');
-    Object.defineProperty(process, 'getBuiltinModule', {
-      configurable: true,
-      writable: true,
-      value,
-    });
-    try {
-      return await import('../src/ledger/session-id.js');
-    } finally {
-      if (saved) Object.defineProperty(process, 'getBuiltinModule', saved);
-      else delete (process as unknown as Record<string, unknown>).getBuiltinModule;
-    }
-  }
+  const loadWith = (value: unknown) =>
+    loadWithBuiltinModule(value, () => import('../src/ledger/session-id.js'));
 
   it('the native backend asks the runtime hash; the portable one never does', async () => {
     const crypto = process.getBuiltinModule('crypto');
