@@ -8,6 +8,7 @@
 
 import { at, count, listOf, prop } from '../boundary/_read.js';
 import { readPrior, readRanges } from '../boundary/planner.js';
+import { freezeRanges } from '../ledger/_freeze.js';
 import type { ProjectState } from '../ledger/types.js';
 import { formatSpans } from '../ranges/format.js';
 import { mergeRanges } from '../ranges/merge.js';
@@ -74,7 +75,9 @@ export function describeSession(project: ProjectState | null): SessionDiagnostic
   }
   const priorFiles = [...byPath.entries()]
     .sort((a, b) => b[1].last - a[1].last)
-    .map(([path, e]) => Object.freeze({ path, ranges: mergeRanges(e.ranges), chars: e.chars }));
+    .map(([path, e]) =>
+      Object.freeze({ path, ranges: freezeRanges(mergeRanges(e.ranges)), chars: e.chars }),
+    );
   return Object.freeze({
     callIndex: prior.callCount + 1,
     priorCalls: prior.callCount,

@@ -2,7 +2,7 @@
  * Normalizing a set of ranges: the first step of every operation that takes a
  * set the caller built.
  */
-import { type Ends, frozen, lengthOf, NO_RANGES, readMember, span } from './_member.js';
+import { type Ends, frozen, lengthOf, NO_RANGES, readMember } from './_member.js';
 import { sortNumbers } from './_sort.js';
 import type { LineRange } from './range.js';
 
@@ -65,13 +65,13 @@ function sweep(starts: Float64Array, ends: Float64Array, n: number): LineRange[]
   for (let i = 1; i < n; i++) {
     const start = starts[i]!;
     if (start > runEnd + 1) {
-      out.push(span(runStart, runEnd));
+      out.push({ start: runStart, end: runEnd });
       runStart = start;
       runEnd = ends[i]!;
     } else if (ends[i]! > runEnd) {
       runEnd = ends[i]!;
     }
   }
-  out.push(span(runStart, runEnd));
+  out.push({ start: runStart, end: runEnd });
   return frozen(out);
 }
