@@ -11,6 +11,7 @@
 import type { DedupThresholds } from '../dedup/thresholds.js';
 import { DEDUP_THRESHOLDS } from '../dedup/thresholds.js';
 import type { CallRecord, FileEmission, ProjectState } from '../ledger/types.js';
+import { single } from '../ranges/_member.js';
 import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
 import { isOwn } from './_own.js';
@@ -70,54 +71,16 @@ const WHOLE_FILE: readonly LineRange[] = /* @__PURE__ */ Object.freeze([
 ]);
 
 /**
- * Valid members of a foreign list of ranges, read once into plain objects,
- * then normalized. The pass reads members directly; only if a getter or proxy
- * throws does it read again, one guarded member at a time.
+ * Valid members of a foreign list of ranges, each read once (a member whose
+ * getter throws is dropped), normalized into fresh ranges.
  */
 export function readRanges(raw: unknown): LineRange[] {
-  const { list, length } = listOf(raw);
-  let out: LineRange[];
-  try {
-    out = copyRanges(list, length, member);
-  } catch {
-    out = copyRanges(list, length, guardedMember);
-  }
-  return mergeRanges(out);
+  return mergeRanges(raw as readonly LineRange[]);
 }
 
-type Member = (list: readonly unknown[], i: number) => LineRange | null;
-
-function copyRanges(list: readonly unknown[], length: number, read: Member): LineRange[] {
-  const out: LineRange[] = [];
-  for (let i = 0; i < length; i++) {
-    const copy = read(list, i);
-    if (copy !== null) out.push(copy);
-  }
-  return out;
-}
-
-/** `list[i]` as a valid range copied into a plain object, else `null`; may throw. */
-function member(list: readonly unknown[], i: number): LineRange | null {
-  const r = list[i] as { start?: unknown; end?: unknown } | null | undefined;
-  // Read once: a getter must not answer differently later. A primitive has neither.
-  const start = r?.start as number;
-  const end = r?.end as number;
-  return Number.isSafeInteger(start) && Number.isSafeInteger(end) && start >= 1 && start <= end
-    ? { start, end }
-    : null;
-}
-
-function guardedMember(list: readonly unknown[], i: number): LineRange | null {
-  try {
-    return member(list, i);
-  } catch {
-    return null;
-  }
-}
-
-/** One range argument: a valid range, or `null`. */
+/** `range` read once as a valid range, copied, else `null`. */
 function readRange(raw: unknown): LineRange | null {
-  return guardedMember([raw], 0);
+  return single(raw)[0] ?? null;
 }
 
 function pathProblem(path: unknown): PathProblem {

@@ -13,7 +13,7 @@
 import type { EmissionRecorder } from '../adapter/recorder.js';
 import type { PointerInput } from '../adapter/render.js';
 import { formatBackReference } from '../dedup/pointer.js';
-import { mergeRanges } from '../ranges/merge.js';
+import { normalizeCopies } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
 import { at, count, listOf, prop } from './_read.js';
 import { isContextToken } from './args.js';
@@ -90,14 +90,6 @@ function readRange(x: unknown): LineRange | null {
   return isLineRange(range) ? range : null;
 }
 
-/** Whether `ranges` is sorted with gaps between members (what `mergeRanges` returns). */
-function normalized(ranges: readonly LineRange[]): boolean {
-  for (let i = 1; i < ranges.length; i++) {
-    if (ranges[i]!.start <= ranges[i - 1]!.end + 1) return false;
-  }
-  return true;
-}
-
 /** The valid members of a list of ranges, copied; merged only when not normalized already (a plan's are). */
 function readRangeList(raw: unknown): LineRange[] {
   const { list, length } = listOf(raw);
@@ -106,7 +98,7 @@ function readRangeList(raw: unknown): LineRange[] {
     const r = readRange(at(list, i));
     if (r !== null) out.push(r);
   }
-  return normalized(out) ? out : mergeRanges(out);
+  return normalizeCopies(out);
 }
 
 /**

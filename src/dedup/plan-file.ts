@@ -9,7 +9,7 @@ import { type FileInput, type PlanSettings, readFileInput } from '../boundary/pl
 import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
 import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
-import { intersectRanges, mergeRanges, subtractRanges } from '../ranges/index.js';
+import { intersectRanges, subtractRanges } from '../ranges/index.js';
 import type { LineRange } from '../ranges/range.js';
 import { allTrivial, charsOf, clipToFile, indexLines, type LineIndex } from './_lines.js';
 import type { GateDecision, GateReason, GateVerdict } from './gates.js';
@@ -128,11 +128,12 @@ export interface FileWork {
 
 const GATES = ['switch', 'session', 'content', 'size', 'delta'] as const;
 
+/** A gate's decision, frozen once: a plan hands out the very object. */
 const decide = (
   gate: GateDecision['gate'],
   verdict: GateVerdict,
   reason: GateReason,
-): GateDecision => ({ gate, verdict, reason });
+): GateDecision => Object.freeze({ gate, verdict, reason });
 
 /** The gates from `stopped` on, after gate `stopped` said `stop` for `reason`. */
 function stopAt(
@@ -203,21 +204,22 @@ function heldRuns(intended: readonly LineRange[], served: readonly ServedRecord[
  * the span shrinks from that end and the pointer names the run, so no hole
  * opens inside a sent span and no pointer is added for it. A short run inside
  * a span stays in the source.
+ *
+ * Held runs never touch one another (runs of one span are maximal, and spans
+ * do not touch), so any of them, in order, is a normalized set: `covered` is
+ * the runs kept, with no merge.
  */
 function trimEdges(
   intended: readonly LineRange[],
   held: readonly LineRange[],
-  covered: readonly LineRange[],
   t: DedupThresholds,
 ): { covered: readonly LineRange[]; rest: readonly LineRange[] } {
-  const rest = subtractRanges(intended, covered);
-  const edges = held.filter(
-    (run) =>
-      run.end - run.start + 1 < t.minCoveredLines &&
-      rest.some((span) => span.start === run.start || span.end === run.end),
+  const long = (run: LineRange) => run.end - run.start + 1 >= t.minCoveredLines;
+  const rest = subtractRanges(intended, held.filter(long));
+  const covered = held.filter(
+    (run) => long(run) || rest.some((span) => span.start === run.start || span.end === run.end),
   );
-  if (edges.length === 0) return { covered, rest };
-  return { covered: mergeRanges([...covered, ...edges]), rest: subtractRanges(rest, edges) };
+  return { covered, rest: subtractRanges(intended, covered) };
 }
 
 /** The five gates, in order; each returns early with its decision. */
@@ -246,12 +248,11 @@ function gate(
   if (served.length === 0) return whole(stopAt(passed, 2, unmatched(prior, file.path)));
   passed.push(decide('content', 'pass', 'fingerprint-match'));
   const held = heldRuns(work.intended, served);
-  const long = held.filter((r) => r.end - r.start + 1 >= s.thresholds.minCoveredLines);
-  if (long.length === 0) {
+  if (!held.some((r) => r.end - r.start + 1 >= s.thresholds.minCoveredLines)) {
     return whole(stopAt(passed, 3, held.length === 0 ? 'no-overlap' : 'below-min-covered'));
   }
   passed.push(decide('size', 'pass', 'covered'));
-  const { covered, rest } = trimEdges(work.intended, held, long, s.thresholds);
+  const { covered, rest } = trimEdges(work.intended, held, s.thresholds);
   const withheld = { covered, served, emit: NONE, folded: NONE };
   if (rest.length === 0) {
     return {
@@ -284,9 +285,11 @@ export function planWork(file: FileInput, s: PlanSettings): FileWork {
   const index = indexLines(content, last === undefined ? 1 : last.end);
   const intended = clipToFile(file.intended, index.lineCount);
   const fingerprint = file.content === null ? '' : (file.fingerprint ?? fingerprintOf(content));
-  const base = { file, fingerprint, index, intended };
-  const verdict = gate(base, s);
-  const work: FileWork = { ...base, ...verdict };
+  const { render, emit, covered, folded, served, gates } = gate(
+    { file, fingerprint, index, intended },
+    s,
+  );
+  const work = { file, fingerprint, index, intended, render, emit, covered, folded, served, gates };
   if (file.content === null || file.pathProblem === 'no-path' || intended.length === 0) {
     return skipped(work);
   }
@@ -331,7 +334,7 @@ export function planOf(work: FileWork): FilePlan {
     newChars: charsOf(index, work.emit),
     coveredChars: charsOf(index, work.covered),
     foldedChars: charsOf(index, work.folded),
-    gates: Object.freeze(work.gates.map((g) => Object.freeze({ ...g }))),
+    gates: Object.freeze(work.gates),
   });
 }
 

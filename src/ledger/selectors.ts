@@ -8,7 +8,7 @@ import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { freezeRanges } from './_freeze.js';
 import { projectKey } from './project-key.js';
-import type { FileEmission, ProjectState, SessionView } from './types.js';
+import type { CallRecord, FileEmission, ProjectState, SessionView } from './types.js';
 
 /**
  * The state of one project in a session view.
@@ -57,6 +57,32 @@ export interface ServedRecord {
   readonly ranges: readonly LineRange[];
 }
 
+/** One file of one retained record. */
+interface ServedFile {
+  readonly call: CallRecord;
+  readonly file: FileEmission;
+}
+
+/** Each project's files by path, most recent record first: built once per project, which never changes. */
+const byPath = new WeakMap<ProjectState, Map<string, ServedFile[]>>();
+
+function filesOf(project: ProjectState, path: string): readonly ServedFile[] {
+  let index = byPath.get(project);
+  if (index === undefined) {
+    index = new Map();
+    for (let i = project.calls.length - 1; i >= 0; i--) {
+      const call = project.calls[i]!;
+      for (const file of call.files) {
+        const list = index.get(file.path);
+        if (list === undefined) index.set(file.path, [{ call, file }]);
+        else list.push({ call, file });
+      }
+    }
+    byPath.set(project, index);
+  }
+  return index.get(path) ?? [];
+}
+
 /**
  * @internal The rule "served ranges whose fingerprint matches", once: the
  * retained records of `project` that served `path` from content with exactly
@@ -70,14 +96,18 @@ export function servedRecords(
 ): ServedRecord[] {
   const out: ServedRecord[] = [];
   if (fingerprint === '') return out;
-  for (let i = project.calls.length - 1; i >= 0; i--) {
-    const call = project.calls[i]!;
-    const matched = call.files.filter((f) => f.path === path && f.fingerprint === fingerprint);
-    if (matched.length === 0) continue;
-    // One file per path is what a ledger keeps: its spans are normalized already.
-    const ranges =
-      matched.length === 1 ? matched[0]!.ranges : mergeRanges(matched.flatMap((f) => f.ranges));
-    out.push({ index: call.index, ranges });
+  let last: CallRecord | undefined;
+  for (const { call, file } of filesOf(project, path)) {
+    if (file.fingerprint !== fingerprint) continue;
+    if (call === last) {
+      // A ledger keeps one file per path and record; a project read from
+      // elsewhere may list a path twice.
+      const prev = out.pop()!;
+      out.push({ index: call.index, ranges: mergeRanges([...prev.ranges, ...file.ranges]) });
+    } else {
+      out.push({ index: call.index, ranges: file.ranges });
+    }
+    last = call;
   }
   return out;
 }
