@@ -164,4 +164,20 @@ describe('plans are frozen', () => {
       (f.covered as LineRange[]).push(r(41, 200));
     }).toThrow(TypeError);
   });
+
+  it('freezing a plan leaves the input as it was: its spans and files neither frozen nor changed', () => {
+    const s = session();
+    s.call([{ path: 'a.ts', content: a, intended: [r(1, 40)] }]);
+    const intended = [r(1, 60), r(100, 120)];
+    const file = { path: 'a.ts', content: a, intended };
+    const plan = s.call([file]);
+    expect(plan.files[0]!.render).toBe('partial');
+    expect(Object.isFrozen(file)).toBe(false);
+    expect(Object.isFrozen(intended)).toBe(false);
+    for (const span of intended) expect(Object.isFrozen(span)).toBe(false);
+    expect(intended).toEqual([r(1, 60), r(100, 120)]);
+    for (const span of [...plan.files[0]!.emit, ...plan.files[0]!.covered]) {
+      expect(intended.includes(span)).toBe(false);
+    }
+  });
 });

@@ -82,6 +82,18 @@ export function clipToFile(spans: readonly LineRange[], lineCount: number): read
   return out;
 }
 
+/** Whether two normalized sets share a line: one walk, nothing allocated. */
+export function shareALine(a: readonly LineRange[], b: readonly LineRange[]): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i]!.end < b[j]!.start) i++;
+    else if (b[j]!.end < a[i]!.start) j++;
+    else return true;
+  }
+  return false;
+}
+
 /** A prefix of a set, and its chars. */
 export interface Prefix {
   readonly spans: readonly LineRange[];

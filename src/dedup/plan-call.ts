@@ -9,7 +9,7 @@
 import { type BudgetLimits, readCallInput } from '../boundary/planner.js';
 import type { ProjectState } from '../ledger/types.js';
 import { intersectRanges, type LineRange, subtractRanges } from '../ranges/index.js';
-import { charsOf, type LineIndex, takePrefix } from './_lines.js';
+import { charsOf, type LineIndex, shareALine, takePrefix } from './_lines.js';
 import { type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
 import type { DedupThresholds } from './thresholds.js';
 
@@ -183,7 +183,7 @@ function allocate(demands: readonly Demand[], limits: BudgetLimits): Grant[] {
 
 /** The runs of `runs` that share a line with `set`, whole. */
 function overlapping(runs: readonly LineRange[], set: readonly LineRange[]): LineRange[] {
-  return runs.filter((r) => intersectRanges([r], set).length > 0);
+  return runs.filter((r) => shareALine([r], set));
 }
 
 /**

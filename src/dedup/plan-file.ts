@@ -9,9 +9,16 @@ import { type FileInput, type PlanSettings, readFileInput } from '../boundary/pl
 import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
 import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
-import { intersectRanges, subtractRanges } from '../ranges/index.js';
+import { subtractRanges } from '../ranges/index.js';
 import type { LineRange } from '../ranges/range.js';
-import { allTrivial, charsOf, clipToFile, indexLines, type LineIndex } from './_lines.js';
+import {
+  allTrivial,
+  charsOf,
+  clipToFile,
+  indexLines,
+  type LineIndex,
+  shareALine,
+} from './_lines.js';
 import type { GateDecision, GateReason, GateVerdict } from './gates.js';
 import type { DedupThresholds } from './thresholds.js';
 
@@ -306,18 +313,19 @@ function citing(served: readonly ServedRecord[], covered: readonly LineRange[]):
   if (covered.length === 0) return [];
   const out: number[] = [];
   for (const r of served) {
-    if (!out.includes(r.index) && intersectRanges(r.ranges, covered).length > 0) out.push(r.index);
+    if (!out.includes(r.index) && shareALine(r.ranges, covered)) out.push(r.index);
   }
   return out;
 }
 
 /**
- * A plan's list, frozen through. Every range in a plan is the planner's own
- * object (inputs are copied at the boundary), so it is frozen where it is.
+ * A plan's list, frozen through, in place: every list and range in a plan is
+ * the planner's own (inputs are copied at the boundary) and none is changed
+ * once made.
  */
 function frozen(spans: readonly LineRange[]): LineRange[] {
   for (const r of spans) Object.freeze(r);
-  return Object.freeze(spans.slice()) as LineRange[];
+  return Object.freeze(spans) as LineRange[];
 }
 
 /** @internal Builds the public plan, frozen through: no caller can make it claim more later. */
