@@ -9,8 +9,8 @@ import type { LineRange } from './range.js';
 /**
  * Drops invalid members, sorts by `start` and merges spans that overlap **or
  * touch** (two adjacent spans describe one contiguous block of source). Never
- * mutates its input; the result is a fresh, normalized, frozen array of frozen
- * ranges, so no later call can be made to trust an edited copy of it.
+ * mutates its input; the result is a fresh, normalized, frozen array of fresh
+ * ranges. An edited range of it is read, like any input, as what it says now.
  *
  * Invalid members (NaN, ±Infinity, fractions, `start > end`, `start < 1`,
  * non-objects) are dropped, never clamped or rounded. A non-array gives `[]`.
