@@ -2,8 +2,11 @@
  * A tiny side-by-side benchmark harness: peers run interleaved in one process,
  * several rounds each, and the median time per operation is compared as a
  * ratio. Ratios, not absolute times, are what the targets speak of: this
- * machine is shared and noisy, a ratio between neighbours much less so.
+ * machine is shared and noisy, a ratio between neighbours much less so. The
+ * data the benches share (a seeded PRNG, a ranked explore response) is made
+ * here too, so two benches that speak of "a 24-file emission" mean one thing.
  */
+import type { Emission, FileEmission } from '../dist/index.js';
 
 export interface Peer {
   readonly name: string;
@@ -25,7 +28,8 @@ function timeOnce(peer: Peer, iterations: number): number {
   return (performance.now() - t0) / iterations;
 }
 
-function median(xs: number[]): number {
+/** The middle of `xs` (the mean of the two middle values when their count is even). */
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
@@ -101,4 +105,47 @@ export function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Where an explore response was made, what was asked, and how its files are fingerprinted. */
+export interface ExploreShape {
+  readonly projectRoot: string;
+  readonly query: string;
+  /** The fingerprint of a file of `chars` chars, from `draw`, one value of the PRNG in [0, 1). */
+  readonly fingerprint: (chars: number, draw: number) => string;
+}
+
+/** A 24-file emission like a ranked explore response: six spans per file, fingerprinted. */
+export function exploreEmission(seed: number, shape: ExploreShape): Emission {
+  const rand = prng(seed);
+  const files: FileEmission[] = [];
+  let sourceChars = 0;
+  for (let f = 0; f < 24; f++) {
+    const ranges = [];
+    let line = 1;
+    for (let r = 0; r < 6; r++) {
+      const start = line + Math.floor(rand() * 40);
+      const end = start + Math.floor(rand() * 30);
+      ranges.push({ start, end });
+      line = end + 2;
+    }
+    const chars = 200 + Math.floor(rand() * 4000);
+    sourceChars += chars;
+    const path = `src/module-${Math.floor(rand() * 500)}/file-${f}.ts`;
+    files.push({ path, ranges, chars, fingerprint: shape.fingerprint(chars, rand()) });
+  }
+  return {
+    projectRoot: shape.projectRoot,
+    query: shape.query,
+    files,
+    sourceChars,
+    responseChars: sourceChars + 2400,
+  };
+}
+
+/** `draw` (in [0, 1)) as `bits` random bits, in at least 16 hex digits. */
+export function hexDigits(draw: number, bits: number): string {
+  return Math.floor(draw * 2 ** bits)
+    .toString(16)
+    .padStart(16, '0');
 }

@@ -141,22 +141,13 @@ interface InProcess {
 async function inProcess(): Promise<InProcess> {
   const at = (name: string) => new URL(`../examples/mcp-explore/${name}`, import.meta.url).href;
   const { readConfig } = await import(at('config.mjs'));
-  const { createPool } = await import(at('pool.mjs'));
+  const { poolFromConfig } = await import(at('pool.mjs'));
   const { createExploreHandler, createSession } = await import(at('handler.mjs'));
-  const config = readConfig({ EXPLORE_WORKERS: String(WORKERS) });
-  const pool = createPool({
-    size: config.workers,
-    workerUrl: config.workerUrl,
-    workerData: {
-      root: config.root,
-      enabled: config.enabled,
-      budget: config.budget,
-      maxResponseChars: config.maxResponseChars,
-    },
-    timeoutMs: config.callTimeoutMs,
-    maxQueue: SESSIONS * 2,
-    log: () => {},
+  const config = readConfig({
+    EXPLORE_WORKERS: String(WORKERS),
+    EXPLORE_MAX_QUEUE: String(SESSIONS * 2),
   });
+  const pool = poolFromConfig(config, () => {});
   return { handler: createExploreHandler({ pool, log: () => {} }), createSession, pool };
 }
 

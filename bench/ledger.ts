@@ -7,7 +7,6 @@
 import {
   createLedger,
   type Emission,
-  type FileEmission,
   type Ledger,
   type LedgerLimits,
   ledgerReducer,
@@ -16,43 +15,18 @@ import {
   READ_TOOL_LIMITS,
   sessionView,
 } from '../dist/index.js';
-import { comparePeers, prng, report } from './_harness.js';
+import { comparePeers, exploreEmission, hexDigits, prng, report } from './_harness.js';
 
 const SESSIONS = ['conn-1', 'conn-2', 'conn-3'];
 const ROOTS = ['/work/api', '/work/web', '/work/tools'];
 
-/** A 24-file emission like a ranked explore response: a few spans per file, fingerprinted. */
+/** A 24-file emission like a ranked explore response, made in `root`. */
 function emission(seed: number, root: string): Emission {
-  const rand = prng(seed);
-  const files: FileEmission[] = [];
-  let sourceChars = 0;
-  for (let f = 0; f < 24; f++) {
-    const ranges = [];
-    let line = 1;
-    for (let r = 0; r < 6; r++) {
-      const start = line + Math.floor(rand() * 40);
-      const end = start + Math.floor(rand() * 30);
-      ranges.push({ start, end });
-      line = end + 2;
-    }
-    const chars = 200 + Math.floor(rand() * 4000);
-    sourceChars += chars;
-    files.push({
-      path: `src/module-${Math.floor(rand() * 500)}/file-${f}.ts`,
-      ranges,
-      chars,
-      fingerprint: `${chars * 3}:${Math.floor(rand() * 2 ** 48)
-        .toString(16)
-        .padStart(16, '0')}`,
-    });
-  }
-  return {
+  return exploreEmission(seed, {
     projectRoot: root,
     query: `find handler ${seed}`,
-    files,
-    sourceChars,
-    responseChars: sourceChars + 2400,
-  };
+    fingerprint: (chars, draw) => `${chars * 3}:${hexDigits(draw, 48)}`,
+  });
 }
 
 /** The longest string of each kind in the data, which the limits do not bound. */

@@ -21,53 +21,21 @@ import {
   createSessionStore,
   createSharedSessionStore,
   type Emission,
-  type FileEmission,
 } from '../dist/index.js';
 import { connectRedis, redisBackend } from '../dist/redis.js';
 import { startRedis } from '../test/e2e/_redis.js';
-import { type PeerResult, prng, report } from './_harness.js';
+import { exploreEmission, hexDigits, median, type PeerResult, report } from './_harness.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const WORKER = join(REPO, 'bench/shared-worker.mjs');
 
-/** A 24-file emission like a ranked explore response: a few spans per file, fingerprinted. */
+/** A 24-file emission like a ranked explore response. */
 function emission(seed: number): Emission {
-  const rand = prng(seed);
-  const files: FileEmission[] = [];
-  let sourceChars = 0;
-  for (let f = 0; f < 24; f++) {
-    const ranges = [];
-    let line = 1;
-    for (let r = 0; r < 6; r++) {
-      const start = line + Math.floor(rand() * 40);
-      const end = start + Math.floor(rand() * 30);
-      ranges.push({ start, end });
-      line = end + 2;
-    }
-    const chars = 200 + Math.floor(rand() * 4000);
-    sourceChars += chars;
-    files.push({
-      path: `src/module-${Math.floor(rand() * 500)}/file-${f}.ts`,
-      ranges,
-      chars,
-      fingerprint: `${chars}:${Math.floor(rand() * 2 ** 52)
-        .toString(16)
-        .padStart(16, '0')}`,
-    });
-  }
-  return {
+  return exploreEmission(seed, {
     projectRoot: '/work/api',
     query: 'q',
-    files,
-    sourceChars,
-    responseChars: sourceChars + 2400,
-  };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+    fingerprint: (chars, draw) => `${chars}:${hexDigits(draw, 52)}`,
+  });
 }
 
 /** Median ms per operation of each peer, run interleaved for `rounds` rounds of `n` awaited operations. */

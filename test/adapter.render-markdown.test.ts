@@ -435,35 +435,34 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
 });
 
 describe('renderMarkdown on partly usable input', () => {
-  it('a plan whose spans are out of order or overlap renders each line once, in order', () => {
-    const out = render([
-      full('a.ts', [
+  it.each<[string, LineRange[], string]>([
+    [
+      'a plan whose spans are out of order or overlap renders each line once, in order',
+      [
         { start: 3, end: 4 },
         { start: 1, end: 2 },
         { start: 2, end: 3 },
-      ]),
-    ]);
-    expect(out.text).toBe('**`a.ts`**\n```ts\n1\talpha\n2\tbeta\n3\tgamma\n4\tdelta\n```\n');
-  });
-
-  it('spans that only touch are joined into one fence', () => {
-    const out = render([
-      full('a.ts', [
+      ],
+      '**`a.ts`**\n```ts\n1\talpha\n2\tbeta\n3\tgamma\n4\tdelta\n```\n',
+    ],
+    [
+      'spans that only touch are joined into one fence',
+      [
         { start: 1, end: 1 },
         { start: 2, end: 2 },
-      ]),
-    ]);
-    expect(out.text).toBe('**`a.ts`**\n```ts\n1\talpha\n2\tbeta\n```\n');
-  });
-
-  it('spans with a gap keep their two fences', () => {
-    const out = render([
-      full('a.ts', [
+      ],
+      '**`a.ts`**\n```ts\n1\talpha\n2\tbeta\n```\n',
+    ],
+    [
+      'spans with a gap keep their two fences',
+      [
         { start: 1, end: 1 },
         { start: 3, end: 3 },
-      ]),
-    ]);
-    expect(out.text).toBe('**`a.ts`**\n```ts\n1\talpha\n```\n```ts\n3\tgamma\n```\n');
+      ],
+      '**`a.ts`**\n```ts\n1\talpha\n```\n```ts\n3\tgamma\n```\n',
+    ],
+  ])('%s', (_rule, spans, text) => {
+    expect(render([full('a.ts', spans)]).text).toBe(text);
   });
 
   it('reads the plan only as far as its length', () => {

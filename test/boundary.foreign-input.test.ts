@@ -290,33 +290,39 @@ describe('the selectors on views no ledger built', () => {
   });
 
   it('servedRangesForFile: no fingerprint, or an empty one, holds nothing', () => {
-    const unproven = project([{ files: [{ path: 'a.ts', ranges: [{ start: 1, end: 9 }] }] }]);
+    const unproven = project([
+      { index: 1, files: [{ path: 'a.ts', ranges: [{ start: 1, end: 9 }] }] },
+    ]);
     expect(servedRangesForFile(unproven, 'a.ts', undefined as never)).toEqual([]);
-    const blank = project([{ files: [{ ...served, fingerprint: '' }] }]);
+    const blank = project([{ index: 1, files: [{ ...served, fingerprint: '' }] }]);
     expect(servedRangesForFile(blank, 'a.ts', '')).toEqual([]);
-    expect(servedRangesForFile(project([{ files: [served] }]), 'a.ts', 'fp')).toEqual([
+    expect(servedRangesForFile(project([{ index: 1, files: [served] }]), 'a.ts', 'fp')).toEqual([
       { start: 3, end: 4 },
     ]);
   });
 
   it('servedRangesForFile: a project that is not an object holds nothing', () => {
-    const fn = Object.assign(() => 0, { calls: [{ files: [served] }] });
+    const fn = Object.assign(() => 0, { calls: [{ index: 1, files: [served] }] });
     expect(servedRangesForFile(fn as never, 'a.ts', 'fp')).toEqual([]);
     expect(servedRangesForFile('p' as never, 'a.ts', 'fp')).toEqual([]);
   });
 
   it('servedRangesForFile: reads only arrays, skipping members that are not objects', () => {
-    const fnCall = Object.assign(() => 0, { files: [served] });
+    const fnCall = Object.assign(() => 0, { index: 1, files: [served] });
     const fnFile = Object.assign(() => 0, { ...served, ranges: [{ start: 20, end: 30 }] });
-    expect(servedRangesForFile(project(new Set([{ files: [served] }])), 'a.ts', 'fp')).toEqual([]);
+    const calls = new Set([{ index: 1, files: [served] }]);
+    expect(servedRangesForFile(project(calls), 'a.ts', 'fp')).toEqual([]);
     expect(
       servedRangesForFile(
         project([
           null,
           fnCall,
-          { files: new Set([served]) },
-          { files: [null, fnFile, { ...served, ranges: new Set([{ start: 40, end: 41 }]) }] },
-          { files: [served] },
+          { index: 2, files: new Set([served]) },
+          {
+            index: 3,
+            files: [null, fnFile, { ...served, ranges: new Set([{ start: 40, end: 41 }]) }],
+          },
+          { index: 4, files: [served] },
         ]),
         'a.ts',
         'fp',
@@ -326,21 +332,45 @@ describe('the selectors on views no ledger built', () => {
 
   it('servedRangesForFile: matches path and fingerprint both, merging what several calls served', () => {
     const calls = [
-      { files: [{ ...served, ranges: [{ start: 5, end: 6 }] }] },
-      { files: [{ ...served, path: 'b.ts', ranges: [{ start: 50, end: 60 }] }] },
-      { files: [{ ...served, fingerprint: 'other', ranges: [{ start: 70, end: 80 }] }] },
-      { files: [served] },
+      { index: 1, files: [{ ...served, ranges: [{ start: 5, end: 6 }] }] },
+      { index: 2, files: [{ ...served, path: 'b.ts', ranges: [{ start: 50, end: 60 }] }] },
+      { index: 3, files: [{ ...served, fingerprint: 'other', ranges: [{ start: 70, end: 80 }] }] },
+      { index: 4, files: [served] },
     ];
     expect(servedRangesForFile(project(calls), 'a.ts', 'fp')).toEqual([{ start: 3, end: 6 }]);
   });
 
-  it('servedRangesForFile: a call whose getter throws holds nothing at all', () => {
-    const hostile = Object.defineProperty({}, 'files', {
+  it('servedRangesForFile: a call whose getter throws holds nothing; the calls beside it hold what they served', () => {
+    const hostile = Object.defineProperty({ index: 2 }, 'files', {
       get(): never {
         throw new Error('hostile');
       },
     });
-    expect(servedRangesForFile(project([{ files: [served] }, hostile]), 'a.ts', 'fp')).toEqual([]);
+    expect(servedRangesForFile(project([hostile]), 'a.ts', 'fp')).toEqual([]);
+    // As the planner reads a prior: the unreadable record is absent, never a
+    // reason to trust the others less or more than they would be alone.
+    const beside = project([{ index: 1, files: [served] }, hostile]);
+    expect(servedRangesForFile(beside, 'a.ts', 'fp')).toEqual([{ start: 3, end: 4 }]);
+  });
+
+  it('servedRangesForFile: a record without a positive whole index holds nothing, as no pointer could cite it', () => {
+    for (const index of [0, -1, 1.5, '1', undefined, Number.NaN, 2 ** 53]) {
+      const calls = [{ index, files: [served] }];
+      expect(servedRangesForFile(project(calls), 'a.ts', 'fp'), String(index)).toEqual([]);
+    }
+    expect(servedRangesForFile(project([{ index: 1, files: [served] }]), 'a.ts', 'fp')).toEqual([
+      { start: 3, end: 4 },
+    ]);
+  });
+
+  it('servedRangesForFile: a file served under an empty path or an overlong fingerprint holds nothing', () => {
+    const blankPath = project([{ index: 1, files: [{ ...served, path: '' }] }]);
+    expect(servedRangesForFile(blankPath, '', 'fp')).toEqual([]);
+    const long = 'f'.repeat(257);
+    const overlong = project([{ index: 1, files: [{ ...served, fingerprint: long }] }]);
+    expect(servedRangesForFile(overlong, 'a.ts', long)).toEqual([]);
+    const longest = project([{ index: 1, files: [{ ...served, fingerprint: long.slice(1) }] }]);
+    expect(servedRangesForFile(longest, 'a.ts', long.slice(1))).toEqual([{ start: 3, end: 4 }]);
   });
 });
 
@@ -490,9 +520,12 @@ describe('the ledger on unreadable input', () => {
       responseChars: 0,
       calls: [
         null,
-        { files: 'not a list' },
-        { files: [null, 7, { path: 'a.ts', fingerprint: 'fp', ranges: [{ start: 3, end: 4 }] }] },
-        { files: [{ path: 'a.ts', fingerprint: 'fp', ranges: 'L9-12' }] },
+        { index: 1, files: 'not a list' },
+        {
+          index: 2,
+          files: [null, 7, { path: 'a.ts', fingerprint: 'fp', ranges: [{ start: 3, end: 4 }] }],
+        },
+        { index: 3, files: [{ path: 'a.ts', fingerprint: 'fp', ranges: 'L9-12' }] },
       ],
     };
     expect(servedRangesForFile(project as never, 'a.ts', 'fp')).toEqual([{ start: 3, end: 4 }]);

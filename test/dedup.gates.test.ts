@@ -14,10 +14,15 @@ const tenCharLines = (n: number): string =>
 
 const content = tenCharLines(40);
 const fp = fingerprint(content);
+/** A session that was sent lines 1-20 of `a.ts` from `text`. */
+const heldFrom = (text: string) =>
+  projectState([
+    callRecord([
+      { path: 'a.ts', ranges: [{ start: 1, end: 20 }], chars: 200, fingerprint: fingerprint(text) },
+    ]),
+  ]);
 /** A session that was sent lines 1-20 of `a.ts` from this very content. */
-const held = projectState([
-  callRecord([{ path: 'a.ts', ranges: [{ start: 1, end: 20 }], chars: 200, fingerprint: fp }]),
-]);
+const held = heldFrom(content);
 const reason = (plan: ReturnType<typeof planFile>, gate: string) =>
   plan.gates.find((g) => g.gate === gate)?.reason;
 
@@ -58,28 +63,23 @@ describe('the content a plan is about', () => {
 });
 
 describe('the delta gate at its threshold', () => {
-  /** 20 code lines, then `n` trivial lines of exactly 10 chars (7 spaces, `};`, '\n'). */
-  const closing = (n: number) => tenCharLines(20) + '       };\n'.repeat(n);
+  /**
+   * The whole of a file of 20 code lines and then `n` trivial lines of exactly
+   * 10 chars (7 spaces, `};`, '\n'), planned for a session that holds lines 1-20.
+   */
+  const planClosing = (n: number) => {
+    const text = tenCharLines(20) + '       };\n'.repeat(n);
+    return planFile({
+      path: 'a.ts',
+      content: text,
+      intended: [{ start: 1, end: 20 + n }],
+      prior: heldFrom(text),
+    });
+  };
 
   it('keeps a trivial remainder of exactly minDeltaChars as source', () => {
     // Lines 21-36: 16 lines × 10 chars = 160 chars, the default minDeltaChars.
-    const text = closing(16);
-    const prior = projectState([
-      callRecord([
-        {
-          path: 'a.ts',
-          ranges: [{ start: 1, end: 20 }],
-          chars: 200,
-          fingerprint: fingerprint(text),
-        },
-      ]),
-    ]);
-    const plan = planFile({
-      path: 'a.ts',
-      content: text,
-      intended: [{ start: 1, end: 36 }],
-      prior,
-    });
+    const plan = planClosing(16);
     expect(reason(plan, 'delta')).toBe('delta-kept');
     expect(plan.emit).toEqual([{ start: 21, end: 36 }]);
     expect(plan.newChars).toBe(160);
@@ -87,23 +87,7 @@ describe('the delta gate at its threshold', () => {
 
   it('folds a trivial remainder one line shorter into the pointer', () => {
     // Lines 21-35: 150 chars of closing braces, under 160.
-    const text = closing(15);
-    const prior = projectState([
-      callRecord([
-        {
-          path: 'a.ts',
-          ranges: [{ start: 1, end: 20 }],
-          chars: 200,
-          fingerprint: fingerprint(text),
-        },
-      ]),
-    ]);
-    const plan = planFile({
-      path: 'a.ts',
-      content: text,
-      intended: [{ start: 1, end: 35 }],
-      prior,
-    });
+    const plan = planClosing(15);
     expect(reason(plan, 'delta')).toBe('folded-small-delta');
     expect(plan.folded).toEqual([{ start: 21, end: 35 }]);
     expect(plan.foldedChars).toBe(150);

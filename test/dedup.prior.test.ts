@@ -278,6 +278,29 @@ describe('served ranges, the one rule the planner and servedRangesForFile share'
     expect(plan.covered).toEqual([{ start: 1, end: 20 }]);
     expect(plan.coveredBy).toEqual([1]);
   });
+
+  it('a hand-written prior: what the planner cannot cite, servedRangesForFile does not hold', () => {
+    const served = (ranges: unknown) => ({ path: 'a.ts', ranges, chars: 10, fingerprint: fp });
+    const hostile = Object.defineProperty({ index: 3 }, 'files', {
+      get(): never {
+        throw new Error('hostile files');
+      },
+    });
+    const p = {
+      projectRoot: '/r',
+      callCount: 3,
+      responseChars: 0,
+      calls: [
+        { files: [served([{ start: 1, end: 30 }])] },
+        { index: 2, files: [served([{ start: 1, end: 12 }])] },
+        hostile,
+      ],
+    } as never;
+    expect(servedRangesForFile(p, 'a.ts', fp)).toEqual([{ start: 1, end: 12 }]);
+    const plan = planFile({ path: 'a.ts', content, intended: [{ start: 1, end: 30 }], prior: p });
+    expect(plan.covered).toEqual([{ start: 1, end: 12 }]);
+    expect(plan.coveredBy).toEqual([2]);
+  });
 });
 
 describe('the session block on junk paths', () => {

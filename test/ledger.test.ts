@@ -3,7 +3,6 @@ import {
   createLedger,
   DEFAULT_LIMITS,
   type Emission,
-  type FileEmission,
   type Ledger,
   ledgerReducer,
   MAX_EVICTED_COUNTERS,
@@ -15,6 +14,7 @@ import {
 } from '../src/index.js';
 import { sha256Hex } from '../src/ledger/_sha256.js';
 import { sha256OfUtf8 } from '../src/ledger/session-id.js';
+import { filesOf, record } from './_ledger.js';
 
 function emission(over: Partial<Emission> = {}): Emission {
   return {
@@ -27,15 +27,6 @@ function emission(over: Partial<Emission> = {}): Emission {
     responseChars: 1400,
     ...over,
   };
-}
-
-function record(ledger: Ledger, e: Emission = emission(), sessionId?: unknown): Ledger {
-  return ledgerReducer(ledger, { type: 'recorded', emission: e, sessionId: sessionId as string });
-}
-
-function onlyFiles(ledger: Ledger, sessionId?: string): readonly FileEmission[] {
-  const calls = sessionView(ledger, sessionId).projects[0]?.calls ?? [];
-  return calls[calls.length - 1]?.files ?? [];
 }
 
 describe('createLedger', () => {
@@ -175,8 +166,7 @@ describe('ledgerReducer: identity and purity', () => {
         { path: 'b.ts', ranges: [proxy, { start: 2, end: 4 }] as never, chars: 4 },
       ],
     });
-    const after = ledgerReducer(createLedger(), { type: 'recorded', emission: withProxies });
-    expect(onlyFiles(after)).toEqual([
+    expect(filesOf(withProxies)).toEqual([
       { path: 'a.ts', ranges: [], chars: 3 },
       { path: 'b.ts', ranges: [{ start: 2, end: 4 }], chars: 4 },
     ]);
@@ -189,7 +179,7 @@ describe('ledgerReducer: identity and purity', () => {
 describe('ledgerReducer: recording rules', () => {
   it('numbers calls per (session, project) from 1, and keeps counting past the retained window', () => {
     let ledger = createLedger({ maxCallsRetained: 2 });
-    for (let i = 0; i < 5; i++) ledger = record(ledger);
+    for (let i = 0; i < 5; i++) ledger = record(ledger, emission());
     const project = sessionView(ledger).projects[0]!;
     expect(project.callCount).toBe(5);
     expect(project.responseChars).toBe(5 * 1400);
@@ -225,7 +215,7 @@ describe('ledgerReducer: recording rules', () => {
         { path: 'kept.ts', ranges: [{ start: 1, end: 2 }], chars: 5 },
       ],
     });
-    expect(onlyFiles(record(createLedger(), e)).map((f) => f.path)).toEqual(['kept.ts']);
+    expect(filesOf(e).map((f) => f.path)).toEqual(['kept.ts']);
   });
 
   it('keeps the maxRangesPerFile largest spans and flags the cut', () => {
@@ -236,7 +226,7 @@ describe('ledgerReducer: recording rules', () => {
       { start: 50, end: 80 },
     ];
     const e = emission({ files: [{ path: 'a.ts', ranges, chars: 10 }] });
-    const [file] = onlyFiles(record(createLedger({ maxRangesPerFile: 2 }), e));
+    const [file] = filesOf(e, { maxRangesPerFile: 2 });
     expect(file).toEqual({
       path: 'a.ts',
       ranges: [
@@ -246,7 +236,7 @@ describe('ledgerReducer: recording rules', () => {
       chars: 10,
       rangesTruncated: true,
     });
-    const [whole] = onlyFiles(record(createLedger(), e));
+    const [whole] = filesOf(e);
     expect(whole!.rangesTruncated).toBeUndefined();
   });
 
@@ -265,7 +255,7 @@ describe('ledgerReducer: recording rules', () => {
         },
       ],
     });
-    expect(onlyFiles(record(createLedger(), e))[0]!.ranges).toEqual([{ start: 20, end: 22 }]);
+    expect(filesOf(e)[0]!.ranges).toEqual([{ start: 20, end: 22 }]);
   });
 
   it('keeps a fingerprint only when it is a non-empty string', () => {
@@ -276,11 +266,7 @@ describe('ledgerReducer: recording rules', () => {
         { path: 'c.ts', ranges: [], chars: 1, fingerprint: 'fp' },
       ],
     });
-    expect(onlyFiles(record(createLedger(), e)).map((f) => f.fingerprint)).toEqual([
-      undefined,
-      undefined,
-      'fp',
-    ]);
+    expect(filesOf(e).map((f) => f.fingerprint)).toEqual([undefined, undefined, 'fp']);
   });
 
   it('merges entries with one path; their fingerprint survives only if all agree', () => {
@@ -292,7 +278,7 @@ describe('ledgerReducer: recording rules', () => {
         { path: 'b.ts', ranges: [{ start: 20, end: 25 }], chars: 1, fingerprint: 'y' },
       ],
     });
-    expect(onlyFiles(record(createLedger(), e))).toEqual([
+    expect(filesOf(e)).toEqual([
       { path: 'a.ts', ranges: [{ start: 1, end: 9 }], chars: 17, fingerprint: 'x' },
       {
         path: 'b.ts',
@@ -314,7 +300,7 @@ describe('ledgerReducer: recording rules', () => {
         { path: 'tie-second.ts', ranges: [], chars: 50 },
       ],
     });
-    const kept = onlyFiles(record(createLedger({ maxFilesPerCall: 2 }), e)).map((f) => f.path);
+    const kept = filesOf(e, { maxFilesPerCall: 2 }).map((f) => f.path);
     expect(kept).toEqual(['big.ts', 'tie-first.ts']);
   });
 

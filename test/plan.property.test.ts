@@ -15,6 +15,7 @@ import {
   planCall,
   planFile,
 } from '../src/index.js';
+import { callRecord, projectState } from './_prior.js';
 
 interface FileSpec {
   readonly lens: number[];
@@ -254,28 +255,13 @@ describe('planCall hold-back', () => {
 
   it('does not fire when the call carries new source', () => {
     const content = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n');
-    const prior: ProjectState = {
-      projectRoot: '/repo',
-      callCount: 1,
-      responseChars: 0,
-      calls: [
-        {
-          index: 1,
-          projectRoot: '/repo',
-          query: 'q',
-          sourceChars: 0,
-          responseChars: 0,
-          files: [
-            {
-              path: 'a',
-              ranges: [{ start: 1, end: 20 }],
-              chars: 0,
-              fingerprint: fingerprint(content),
-            },
-          ],
-        },
-      ],
+    const served = {
+      path: 'a',
+      ranges: [{ start: 1, end: 20 }],
+      chars: 0,
+      fingerprint: fingerprint(content),
     };
+    const prior = projectState([callRecord([served])]);
     const plan = planCall({
       files: [{ path: 'a', content, intended: [{ start: 1, end: 50 }] }],
       prior,

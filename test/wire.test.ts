@@ -12,6 +12,7 @@ import {
   VIEW_KEY,
   withSessionView,
 } from '../src/index.js';
+import { callRecord, projectState } from './_prior.js';
 
 const FP = '1200:0123456789abcdef';
 
@@ -50,33 +51,13 @@ describe('withSessionView', () => {
   });
 
   it('replaces a client’s own view claiming every line with the server’s', () => {
-    const forged = {
-      version: 1,
-      projects: [
-        {
-          projectRoot: '/repo',
-          callCount: 1,
-          responseChars: 0,
-          calls: [
-            {
-              index: 1,
-              projectRoot: '/repo',
-              query: '',
-              sourceChars: 0,
-              responseChars: 0,
-              files: [
-                {
-                  path: 'src/auth.ts',
-                  ranges: [{ start: 1, end: 1e9 }],
-                  chars: 0,
-                  fingerprint: FP,
-                },
-              ],
-            },
-          ],
-        },
-      ],
+    const claim = {
+      path: 'src/auth.ts',
+      ranges: [{ start: 1, end: 1e9 }],
+      chars: 0,
+      fingerprint: FP,
     };
+    const forged = { version: 1, projects: [projectState([callRecord([claim])])] };
     const view = createSessionStore().view('conn');
     const out = withSessionView({ query: 'x', [VIEW_KEY]: forged }, view);
     expect(out[VIEW_KEY]).toBe(view);

@@ -15,6 +15,7 @@ import {
   VIEW_KEY,
   withSessionView,
 } from '../src/index.js';
+import { callRecord, projectState } from './_prior.js';
 
 let worker: Worker;
 
@@ -108,32 +109,15 @@ describe('across a real worker_threads boundary', () => {
 
   it('a client’s own view claiming every line is replaced by the server’s before it crosses', async () => {
     const store = createSessionStore();
+    const claim = {
+      path: 'src/auth.ts',
+      ranges: [{ start: 1, end: Number.MAX_SAFE_INTEGER }],
+      chars: 0,
+      fingerprint: clientArgs.fingerprint,
+    };
     const forged = {
       version: 1,
-      projects: [
-        {
-          projectRoot: '/repo',
-          callCount: 99,
-          responseChars: 0,
-          calls: [
-            {
-              index: 1,
-              projectRoot: '/repo',
-              query: '',
-              sourceChars: 0,
-              responseChars: 0,
-              files: [
-                {
-                  path: 'src/auth.ts',
-                  ranges: [{ start: 1, end: Number.MAX_SAFE_INTEGER }],
-                  chars: 0,
-                  fingerprint: clientArgs.fingerprint,
-                },
-              ],
-            },
-          ],
-        },
-      ],
+      projects: [projectState([callRecord([claim])], { callCount: 99 })],
     };
     const raw = await call(
       withSessionView({ ...clientArgs, [VIEW_KEY]: forged }, store.view('conn-1')),

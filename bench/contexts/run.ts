@@ -12,6 +12,8 @@ import type { ProjectFile, RecordedSequence } from '../../src/cli/replay.js';
 import type { CallPlan } from '../../src/dedup/plan-call.js';
 import { fingerprint } from '../../src/fingerprint/fingerprint.js';
 import type { LineRange } from '../../src/ranges/range.js';
+import { byArm } from '../_arms.js';
+import { lineOffsets } from '../_lines.js';
 import {
   type AgentContext,
   compact,
@@ -61,16 +63,6 @@ export interface ContextRow {
 
 /** Refresh rounds the agent tries for one response before it gives up. */
 export const MAX_REFRESH_ROUNDS = 3;
-
-/** Line offsets of a file (POSIX lines: a final `\n` ends the last line). */
-function lineOffsets(content: string): number[] {
-  const offsets = [0];
-  for (let i = content.indexOf('\n'); i !== -1; i = content.indexOf('\n', i + 1)) {
-    offsets.push(i + 1);
-  }
-  if (offsets[offsets.length - 1] !== content.length) offsets.push(content.length);
-  return offsets;
-}
 
 interface Pointer {
   readonly path: string;
@@ -275,8 +267,7 @@ export function runContexts(
   project: ReadonlyMap<string, ProjectFile>,
 ): ContextRow[] {
   return sequences.map((sequence) => {
-    const arms = {} as Record<ArmName, ArmFigures>;
-    for (const arm of ARMS) arms[arm] = simulateArm(arm, sequence, project);
+    const arms = byArm(ARMS, (arm) => simulateArm(arm, sequence, project));
     return { sequence: sequence.name, steps: contextScript(sequence).length, arms };
   });
 }

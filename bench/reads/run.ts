@@ -24,6 +24,8 @@ import {
   READ_TOOL_LIMITS,
 } from '../../src/index.js';
 import type { LineRange } from '../../src/ranges/range.js';
+import { byArm } from '../_arms.js';
+import { lineOffsets } from '../_lines.js';
 import type { ReadOp, ReadSession } from './sessions.js';
 
 /** The arms, in the order they are printed. */
@@ -56,15 +58,6 @@ export interface ReadRow {
 }
 
 const PROJECT_ROOT = '/reads';
-
-/** POSIX line offsets: line `n` runs from `o[n - 1]` to `o[n]`. */
-function lineOffsets(content: string): number[] {
-  const offsets = [0];
-  for (let i = content.indexOf('\n'); i !== -1; i = content.indexOf('\n', i + 1))
-    offsets.push(i + 1);
-  if (offsets[offsets.length - 1] !== content.length) offsets.push(content.length);
-  return offsets;
-}
 
 /** A line that carries no code: empty, or only whitespace and `)]};,`. */
 const TRIVIAL = /^[\s)\]};,]*$/;
@@ -266,8 +259,7 @@ export function runReads(
   installed: ReadonlyMap<string, string>,
 ): ReadRow[] {
   return sessions.map((session) => {
-    const arms = {} as Record<ReadArm, ReadFigures>;
-    for (const arm of READ_ARMS) arms[arm] = runReadArm(arm, session, installed);
+    const arms = byArm(READ_ARMS, (arm) => runReadArm(arm, session, installed));
     return {
       session: session.name,
       overlapping: session.overlapping,

@@ -16,6 +16,27 @@ import { Worker } from 'node:worker_threads';
 export class PoolError extends Error {}
 
 /**
+ * The pool the server runs, from its settings (`readConfig`): `config.workers`
+ * workers rendering `config.root` with its dedup switch and budgets, each call
+ * bounded by `config.callTimeoutMs`, at most `config.maxQueue` waiting.
+ */
+export function poolFromConfig(config, log) {
+  return createPool({
+    size: config.workers,
+    workerUrl: config.workerUrl,
+    workerData: {
+      root: config.root,
+      enabled: config.enabled,
+      budget: config.budget,
+      maxResponseChars: config.maxResponseChars,
+    },
+    timeoutMs: config.callTimeoutMs,
+    maxQueue: config.maxQueue,
+    log,
+  });
+}
+
+/**
  * A pool of `size` workers running `workerUrl`, each started with
  * `workerData` (plain data). `timeoutMs` bounds one call, `maxQueue` the calls
  * waiting for a worker.

@@ -18,7 +18,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ConfigError, readConfig } from './config.mjs';
 import { createExploreHandler, createSession } from './handler.mjs';
 import { serveHttp } from './http.mjs';
-import { createPool } from './pool.mjs';
+import { poolFromConfig } from './pool.mjs';
 import { createExploreServer } from './tool.mjs';
 
 const log = (line) => process.stderr.write(`[mcp-explore] ${line}\n`);
@@ -68,19 +68,7 @@ async function connectShared(url) {
 
 const redis = redisUrl === undefined ? undefined : await connectShared(redisUrl);
 
-const pool = createPool({
-  size: config.workers,
-  workerUrl: config.workerUrl,
-  workerData: {
-    root: config.root,
-    enabled: config.enabled,
-    budget: config.budget,
-    maxResponseChars: config.maxResponseChars,
-  },
-  timeoutMs: config.callTimeoutMs,
-  maxQueue: config.maxQueue,
-  log,
-});
+const pool = poolFromConfig(config, log);
 const handler = createExploreHandler({ pool, log });
 
 if (port === undefined) {

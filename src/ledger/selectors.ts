@@ -3,6 +3,7 @@
  * been served, without reaching into the shape.
  */
 import { isOwn, own } from '../boundary/_own.js';
+import { readPrior } from '../boundary/planner.js';
 import { OPEN_LIMITS, readView } from '../boundary/view.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
@@ -116,7 +117,10 @@ export function servedRecords(
  * The merged spans of `path` that retained calls served from content with
  * exactly this `fingerprint`. Records without a fingerprint are ignored: a match
  * that cannot be proven is treated as "not held", and the lines are re-sent.
- * A `project` this library did not build is read as foreign input first.
+ * A `project` this library did not build is read as the planner reads a
+ * `prior`: a record without a positive whole `index`, a file without a usable
+ * path or fingerprint, and any part that cannot be read are left out, so they
+ * hold nothing and their lines are re-sent.
  *
  * @example
  * ```ts
@@ -130,47 +134,11 @@ export function servedRangesForFile(
   path: string,
   fingerprint: string,
 ): LineRange[] {
-  if (project === null || typeof project !== 'object' || typeof fingerprint !== 'string') {
-    return freezeRanges([]);
-  }
-  let plain: ProjectState;
-  try {
-    // A project the library built is trusted as it is; any other is read first.
-    plain = isOwn(project) ? project : plainCopy(project, path);
-  } catch {
-    // Unreadable state proves nothing: hold nothing, so every line is re-sent.
-    return freezeRanges([]);
-  }
+  // Read as the planner reads its prior (a project the library built comes
+  // back as it is), so this answer and what a plan withholds never disagree.
+  const plain = typeof fingerprint === 'string' ? readPrior(project, new Set([path])) : null;
+  if (plain === null) return freezeRanges([]);
   return freezeRanges(
     mergeRanges(servedRecords(plain, path, fingerprint).flatMap((r) => r.ranges)),
   );
-}
-
-/** The records of `path` in a project no ledger may have built, as plain data. */
-function plainCopy(project: ProjectState, path: string): ProjectState {
-  const calls = Array.isArray(project.calls) ? project.calls : [];
-  return {
-    projectRoot: '',
-    callCount: 0,
-    responseChars: 0,
-    calls: calls.map((call) => {
-      const files =
-        call !== null && typeof call === 'object' && Array.isArray(call.files) ? call.files : [];
-      return {
-        index: 0,
-        projectRoot: '',
-        query: '',
-        sourceChars: 0,
-        responseChars: 0,
-        files: (files as readonly FileEmission[])
-          .filter((f) => f !== null && typeof f === 'object' && f.path === path)
-          .map((f) => ({
-            path,
-            chars: 0,
-            ranges: Array.isArray(f.ranges) ? [...f.ranges] : [],
-            ...(typeof f.fingerprint === 'string' ? { fingerprint: f.fingerprint } : {}),
-          })),
-      };
-    }),
-  };
 }

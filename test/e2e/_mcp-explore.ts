@@ -128,6 +128,38 @@ export function startDaemon(
   });
 }
 
+/** A daemon whose one worker misbehaves on request, and what a first call there sends. */
+export interface FaultyDaemon extends Daemon {
+  /** A fresh session's first `WIDE` call: what a call that was not recorded leaves the next one to send. */
+  readonly firstCall: string;
+  /** Resolves once the worker has begun the next `slow:` call (they are counted from the start). */
+  slowCallStarted(): Promise<void>;
+}
+
+/**
+ * Starts the example as an HTTP daemon with one `FAULTY_WORKER`, whose
+ * `slow:` calls take `slowMs`, and more settings in `extra`; then makes the
+ * first `WIDE` call of a fresh session.
+ */
+export async function startFaultyDaemon(
+  slowMs: number,
+  extra: Record<string, string> = {},
+): Promise<FaultyDaemon> {
+  const daemon = await startDaemon({
+    EXPLORE_WORKERS: '1',
+    EXPLORE_WORKER: FAULTY_WORKER,
+    EXPLORE_TEST_SLOW_MS: String(slowMs),
+    ...extra,
+  });
+  const firstCall = await explore(await connectHttp(daemon.url), { query: WIDE });
+  let slowCalls = 0;
+  return {
+    ...daemon,
+    firstCall,
+    slowCallStarted: () => logged(daemon, 'slow call started', ++slowCalls),
+  };
+}
+
 /** A new client session on the daemon at `url`. */
 export async function connectHttp(url: string): Promise<Client> {
   const client = new Client({ name: 'mcp-explore-test', version: '1.0.0' });
@@ -227,6 +259,40 @@ function mcpHeaders(sid?: string): Record<string, string> {
     accept: 'application/json, text/event-stream',
     ...(sid === undefined ? {} : { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }),
   };
+}
+
+/** A `tools/call` in flight that its client can abandon. */
+export interface CallToHangUp {
+  /** Resets the socket, as a client that went away does. */
+  hangUp(): void;
+  /** Settles when the socket is gone. */
+  readonly closed: Promise<void>;
+}
+
+/**
+ * POSTs a `tools/call` of `explore` for `query` to `url`, with JSON-RPC `id`
+ * and `_meta` `meta`, on raw session `sid` when given (a stateless daemon
+ * takes none), on a socket of its own so that hanging up resets only it.
+ */
+export function callToHangUp(
+  url: string,
+  query: string,
+  { sid, meta = CONVERSATION, id = 99 }: { sid?: string; meta?: Meta; id?: number } = {},
+): CallToHangUp {
+  const req = request(url, { method: 'POST', headers: mcpHeaders(sid) });
+  const closed = new Promise<void>((done) => {
+    req.on('error', () => done());
+    req.on('close', () => done());
+  });
+  req.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: withMeta({ name: 'explore', arguments: { query } }, meta),
+    }),
+  );
+  return { hangUp: () => req.destroy(), closed };
 }
 
 /** The JSON-RPC messages of a Streamable HTTP answer (SSE `data:` lines, or a JSON body). */

@@ -8,21 +8,19 @@
  * One worker, and a worker that can be told to take its time (`slow:`), make
  * "queued behind a busy pool" and "cancelled while rendering" happen on cue.
  */
-import { request } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CONVERSATION,
+  callToHangUp,
   connectHttp,
-  type Daemon,
   explore,
-  FAULTY_WORKER,
+  type FaultyDaemon,
   hasPointer,
-  logged,
   rawSession,
   rawText,
   sleep,
-  startDaemon,
+  startFaultyDaemon,
   useExample,
   WIDE,
 } from './_mcp-explore.js';
@@ -30,21 +28,15 @@ import {
 useExample();
 
 const SLOW_MS = 600;
-let daemon: Daemon;
+let daemon: FaultyDaemon;
 /** A first `WIDE` call of a fresh session: what an unrecorded call must leave the next one to send. */
 let firstCall = '';
 
 beforeAll(async () => {
-  daemon = await startDaemon({
-    EXPLORE_WORKERS: '1',
-    EXPLORE_WORKER: FAULTY_WORKER,
-    EXPLORE_TEST_SLOW_MS: String(SLOW_MS),
-  });
-  firstCall = await explore(await connectHttp(daemon.url), { query: WIDE });
+  daemon = await startFaultyDaemon(SLOW_MS);
+  firstCall = daemon.firstCall;
   expect(hasPointer(firstCall)).toBe(false);
 });
-
-let slowCalls = 0;
 
 /** Starts a slow call; resolves once the worker has begun it, with the call's own promise. */
 async function slowCall(client: Client, query: string, signal?: AbortSignal) {
@@ -53,7 +45,7 @@ async function slowCall(client: Client, query: string, signal?: AbortSignal) {
     undefined,
     signal === undefined ? {} : { signal },
   );
-  await logged(daemon, 'slow call started', ++slowCalls);
+  await daemon.slowCallStarted();
   return { call };
 }
 
@@ -64,35 +56,6 @@ async function slowCall(client: Client, query: string, signal?: AbortSignal) {
 async function occupyPool(): Promise<{ busy: Promise<unknown> }> {
   const { call } = await slowCall(await connectHttp(daemon.url), 'zzz');
   return { busy: call };
-}
-
-/**
- * POSTs a `tools/call` on raw session `sid`; `hangUp()` resets the socket,
- * and `closed` settles when the socket is gone.
- */
-function callToHangUp(sid: string, query: string): { hangUp(): void; closed: Promise<void> } {
-  const req = request(daemon.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sid,
-      'mcp-protocol-version': '2025-06-18',
-    },
-  });
-  const closed = new Promise<void>((done) => {
-    req.on('error', () => done());
-    req.on('close', () => done());
-  });
-  req.end(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 99,
-      method: 'tools/call',
-      params: { name: 'explore', arguments: { query }, _meta: CONVERSATION },
-    }),
-  );
-  return { hangUp: () => req.destroy(), closed };
 }
 
 describe('a call cancelled through the SDK', () => {
@@ -135,7 +98,7 @@ describe('a call whose client reset the socket', () => {
   it('records nothing when the socket closed while the call was queued', async () => {
     const raw = await rawSession(daemon.url);
     const { busy } = await occupyPool();
-    const exchange = callToHangUp(raw.sid, WIDE);
+    const exchange = callToHangUp(daemon.url, WIDE, { sid: raw.sid });
     await sleep(300); // it reaches the daemon and waits behind the busy worker
     exchange.hangUp();
     await exchange.closed;
@@ -149,8 +112,8 @@ describe('a call whose client reset the socket', () => {
 
   it('records nothing when the socket closed while the call was rendering', async () => {
     const raw = await rawSession(daemon.url);
-    const exchange = callToHangUp(raw.sid, `slow:${WIDE}`);
-    await logged(daemon, 'slow call started', ++slowCalls);
+    const exchange = callToHangUp(daemon.url, `slow:${WIDE}`, { sid: raw.sid });
+    await daemon.slowCallStarted();
     exchange.hangUp();
     await exchange.closed;
     await sleep(SLOW_MS);

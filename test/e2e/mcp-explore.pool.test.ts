@@ -9,19 +9,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectHttp,
-  type Daemon,
   type ExamplePool,
   examplePool,
   explore,
   exploreError,
-  FAULTY_WORKER,
+  type FaultyDaemon,
   hasPointer,
   health,
-  logged,
   rawSession,
   rawText,
   sleep,
-  startDaemon,
+  startFaultyDaemon,
   useExample,
   WIDE,
 } from './_mcp-explore.js';
@@ -30,19 +28,15 @@ useExample();
 
 const SLOW_MS = 800;
 const TIMEOUT_MS = 1500;
-let slowCalls = 0;
-let daemon: Daemon;
+let daemon: FaultyDaemon;
 let firstCall = '';
 
 beforeAll(async () => {
-  daemon = await startDaemon({
-    EXPLORE_WORKERS: '1',
-    EXPLORE_WORKER: FAULTY_WORKER,
-    EXPLORE_TEST_SLOW_MS: String(SLOW_MS),
+  daemon = await startFaultyDaemon(SLOW_MS, {
     EXPLORE_CALL_TIMEOUT_MS: String(TIMEOUT_MS),
     EXPLORE_MAX_QUEUE: '2',
   });
-  firstCall = await explore(await connectHttp(daemon.url), { query: WIDE });
+  firstCall = daemon.firstCall;
 });
 
 /** `{ query, extra }` with `extra` nested `depth` arrays deep, as JSON text (no recursion needed). */
@@ -71,7 +65,7 @@ describe('an extra argument nested 10,000 arrays deep', () => {
 
   it('neither wedges nor crashes a busy pool', async () => {
     const busy = explore(await connectHttp(daemon.url), { query: 'slow:zzz' });
-    await logged(daemon, 'slow call started', ++slowCalls);
+    await daemon.slowCallStarted();
     const raw = await rawSession(daemon.url);
     const { status, text } = await raw.post(nestedCall(8, 10_000));
     await busy;
@@ -120,7 +114,7 @@ describe('a full queue', () => {
   it('refuses the call past the bound with a busy error and serves the queued ones', async () => {
     const sessions = await Promise.all([1, 2, 3, 4].map(() => connectHttp(daemon.url)));
     const running = explore(sessions[0]!, { query: 'slow:zzz' });
-    await logged(daemon, 'slow call started', ++slowCalls);
+    await daemon.slowCallStarted();
     const queued = [explore(sessions[1]!, { query: WIDE }), explore(sessions[2]!, { query: WIDE })];
     await sleep(300); // both reach the daemon and wait behind the busy worker
     expect(await exploreError(sessions[3]!, { query: WIDE })).toBe(

@@ -8,7 +8,6 @@
  * would route them.
  */
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { redisBackend } from '../../src/redis/index.js';
 import { createSharedSessionStore } from '../../src/shared/index.js';
 import {
   body,
+  callToHangUp,
   connectHttp,
   envWith,
   explore,
@@ -160,28 +160,10 @@ describe('a call whose client hung up, on a stateless daemon', () => {
       ['--redis', redis.url],
     );
     const id = { conversationId: 'hung-up' };
-    const req = request(daemon.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-    });
-    const closed = new Promise<void>((done) => {
-      req.on('error', () => done());
-      req.on('close', () => done());
-    });
-    req.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'explore', arguments: { query: `slow:${WIDE}` }, _meta: id },
-      }),
-    );
+    const exchange = callToHangUp(daemon.url, `slow:${WIDE}`, { meta: id, id: 1 });
     await logged(daemon, 'slow call started', 1);
-    req.destroy();
-    await closed;
+    exchange.hangUp();
+    await exchange.closed;
     await sleep(800); // the worker finishes the call; its answer is dropped, not recorded
 
     const client = await connectHttp(daemon.url);
