@@ -203,6 +203,36 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
     expect(plan.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
   });
 
+  it('writes no pointer for a short run alone, when dedup off cuts away the long run it rode along with', () => {
+    // L1 and L3-12 are held; L1 (one line, at the edge of a sent span) joins the
+    // pointer only because L3-12 earned it. Dedup off has room for L1 alone.
+    const a = file('a.ts', 30);
+    let ledger = createLedger();
+    // No hold-back: the file alone is held in full, and would be restored.
+    const plan = (intended: LineRange[], budget?: CallBudget) =>
+      planCall({
+        files: [{ ...a, intended }],
+        prior: projectFromView(sessionView(ledger), '/repo'),
+        budget,
+        holdBack: false,
+      });
+    const first = plan([{ start: 1, end: 20 }]);
+    ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(first, '/repo') });
+    const intended = [
+      { start: 1, end: 1 },
+      { start: 3, end: 12 },
+    ];
+    expect(plan(intended).files[0]!.covered).toEqual(intended);
+    const budget = { maxChars: 10, policy: 'bank' as const };
+    const off = planCall({ files: [{ ...a, intended }], prior: null, budget });
+    expect(off.files[0]!.emit).toEqual([{ start: 1, end: 1 }]);
+    const f = plan(intended, budget).files[0]!;
+    expect(f.render).toBe('full');
+    expect(f.covered).toEqual([]);
+    expect(f.emit).toEqual([{ start: 1, end: 1 }]);
+    expect(f.newChars).toBe(10);
+  });
+
   it('keeps a held run whole in the pointer when dedup off cuts through it', () => {
     const [, { plan }] = twoCalls({ start: 90, end: 120 }, { start: 1, end: 200 });
     const f = plan.files[0]!;

@@ -190,12 +190,15 @@ function overlapping(runs: readonly LineRange[], set: readonly LineRange[]): Lin
  * Under `bank`: the file sends exactly the lines it would have sent with dedup
  * off (`offLines`), minus what it withholds. Its pointer names the covered runs
  * that reach into those lines; runs dedup off would not have shown drop out.
+ * A pointer must still be earned by a run of `minCoveredLines`: when only
+ * shorter runs reach into the dedup-off lines (ones that rode along at the
+ * edge of a long run dedup off cuts away), the file renders as dedup off.
  */
-function bankTo(work: FileWork, offLines: readonly LineRange[]): FileWork {
+function bankTo(work: FileWork, offLines: readonly LineRange[], minCoveredLines: number): FileWork {
   if (offLines.length === 0) return skipped(work);
   const covered = overlapping(work.covered, offLines);
-  // Nothing held within the dedup-off lines: the file renders as dedup off, no pointer.
-  if (covered.length === 0) {
+  // Nothing held within the dedup-off lines worth a pointer: as dedup off, no pointer.
+  if (!covered.some((r) => r.end - r.start + 1 >= minCoveredLines)) {
     return { ...work, render: 'full', emit: offLines, covered: [], folded: [] };
   }
   const folded = intersectRanges(work.folded, offLines);
@@ -210,7 +213,11 @@ function spendTo(work: FileWork, grant: Grant): FileWork {
 }
 
 /** The budget step: each file cut to its grant, past the slots or the budget skipped. */
-function budgetStep(works: readonly FileWork[], limits: BudgetLimits | null): readonly FileWork[] {
+function budgetStep(
+  works: readonly FileWork[],
+  limits: BudgetLimits | null,
+  t: DedupThresholds,
+): readonly FileWork[] {
   if (limits === null) return works;
   if (limits.bank) {
     // What each file would have had with dedup off: its slot and its cut.
@@ -218,7 +225,9 @@ function budgetStep(works: readonly FileWork[], limits: BudgetLimits | null): re
       works.map((w) => ({ index: w.index, spans: w.intended, needsSlot: w.render !== 'skipped' })),
       limits,
     );
-    return works.map((w, i) => (w.render === 'skipped' ? w : bankTo(w, off[i]!.spans)));
+    return works.map((w, i) =>
+      w.render === 'skipped' ? w : bankTo(w, off[i]!.spans, t.minCoveredLines),
+    );
   }
   const grants = allocate(
     works.map((w) => ({ index: w.index, spans: w.emit, needsSlot: w.emit.length > 0 })),
@@ -247,6 +256,7 @@ function holdBackStep(
   gated: readonly FileWork[],
   cut: readonly FileWork[],
   limits: BudgetLimits | null,
+  t: DedupThresholds,
 ): HeldBack {
   const none = { gated, cut, heldBack: null };
   if (newCharsOf(cut) > 0) return none;
@@ -255,7 +265,7 @@ function holdBackStep(
   const g = gated[i]!;
   const restored = { ...g, render: 'full' as const, emit: g.intended, covered: [], folded: [] };
   const again = gated.map((w, k) => (k === i ? restored : w));
-  const recut = budgetStep(again, limits);
+  const recut = budgetStep(again, limits, t);
   if (recut[i]!.render === 'skipped') return none;
   return { gated: again, cut: recut, heldBack: g.file.path };
 }
@@ -306,9 +316,9 @@ function holdBackStep(
 export function planCall(input: PlanCallInput): CallPlan {
   const call = readCallInput(input);
   const gated = call.files.map((f) => planWork(f, call));
-  const cut = budgetStep(gated, call.budget);
+  const cut = budgetStep(gated, call.budget, call.thresholds);
   const held = call.holdBack
-    ? holdBackStep(gated, cut, call.budget)
+    ? holdBackStep(gated, cut, call.budget, call.thresholds)
     : { gated, cut, heldBack: null };
   const files = Object.freeze(held.cut.map(planOf)) as FilePlan[];
   let coveredChars = 0;
