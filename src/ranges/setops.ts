@@ -45,9 +45,13 @@ function intersectWalk(a: Walk, b: Walk): LineRange[] | undefined {
     if (lo <= hi) out.push({ start: lo, end: hi });
     // The side whose member ends first moves on; once it has no member left,
     // nothing more intersects, but the other side must still be normalized.
-    const behind = a.end < b.end ? a : b;
-    if (behind.done) return (behind === a ? b : a).restIsNormalized() ? out : undefined;
-    if (!behind.next()) return undefined;
+    if (a.end < b.end) {
+      if (a.done) return b.restIsNormalized() ? out : undefined;
+      if (!a.next()) return undefined;
+    } else {
+      if (b.done) return a.restIsNormalized() ? out : undefined;
+      if (!b.next()) return undefined;
+    }
   }
 }
 
