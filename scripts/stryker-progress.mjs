@@ -13,7 +13,8 @@ class ProgressReporter {
     if (!file) return;
     const row = {
       file: relative(process.cwd(), result.fileName).split('\\').join('/'),
-      line: result.location.start.line + 1,
+      // A tested mutant's location is 1-based already, as in Stryker's reports.
+      line: result.location.start.line,
       mutator: result.mutatorName,
       status: result.status,
     };
