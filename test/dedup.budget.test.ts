@@ -167,6 +167,8 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
     // The only file is held in full: the hold-back restores it, exactly as dedup off sends it.
     expect(plan.heldBack).toBe('a.ts');
     expect(plan.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    expect(plan.files[0]!.covered).toEqual([]);
+    expect(plan.files[0]!.folded).toEqual([]);
     expect(plan.newChars).toBe(off.newChars);
   });
 
@@ -204,8 +206,9 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
   });
 
   it('writes no pointer for a short run alone, when dedup off cuts away the long run it rode along with', () => {
-    // L1 and L3-12 are held; L1 (one line, at the edge of a sent span) joins the
-    // pointer only because L3-12 earned it. Dedup off has room for L1 alone.
+    // L4 and L6-L6+n are held; L4 (one line, at the edge of a sent span) joins the
+    // pointer only because the long run earned it. Dedup off has room for L4 alone,
+    // or for L4 and the first line of the long run.
     const a = file('a.ts', 30);
     let ledger = createLedger();
     // No hold-back: the file alone is held in full, and would be restored.
@@ -218,19 +221,22 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
       });
     const first = plan([{ start: 1, end: 20 }]);
     ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(first, '/repo') });
-    const intended = [
-      { start: 1, end: 1 },
-      { start: 3, end: 12 },
+    const layout = (long: number) => [
+      { start: 4, end: 4 },
+      { start: 6, end: 5 + long },
     ];
-    expect(plan(intended).files[0]!.covered).toEqual(intended);
-    const budget = { maxChars: 10, policy: 'bank' as const };
-    const off = planCall({ files: [{ ...a, intended }], prior: null, budget });
-    expect(off.files[0]!.emit).toEqual([{ start: 1, end: 1 }]);
-    const f = plan(intended, budget).files[0]!;
-    expect(f.render).toBe('full');
-    expect(f.covered).toEqual([]);
-    expect(f.emit).toEqual([{ start: 1, end: 1 }]);
-    expect(f.newChars).toBe(10);
+    expect(plan(layout(10)).files[0]!.covered).toEqual(layout(10));
+    const lone = plan(layout(10), { maxChars: 10, policy: 'bank' }).files[0]!;
+    expect(lone.render).toBe('full');
+    expect(lone.covered).toEqual([]);
+    expect(lone.folded).toEqual([]);
+    expect(lone.emit).toEqual([{ start: 4, end: 4 }]);
+    expect(lone.newChars).toBe(10);
+    // A run of exactly minCoveredLines (8) reaching into the dedup-off lines keeps the pointer.
+    const both = plan(layout(8), { maxChars: 20, policy: 'bank' }).files[0]!;
+    expect(both.render).toBe('backref');
+    expect(both.covered).toEqual(layout(8));
+    expect(both.emit).toEqual([]);
   });
 
   it('keeps a held run whole in the pointer when dedup off cuts through it', () => {

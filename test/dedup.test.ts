@@ -360,6 +360,38 @@ describe('planFile: the five gates', () => {
     expect(plain(plan.covered)).toEqual([r(14, 20)]);
   });
 
+  it.each([
+    ['a string', '7'],
+    ['NaN', Number.NaN],
+    ['-Infinity', Number.NEGATIVE_INFINITY],
+  ])(
+    'keeps the default for a threshold that is %s, and Infinity withholds nothing',
+    (_name, bad) => {
+      // A 7-line held run: withheld at minCoveredLines 7, not at the default 8.
+      const prior = project([[{ path: 'a.ts', ranges: [r(14, 20)], fingerprint: fp }]]);
+      const at = (minCoveredLines: unknown) =>
+        planFile({
+          path: 'a.ts',
+          content,
+          intended: [r(1, 40)],
+          prior,
+          thresholds: { minCoveredLines } as never,
+        });
+      expect(plain(at(7).covered)).toEqual([r(14, 20)]);
+      expect(at(bad).covered).toEqual([]);
+      const all = project([[{ path: 'a.ts', ranges: [r(1, 40)], fingerprint: fp }]]);
+      const never = planFile({
+        path: 'a.ts',
+        content,
+        intended: [r(1, 40)],
+        prior: all,
+        thresholds: { minCoveredLines: Number.POSITIVE_INFINITY },
+      });
+      expect(never.render).toBe('full');
+      expect(never.covered).toEqual([]);
+    },
+  );
+
   it('a first call, and an untracked call, plan exactly as with dedup off', () => {
     const intended = [r(1, 30), r(50, 70)];
     const off = planFile({ path: 'a.ts', content, intended, prior: project([]), enabled: false });

@@ -225,9 +225,8 @@ function budgetStep(
       works.map((w) => ({ index: w.index, spans: w.intended, needsSlot: w.render !== 'skipped' })),
       limits,
     );
-    return works.map((w, i) =>
-      w.render === 'skipped' ? w : bankTo(w, off[i]!.spans, t.minCoveredLines),
-    );
+    // A skipped file has no slot, so no dedup-off lines: it stays skipped.
+    return works.map((w, i) => bankTo(w, off[i]!.spans, t.minCoveredLines));
   }
   const grants = allocate(
     works.map((w) => ({ index: w.index, spans: w.emit, needsSlot: w.emit.length > 0 })),
