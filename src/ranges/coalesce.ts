@@ -43,8 +43,8 @@ export function coalesceRanges(ranges: readonly LineRange[], max = 24): Coalesce
   const keep = Number.isSafeInteger(max) && max >= 0 ? max : 0;
   if (merged.length <= keep) return Object.freeze({ ranges: merged, truncated: false });
   const size = (i: number): number => merged[i]!.end - merged[i]!.start;
-  // Larger first; on equal size the earlier span (smaller index) wins.
-  const largest = [...merged.keys()].sort((a, b) => size(b) - size(a) || a - b).slice(0, keep);
+  // Larger first; the sort is stable, so on equal size the earlier span wins.
+  const largest = [...merged.keys()].sort((a, b) => size(b) - size(a)).slice(0, keep);
   const kept = largest.sort((a, b) => a - b).map((i) => merged[i]!);
   return Object.freeze({ ranges: frozen(kept), truncated: true });
 }
