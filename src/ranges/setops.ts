@@ -36,7 +36,8 @@ function walkNormalized(walker: Walker, a: readonly LineRange[], b: readonly Lin
 function intersectWalk(a: Walk, b: Walk): LineRange[] | undefined {
   const out: LineRange[] = [];
   if (a.done || b.done) return out;
-  if (!a.next() || !b.next()) return undefined;
+  // Both walks start before their first member (ending at -1), so the first
+  // turns move them onto it.
   for (;;) {
     const lo = Math.max(a.start, b.start);
     const hi = Math.min(a.end, b.end);
