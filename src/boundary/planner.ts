@@ -10,6 +10,7 @@
  */
 import type { DedupThresholds } from '../dedup/thresholds.js';
 import { DEDUP_THRESHOLDS } from '../dedup/thresholds.js';
+import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
 import type { CallRecord, FileEmission, ProjectState } from '../ledger/types.js';
 import { single } from '../ranges/_member.js';
 import { mergeRanges } from '../ranges/merge.js';
@@ -35,8 +36,11 @@ export interface FileInput {
   readonly content: string | null;
   /** The valid intended spans, normalized. */
   readonly intended: readonly LineRange[];
-  /** The caller's fingerprint of `content`, when a usable one was passed. */
-  readonly fingerprint: string | undefined;
+  /**
+   * The fingerprint of `content`: the caller's when a usable one was passed,
+   * else the content's own; `''` when there is no content.
+   */
+  readonly fingerprint: string;
 }
 
 /** The settings every plan of one call shares. */
@@ -95,16 +99,21 @@ function readFingerprint(raw: unknown): string | undefined {
     : undefined;
 }
 
-/** One file of a call (or of `planFile`), with `intended` as given. */
+/**
+ * One file of a call (or of `planFile`), with `intended` as given. The
+ * fingerprint is the caller's when usable, else the content's own.
+ */
 function readFile(raw: unknown, intended: readonly LineRange[]): FileInput {
   const path = prop(raw, 'path');
-  const content = prop(raw, 'content');
+  const text = prop(raw, 'content');
+  const content = typeof text === 'string' ? text : null;
   return {
     path: typeof path === 'string' ? path : '',
     pathProblem: pathProblem(path),
-    content: typeof content === 'string' ? content : null,
+    content,
     intended,
-    fingerprint: readFingerprint(prop(raw, 'fingerprint')),
+    fingerprint:
+      content === null ? '' : (readFingerprint(prop(raw, 'fingerprint')) ?? fingerprintOf(content)),
   };
 }
 

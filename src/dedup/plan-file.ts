@@ -6,7 +6,6 @@
  */
 
 import { type FileInput, type PlanSettings, readFileInput } from '../boundary/planner.js';
-import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
 import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import { subtractRanges } from '../ranges/index.js';
@@ -291,7 +290,7 @@ export function planWork(file: FileInput, s: PlanSettings): FileWork {
   // Lines past the last intended one are never scanned.
   const index = indexLines(content, last === undefined ? 1 : last.end);
   const intended = clipToFile(file.intended, index.lineCount);
-  const fingerprint = file.content === null ? '' : (file.fingerprint ?? fingerprintOf(content));
+  const { fingerprint } = file;
   const { render, emit, covered, folded, served, gates } = gate(
     { file, fingerprint, index, intended },
     s,
