@@ -9,7 +9,7 @@
 import { type BudgetLimits, readCallInput } from '../boundary/planner.js';
 import type { ProjectState } from '../ledger/types.js';
 import { intersectRanges, type LineRange, subtractRanges } from '../ranges/index.js';
-import { charsOf, type LineIndex, shareALine, takePrefix } from './_lines.js';
+import { charsOf, earnsPointer, type LineIndex, shareALine, takePrefix } from './_lines.js';
 import { type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
 import type { DedupThresholds } from './thresholds.js';
 
@@ -198,7 +198,7 @@ function bankTo(work: FileWork, offLines: readonly LineRange[], minCoveredLines:
   if (offLines.length === 0) return skipped(work);
   const covered = overlapping(work.covered, offLines);
   // Nothing held within the dedup-off lines worth a pointer: as dedup off, no pointer.
-  if (!covered.some((r) => r.end - r.start + 1 >= minCoveredLines)) {
+  if (!covered.some((r) => earnsPointer(r, minCoveredLines))) {
     return { ...work, render: 'full', emit: offLines, covered: [], folded: [] };
   }
   const folded = intersectRanges(work.folded, offLines);

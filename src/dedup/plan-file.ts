@@ -14,6 +14,7 @@ import {
   allTrivial,
   charsOf,
   clipToFile,
+  earnsPointer,
   indexLines,
   type LineIndex,
   shareALine,
@@ -220,7 +221,7 @@ function trimEdges(
   held: readonly LineRange[],
   t: DedupThresholds,
 ): { covered: readonly LineRange[]; rest: readonly LineRange[] } {
-  const long = (run: LineRange) => run.end - run.start + 1 >= t.minCoveredLines;
+  const long = (run: LineRange) => earnsPointer(run, t.minCoveredLines);
   const rest = subtractRanges(intended, held.filter(long));
   const covered = held.filter(
     (run) => long(run) || rest.some((span) => span.start === run.start || span.end === run.end),
@@ -254,7 +255,7 @@ function gate(
   if (served.length === 0) return whole(stopAt(passed, 2, unmatched(prior, file.path)));
   passed.push(decide('content', 'pass', 'fingerprint-match'));
   const held = heldRuns(work.intended, served);
-  if (!held.some((r) => r.end - r.start + 1 >= s.thresholds.minCoveredLines)) {
+  if (!held.some((r) => earnsPointer(r, s.thresholds.minCoveredLines))) {
     return whole(stopAt(passed, 3, held.length === 0 ? 'no-overlap' : 'below-min-covered'));
   }
   passed.push(decide('size', 'pass', 'covered'));
