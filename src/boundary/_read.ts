@@ -3,6 +3,9 @@
  * are read defensively here (a getter that throws, a proxy, a revoked proxy all
  * read as "absent"), so that nothing past the boundary has to.
  */
+import { single } from '../ranges/_member.js';
+import { mergeRanges } from '../ranges/merge.js';
+import type { LineRange } from '../ranges/range.js';
 
 const NONE: readonly unknown[] = [];
 
@@ -94,4 +97,17 @@ export function count(x: unknown): number {
 export function addCounts(a: number, b: number): number {
   const sum = a + b;
   return Number.isFinite(sum) ? sum : Number.MAX_VALUE;
+}
+
+/**
+ * Valid members of a foreign list of ranges, each read once (a member whose
+ * getter throws is dropped), normalized into fresh ranges.
+ */
+export function readRanges(raw: unknown): LineRange[] {
+  return mergeRanges(raw as readonly LineRange[]);
+}
+
+/** `range` read once as a valid range, copied, else `null`. */
+export function readRange(raw: unknown): LineRange | null {
+  return single(raw)[0] ?? null;
 }

@@ -12,11 +12,9 @@ import type { DedupThresholds } from '../dedup/thresholds.js';
 import { DEDUP_THRESHOLDS } from '../dedup/thresholds.js';
 import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
 import type { CallRecord, FileEmission, ProjectState } from '../ledger/types.js';
-import { single } from '../ranges/_member.js';
-import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
 import { isOwn } from './_own.js';
-import { at, count, listOf, prop } from './_read.js';
+import { at, count, listOf, prop, readRange, readRanges } from './_read.js';
 import { MAX_FINGERPRINT_CHARS, MAX_PATH_CHARS } from './ledger.js';
 
 /** Why a path is not one the ledger could key a pointer on. */
@@ -73,19 +71,6 @@ export interface OneFileInput extends PlanSettings {
 const WHOLE_FILE: readonly LineRange[] = /* @__PURE__ */ Object.freeze([
   /* @__PURE__ */ Object.freeze({ start: 1, end: 9_007_199_254_740_991 }),
 ]);
-
-/**
- * Valid members of a foreign list of ranges, each read once (a member whose
- * getter throws is dropped), normalized into fresh ranges.
- */
-export function readRanges(raw: unknown): LineRange[] {
-  return mergeRanges(raw as readonly LineRange[]);
-}
-
-/** `range` read once as a valid range, copied, else `null`. */
-function readRange(raw: unknown): LineRange | null {
-  return single(raw)[0] ?? null;
-}
 
 function pathProblem(path: unknown): PathProblem {
   if (typeof path !== 'string' || path === '') return 'no-path';

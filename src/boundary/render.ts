@@ -13,9 +13,8 @@
 import type { EmissionRecorder } from '../adapter/recorder.js';
 import type { PointerInput } from '../adapter/render.js';
 import { formatBackReference } from '../dedup/pointer.js';
-import { normalizeCopies } from '../ranges/merge.js';
-import { isLineRange, type LineRange } from '../ranges/range.js';
-import { at, count, listOf, prop } from './_read.js';
+import type { LineRange } from '../ranges/range.js';
+import { at, count, listOf, prop, readRange, readRanges } from './_read.js';
 import { isContextToken } from './args.js';
 
 /** A planned file as the renderer trusts it: ranges normalized, numbers cited checked. */
@@ -84,29 +83,12 @@ function positiveInteger(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 1;
 }
 
-/** A fresh `{ start, end }` when `x` reads as a valid range, each end read once; else null. */
-function readRange(x: unknown): LineRange | null {
-  const range = { start: prop(x, 'start'), end: prop(x, 'end') };
-  return isLineRange(range) ? range : null;
-}
-
-/** The valid members of a list of ranges, copied; merged only when not normalized already (a plan's are). */
-function readRangeList(raw: unknown): LineRange[] {
-  const { list, length } = listOf(raw);
-  const out: LineRange[] = [];
-  for (let i = 0; i < length; i++) {
-    const r = readRange(at(list, i));
-    if (r !== null) out.push(r);
-  }
-  return normalizeCopies(out);
-}
-
 /**
  * What a render loop reported to the recorder as ranges — one range or a
  * list — as valid copies; unreadable members are dropped.
  */
 export function readReportedRanges(raw: unknown): LineRange[] {
-  if (listOf(raw).length > 0) return readRangeList(raw);
+  if (listOf(raw).length > 0) return readRanges(raw);
   const one = readRange(raw);
   return one === null ? [] : [one];
 }
@@ -132,8 +114,8 @@ function readPlanned(raw: unknown): PlannedFile | null {
     path,
     fingerprint: typeof fingerprint === 'string' ? fingerprint : '',
     render: render as PlannedFile['render'],
-    emit: readRangeList(prop(raw, 'emit')),
-    covered: readRangeList(prop(raw, 'covered')),
+    emit: readRanges(prop(raw, 'emit')),
+    covered: readRanges(prop(raw, 'covered')),
     coveredBy: readCalls(prop(raw, 'coveredBy')),
   };
 }

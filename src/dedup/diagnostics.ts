@@ -6,8 +6,8 @@
  * Not for decisions: the planner never reads these figures.
  */
 
-import { at, count, listOf, prop } from '../boundary/_read.js';
-import { readPrior, readRanges } from '../boundary/planner.js';
+import { at, count, listOf, prop, readRanges } from '../boundary/_read.js';
+import { readPrior } from '../boundary/planner.js';
 import { freezeRanges } from '../ledger/_freeze.js';
 import type { ProjectState } from '../ledger/types.js';
 import { formatSpans } from '../ranges/format.js';

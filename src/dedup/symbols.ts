@@ -3,7 +3,8 @@
  * pointer to list. Not a parser: the caller brings the symbol nodes it already
  * has from its index.
  */
-import { readRanges, readSymbolNodes } from '../boundary/planner.js';
+import { readRanges } from '../boundary/_read.js';
+import { readSymbolNodes } from '../boundary/planner.js';
 import type { LineRange } from '../ranges/range.js';
 
 /**

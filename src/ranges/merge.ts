@@ -75,15 +75,3 @@ function sweep(starts: Float64Array, ends: Float64Array, n: number): LineRange[]
   out.push({ start: runStart, end: runEnd });
   return frozen(out);
 }
-
-/**
- * @internal Fresh valid ranges a boundary reader copied, normalized: the very
- * list when it is sorted with a gap between members already (a plan's and a
- * ledger's are), else merged.
- */
-export function normalizeCopies(copies: LineRange[]): LineRange[] {
-  for (let i = 1; i < copies.length; i++) {
-    if (copies[i]!.start <= copies[i - 1]!.end + 1) return mergeRanges(copies);
-  }
-  return copies;
-}
