@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` (the library's rules, in process: algebra, ledger,
- * planner, adapter, CLI, property tests) and `e2e` (what starts processes or
+ * Three projects: `unit` (the library's rules, in process: algebra, ledger,
+ * planner, adapter, CLI, property tests), `e2e` (what starts processes or
  * servers: the packed tarball, other runtimes, MCP servers as subprocesses,
- * Redis). `npx vitest run --project unit` is the quick loop.
+ * Redis) and `proxy` (the span-ledger-proxy package, against the real
+ * upstream servers it fronts; it runs the built package, so `npm run build`
+ * first). `npx vitest run --project unit` is the quick loop.
  */
 export default defineConfig({
   test: {
@@ -22,6 +24,15 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'proxy',
+          include: ['packages/proxy/test/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The `span-ledger-proxy` command: runs the built CLI. In a clone of the
+// repository, `npm ci` builds it (the root's `prepare` script).
+import { existsSync } from 'node:fs';
+
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write(
+    'span-ledger-proxy: dist/cli.js is missing: run `npm run build` at the repository root\n',
+  );
+  process.exit(2);
+}
+await import(cli.href);

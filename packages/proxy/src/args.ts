@@ -1,0 +1,227 @@
+/**
+ * The command line of `span-ledger-proxy`, read into plain options. Pure: it
+ * reads `argv` and the working directory it is given, touches no file, and
+ * answers a usage error as one sentence instead of throwing, so the bin can
+ * print one line and exit 2.
+ *
+ * Not the start-up checks that need the system (a root that does not exist, an
+ * upstream that cannot start): those belong to the start-up itself.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+/**
+ * The profiles the proxy knows: which tools it re-renders and how it reads
+ * their results. `generic` reads any tool whose text result carries numbered
+ * fenced sections under a path heading.
+ *
+ * @example
+ * ```ts
+ * PROFILE_NAMES.includes('codegraph'); // true
+ * ```
+ */
+export const PROFILE_NAMES = ['codegraph', 'filesystem', 'generic'] as const;
+
+/**
+ * One of {@link PROFILE_NAMES}.
+ *
+ * @example
+ * ```ts
+ * const profile: ProfileName = 'filesystem';
+ * ```
+ */
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+/**
+ * How long a call may wait for the upstream before it is answered with a tool
+ * error and cancelled upstream: two minutes, longer than an explore of a large
+ * repository takes and shorter than a client gives up on its own.
+ */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * What a command line asks for.
+ *
+ * @example
+ * ```ts
+ * const line: CommandLine = parseCommandLine(['--', 'codegraph', 'serve', '--mcp'], '/repo');
+ * if (line.kind === 'run') line.command; // 'codegraph'
+ * ```
+ */
+export type CommandLine =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'error'; readonly message: string }
+  | ({ readonly kind: 'run' } & RunOptions);
+
+/**
+ * The options of a run: the upstream to start and how to front it.
+ *
+ * @example
+ * ```ts
+ * const options: RunOptions = {
+ *   profile: null, root: '/repo', http: null, timeoutMs: 120_000, tools: null,
+ *   command: 'codegraph', args: ['serve', '--mcp'],
+ * };
+ * ```
+ */
+export interface RunOptions {
+  /** `--profile`; `null`: chosen from the upstream's tool list. */
+  readonly profile: ProfileName | null;
+  /** `--root`, absolute: where sections are proved from disk (default: the working directory). */
+  readonly root: string;
+  /** `--http PORT [--redis URL]`; `null`: stdio. */
+  readonly http: { readonly port: number; readonly redis: string | null } | null;
+  /** `--timeout SECONDS`, in ms. */
+  readonly timeoutMs: number;
+  /** `--tools a,b`: the tools to re-render instead of the profile's; `null`: the profile's. */
+  readonly tools: readonly string[] | null;
+  /** The upstream command (the first word after `--`) and its arguments. */
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * The `--help` text.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(HELP);
+ * ```
+ */
+export const HELP = `span-ledger-proxy [options] -- <upstream command> [arguments…]
+
+Starts an MCP server (the upstream) as a child over stdio and answers its
+clients in its place. For the tools its profile knows, source lines the asking
+agent context was already sent come back as a pointer to the numbered response
+that carried them; everything else is forwarded unchanged.
+
+Options:
+  --profile NAME     codegraph, filesystem or generic
+                     (default: chosen from the upstream's tools)
+  --root DIR         where sections are proved from disk (default: the working
+                     directory); use the upstream's project or allowed directory
+  --http PORT        serve MCP over HTTP on 127.0.0.1:PORT, stateless, instead of stdio
+  --redis URL        with --http: keep every context's ledger in Redis
+  --timeout SECONDS  how long a call may wait for the upstream (default ${DEFAULT_TIMEOUT_MS / 1000})
+  --tools A,B        the tools to re-render, instead of the profile's
+  -h, --help         this text
+  -v, --version      the version
+
+Environment:
+  SPAN_LEDGER_DEDUP=0  send every section in full (responses are still numbered)
+
+Examples:
+  span-ledger-proxy -- codegraph serve --mcp
+  span-ledger-proxy --root ~/project -- npx -y @modelcontextprotocol/server-filesystem ~/project
+`;
+
+const OPTIONS = {
+  profile: { type: 'string' },
+  root: { type: 'string' },
+  http: { type: 'string' },
+  redis: { type: 'string' },
+  timeout: { type: 'string' },
+  tools: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+function error(message: string): CommandLine {
+  return { kind: 'error', message };
+}
+
+/** The message of a parse failure, without Node's advice on how to fix the call to parseArgs. */
+function reason(thrown: unknown): string {
+  const text = thrown instanceof Error ? thrown.message : String(thrown);
+  return text.split('. To ')[0]!.replace(/\.$/, '');
+}
+
+/**
+ * Reads a command line (`argv` without the node binary and script). Everything
+ * after the first `--` is the upstream command, untouched: its own options
+ * (`serve --mcp`) are never read as the proxy's. `cwd` resolves `--root`.
+ *
+ * @example
+ * ```ts
+ * parseCommandLine(['--root', 'app', '--', 'codegraph', 'serve', '--mcp'], '/home/me');
+ * // { kind: 'run', root: '/home/me/app', command: 'codegraph', args: ['serve', '--mcp'], … }
+ * parseCommandLine(['--profile', 'git'], '/home/me');
+ * // { kind: 'error', message: '--profile must be one of codegraph, filesystem, generic (got "git")' }
+ * ```
+ */
+export function parseCommandLine(argv: readonly string[], cwd: string): CommandLine {
+  const split = argv.indexOf('--');
+  const own = split < 0 ? [...argv] : argv.slice(0, split);
+  const upstream = split < 0 ? [] : argv.slice(split + 1);
+  let values: { [K in keyof typeof OPTIONS]?: string | boolean };
+  try {
+    ({ values } = parseArgs({
+      args: own,
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (thrown) {
+    return error(`${reason(thrown)}; the upstream command goes after --`);
+  }
+  if (values.help === true) return { kind: 'help' };
+  if (values.version === true) return { kind: 'version' };
+
+  const profile = values.profile as string | undefined;
+  if (profile !== undefined && !(PROFILE_NAMES as readonly string[]).includes(profile)) {
+    return error(
+      `--profile must be one of ${PROFILE_NAMES.join(', ')} (got ${JSON.stringify(profile)})`,
+    );
+  }
+  let http: RunOptions['http'] = null;
+  const redis = values.redis as string | undefined;
+  if (values.http !== undefined) {
+    const port = Number(values.http);
+    if (!/^\d+$/.test(String(values.http)) || port > 65_535) {
+      return error(`--http takes a port number, 0 to 65535 (got ${JSON.stringify(values.http)})`);
+    }
+    if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
+      // Not echoed: a URL pasted in the wrong place may hold a password.
+      return error('--redis takes a redis:// or rediss:// URL');
+    }
+    http = { port, redis: redis ?? null };
+  } else if (redis !== undefined) {
+    return error('--redis needs --http: over stdio the ledger lives in the proxy, one per client');
+  }
+  let timeoutMs = DEFAULT_TIMEOUT_MS;
+  if (values.timeout !== undefined) {
+    const seconds = Number(values.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0 || String(values.timeout).trim() === '') {
+      return error(
+        `--timeout takes a number of seconds above 0 (got ${JSON.stringify(values.timeout)})`,
+      );
+    }
+    timeoutMs = Math.ceil(seconds * 1000);
+  }
+  let tools: string[] | null = null;
+  if (values.tools !== undefined) {
+    tools = String(values.tools)
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+    if (tools.length === 0) return error('--tools takes tool names separated by commas');
+  }
+  const [command, ...args] = upstream;
+  if (command === undefined || command === '') {
+    return error(
+      'name the upstream command after --, e.g. span-ledger-proxy -- codegraph serve --mcp',
+    );
+  }
+  const root = values.root as string | undefined;
+  return {
+    kind: 'run',
+    profile: (profile as ProfileName | undefined) ?? null,
+    root: resolve(cwd, root ?? '.'),
+    http,
+    timeoutMs,
+    tools,
+    command,
+    args,
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The command line: what `span-ledger-proxy` answers before it starts
+ * anything — its help, its version, and one line with exit 2 for a command
+ * line it cannot run.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../src/args.js';
+import { PACKAGE, runBin } from './_bin.js';
+
+describe('the bin', () => {
+  it('answers --help with the usage on stdout and exit 0', () => {
+    const run = runBin(['--help']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^span-ledger-proxy \[options\] -- <upstream command>/);
+    expect(run.stdout).toContain('--profile NAME');
+    expect(run.stderr).toBe('');
+  });
+
+  it('answers --version with the package version', () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8'));
+    const run = runBin(['-v']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(`${manifest.version}\n`);
+  });
+
+  it.each([
+    [['--frobnicate', '--', 'x'], /Unknown option '--frobnicate'/],
+    [['--profile', 'git', '--', 'x'], /--profile must be one of codegraph, filesystem, generic/],
+    [[], /name the upstream command after --/],
+    [['--redis', 'redis://127.0.0.1:1', '--', 'x'], /--redis needs --http/],
+  ])('refuses %j with one line on stderr and exit 2', (args, message) => {
+    const run = runBin(args);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^span-ledger-proxy: /);
+    expect(run.stderr).toMatch(message);
+  });
+});
+
+describe('parseCommandLine', () => {
+  it('leaves everything after -- to the upstream, its own options included', () => {
+    expect(
+      parseCommandLine(['--root', 'app', '--', 'codegraph', 'serve', '--mcp'], '/home/me'),
+    ).toEqual({
+      kind: 'run',
+      profile: null,
+      root: '/home/me/app',
+      http: null,
+      timeoutMs: 120_000,
+      tools: null,
+      command: 'codegraph',
+      args: ['serve', '--mcp'],
+    });
+  });
+
+  it('reads --http with --redis, --timeout and --tools', () => {
+    const line = parseCommandLine(
+      [
+        '--http',
+        '8080',
+        '--redis',
+        'redis://127.0.0.1:6379',
+        '--timeout',
+        '2.5',
+        '--tools',
+        'a, b,',
+        '--',
+        'srv',
+      ],
+      '/',
+    );
+    expect(line).toMatchObject({
+      kind: 'run',
+      http: { port: 8080, redis: 'redis://127.0.0.1:6379' },
+      timeoutMs: 2500,
+      tools: ['a', 'b'],
+    });
+  });
+
+  it.each([
+    [['--http', '80a', '--', 'x'], /--http takes a port number/],
+    [['--http', '70000', '--', 'x'], /--http takes a port number/],
+    [
+      ['--http', '1', '--redis', 'http://user:secret@host', '--', 'x'],
+      /^--redis takes a redis:\/\/ or rediss:\/\/ URL$/,
+    ],
+    [['--timeout', '0', '--', 'x'], /--timeout takes a number of seconds above 0/],
+    [['--timeout', '', '--', 'x'], /--timeout takes a number of seconds above 0/],
+    [['--tools', ' , ', '--', 'x'], /--tools takes tool names/],
+    [['--root'], /argument missing/],
+  ])('answers %j with a usage error', (args, message) => {
+    const line = parseCommandLine(args, '/');
+    expect(line.kind).toBe('error');
+    expect(line.kind === 'error' && line.message).toMatch(message);
+  });
+
+  it('never echoes a --redis value it refuses (it may hold a password)', () => {
+    const line = parseCommandLine(['--http', '1', '--redis', 'http://u:hunter2@h', '--', 'x'], '/');
+    expect(JSON.stringify(line)).not.toContain('hunter2');
+  });
+});
