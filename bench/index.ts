@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- name…]` (`ranges`, `ledger`, `dedup`): every benchmark (or those whose name contains
+ * `npm run bench [-- name…]` (`ranges`, `ledger`, `dedup`, `faults`): every benchmark (or those whose name contains
  * one of the arguments), one process, peers side by side. Each suite prints
  * its ratios and returns whether it met its targets.
  *
@@ -18,6 +18,11 @@ const suites: [string, () => boolean | Promise<boolean>][] = [
   ['dedup: planner', dedupBench],
   ['shared: shared store on Redis', sharedBench],
   ['daemon: the MCP example under load', async () => (await import('./daemon.js')).daemonBench()],
+  [
+    'faults: the MCP example against hostile local clients',
+    // More words after `faults` pick probes by name: `npm run bench -- faults Origin`.
+    async () => (await import('./faults.js')).faultsBench(wanted.filter((w) => w !== 'faults')),
+  ],
 ];
 
 const wanted = process.argv.slice(2);

@@ -42,7 +42,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-function launch(port: number, dir: string): Promise<ChildProcess> {
+function launch(port: number, dir: string, debug: boolean): Promise<ChildProcess> {
   const proc = spawn(
     BINARY,
     [
@@ -60,6 +60,8 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
       'no',
       '--loglevel',
       'notice',
+      // DEBUG SLEEP stalls the server on cue, for the tests of a Redis slower than its client's timeout.
+      ...(debug ? ['--enable-debug-command', 'local'] : []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -100,6 +102,7 @@ function kill(proc: ChildProcess): Promise<void> {
 
 /**
  * Starts a Redis of its own for a test file. Call `stop()` in `afterAll`.
+ * `debug: true` enables `DEBUG` for local clients (`DEBUG SLEEP 3` stalls it).
  *
  * @example
  * ```ts
@@ -108,7 +111,7 @@ function kill(proc: ChildProcess): Promise<void> {
  * afterAll(() => redis.stop());
  * ```
  */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis({ debug = false } = {}): Promise<TestRedis> {
   if (!existsSync(BINARY)) {
     throw new Error(`${BINARY} is missing: install it with apt-get install redis-server`);
   }
@@ -119,7 +122,7 @@ export async function startRedis(): Promise<TestRedis> {
   for (let attempt = 0; proc === undefined; attempt++) {
     port = await freePort();
     try {
-      proc = await launch(port, dir);
+      proc = await launch(port, dir, debug);
     } catch (err) {
       if (attempt >= 4) {
         rmSync(dir, { recursive: true, force: true });
@@ -137,7 +140,7 @@ export async function startRedis(): Promise<TestRedis> {
     },
     async restart() {
       if (running !== undefined) await kill(running);
-      running = await launch(port, dir);
+      running = await launch(port, dir, debug);
     },
     async stop() {
       if (running !== undefined) await kill(running);

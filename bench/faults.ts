@@ -1,0 +1,179 @@
+/**
+ * `npm run bench -- faults`: the fault probes of the MCP example's daemon
+ * (test/e2e/_faults.ts), each printed beside the figure the same probe gave
+ * before the daemon was fixed. The "before" column was measured with these
+ * probes on the code of commit bf215af, on a 2-core machine; "after" is
+ * measured now. Timing targets (the well-behaved client's p95 under a flood)
+ * are checked here, never in tests.
+ */
+import {
+  type Figure,
+  probeBatch,
+  probeBatchFlood,
+  probeBearer,
+  probeCallFlood,
+  probeHangUpWhileRedisSlow,
+  probeHealthFlood,
+  probeKilledNpm,
+  probeLostLedger,
+  probeOriginAndHost,
+  probeParallelCalls,
+  probeSessionFlood,
+  probeSharedKeySpace,
+  probeSigterm,
+  probeSlowClients,
+  probeSlowRedisRecord,
+  probeStartupFailures,
+  probeStatelessCancel,
+  probeTokenlessKeys,
+  stopAll,
+  tokenFile,
+} from '../test/e2e/_faults.js';
+
+interface Probe {
+  readonly name: string;
+  readonly before: string;
+  readonly run: () => Promise<Figure>;
+}
+
+/** Two principals' bearer tokens, for the probes of `--token-file`. */
+const TOKENS = [
+  'probe-principal-one-0123456789abcdef',
+  'probe-principal-two-0123456789abcdef',
+] as const;
+
+function withTokens<T>(run: (path: string) => Promise<T>): Promise<T> {
+  const file = tokenFile(TOKENS);
+  return run(file.path).finally(() => file.remove());
+}
+
+export const PROBES: readonly Probe[] = [
+  {
+    name: 'Redis slower than the store timeout',
+    before:
+      'printed #1 #2 #3 #1 #5 (1 repeated); 4 citation(s) of a response not seen (#4 src/money.ts)',
+    run: probeSlowRedisRecord,
+  },
+  {
+    name: 'client hangs up while Redis is slow',
+    before:
+      'next call points at the undelivered response for 4 file(s); 8 citation(s) of a response not delivered',
+    run: probeHangUpWhileRedisSlow,
+  },
+  {
+    name: 'stateless: cancelled on a fresh server',
+    before:
+      'same process: cancel 202, call answered, next call points at it for 4 file(s); other process: cancel 202, call answered, next call points at it for 4 file(s)',
+    run: probeStatelessCancel,
+  },
+  {
+    name: 'ledger lost: flush, expiry, restart',
+    before: '6 repeated label(s): flush: #1 #2 #1 #2; expiry: #1 #2 #1 #2; restart: #1 #2 #1 #2',
+    run: probeLostLedger,
+  },
+  {
+    name: 'parallel calls of one context',
+    before:
+      '101 repeated label(s); 100 in parallel over two daemons: 3 distinct labels in 102 responses, 29 bad citation(s); stateful, 3 in parallel then 4 other contexts: #1 #2 #2 #3 #5 #1',
+    run: () => probeParallelCalls(100),
+  },
+  {
+    name: 'stateless: one key space',
+    before:
+      "token of 8 chars (~41 bits); another client sending it is pointed at the owner's responses; as _meta.conversationId it shares the token's bucket",
+    run: () => probeSharedKeySpace(),
+  },
+  {
+    name: 'stateless: one key space, two principals',
+    before: 'no --token-file option',
+    run: () => withTokens((path) => probeSharedKeySpace({ path, tokens: TOKENS })),
+  },
+  {
+    name: 'Origin and Host',
+    before:
+      'Origin evil.example → 200 (a session), /healthz → 200; loopback Origin → 200; Host [::1] → 403',
+    run: probeOriginAndHost,
+  },
+  {
+    name: 'bearer authentication',
+    before: 'no --token-file option',
+    run: () => withTokens((path) => probeBearer(path, TOKENS[0])),
+  },
+  {
+    name: '1,000 sessions from one client',
+    before:
+      '1000 of 1000 sessions opened in 2.3 s; next initialize → 503; the SDK client cannot connect',
+    run: () => probeSessionFlood(1000),
+  },
+  {
+    name: '500 parallel calls from one client',
+    before: '5 busy of 40, p95 660 ms vs 21 ms at rest (31.2×)',
+    run: () => probeCallFlood(500),
+  },
+  {
+    name: 'cross-origin /healthz flood',
+    before: '26 busy of 40, p95 153 ms vs 13 ms at rest (11.4×)',
+    run: () => probeHealthFlood(),
+  },
+  {
+    name: 'a JSON-RPC batch of 100 calls',
+    before: 'a batch of 100 calls → 200; 100 answered (34 of them "busy")',
+    run: probeBatch,
+  },
+  {
+    name: 'a flood of JSON-RPC batches',
+    before: '7 busy of 40, p95 316 ms vs 7 ms at rest (45.9×)',
+    run: () => probeBatchFlood(),
+  },
+  {
+    name: '300 slow dribbling connections',
+    before: '0 of 300 slow connections cut within 8 s; well-behaved client: 34 served, 0 failed',
+    run: () => probeSlowClients(300),
+  },
+  {
+    name: '1,000 token-less calls on Redis',
+    before: '1000 keys (987 KiB), longest TTL 30.0 min, 1000 holding the query text',
+    run: () => probeTokenlessKeys(1000),
+  },
+  {
+    name: 'start-up failures',
+    before:
+      'port in use: exit 1, 20 line(s) (an EADDRINUSE stack trace); missing EXPLORE_ROOT: starts and runs',
+    run: probeStartupFailures,
+  },
+  {
+    name: 'SIGTERM',
+    before:
+      'exit 0; 3 line(s) on the way out (session closed (0 open) / pool: a worker exited (code 1) / pool: a worker exited (code 1))',
+    run: probeSigterm,
+  },
+  {
+    name: 'npm run example:mcp killed',
+    before: '1 of 2 processes it started still running after SIGTERM to npm',
+    run: probeKilledNpm,
+  },
+];
+
+/** Runs the probes (those whose name contains one of `only`, when given); true when every target was met. */
+export async function faultsBench(only: readonly string[] = []): Promise<boolean> {
+  let missed = 0;
+  const chosen = PROBES.filter((p) => only.length === 0 || only.some((o) => p.name.includes(o)));
+  for (const probe of chosen) {
+    let figure: Figure;
+    try {
+      figure = await probe.run();
+    } catch (error) {
+      figure = {
+        figure: `probe failed: ${error instanceof Error ? error.message : error}`,
+        met: false,
+      };
+    } finally {
+      await stopAll();
+    }
+    if (!figure.met) missed++;
+    console.log(`\n## ${probe.name}`);
+    console.log(`  before: ${probe.before}`);
+    console.log(`  after:  ${figure.figure} ${figure.met ? '(target met)' : '(MISSED)'}`);
+  }
+  return missed === 0;
+}
