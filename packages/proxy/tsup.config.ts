@@ -1,15 +1,16 @@
 import { defineConfig } from 'tsup';
 
 /**
- * The bin (`dist/cli.js`, started by `bin/span-ledger-proxy.js`) and the
- * programmatic entry (`dist/index.js`). ESM for Node only; `span-ledger` and
- * the MCP SDK stay external (they are dependencies), so the core's entries are
- * the ones its own build made.
+ * The bin (`dist/cli.js`, started by `bin/span-ledger-proxy.js`), the
+ * programmatic entry (`dist/index.js`) and the HTTP front (`dist/http.js`,
+ * which the repository's example daemon serves through too). ESM for Node
+ * only; `span-ledger` and the MCP SDK stay external (they are dependencies),
+ * so the core's entries are the ones its own build made.
  */
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts', http: 'src/http/index.ts' },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', http: 'src/http/index.ts' } },
   clean: true,
   sourcemap: true,
   target: 'node18',

@@ -1,0 +1,598 @@
+/**
+ * The HTTP front of an MCP server on a developer's machine: Streamable HTTP
+ * on loopback, with the transport's security rules and bounds that keep one
+ * client from taking the server from the others. The example daemon and
+ * `span-ledger-proxy --http` both serve through it, so the rules live once.
+ *
+ * What it does, in request order: `Host` and `Origin` (403), the bearer token
+ * when a token file is configured (401), `/healthz` (renders nothing), the
+ * body (bounded, no JSON-RPC batches), a `notifications/cancelled` (handled
+ * here, in every mode), the call's admission (per context and per client, a
+ * "busy" tool error past it), and then the MCP transport — one session table
+ * (stateful) or one server per request (stateless). The socket server cuts
+ * slow clients (header and request timeouts) and bounds connections.
+ *
+ * What it does not do: render, plan, queue or record. The host's MCP server
+ * does, reading each call's delivery and cancellation through `httpCallOf`.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { contextIdFromMeta, readContextToken } from 'span-ledger';
+import { authInfoFor, CallTable, type Exchange } from './calls.js';
+import type { CancelRelay } from './relay.js';
+import { isAllowedHost, isAllowedOrigin, principalOf, type TokenSet } from './rules.js';
+import { bindAddress, listenFailure } from './startup.js';
+
+/**
+ * The front's bounds. Each is sized for one developer's machine serving a
+ * handful of agents, and each protects the others from one client.
+ *
+ * @example
+ * ```ts
+ * await serveMcpHttp({ …, limits: { ...HTTP_LIMITS, maxCallsPerContext: 4 } });
+ * ```
+ */
+export const HTTP_LIMITS = Object.freeze({
+  /** A request body; the MCP SDK's own bound is 4 MiB. */
+  maxBodyBytes: 1024 * 1024,
+  /** Open connections; past it a new one is closed at once. Slow ones are cut long before. */
+  maxConnections: 512,
+  /** Until a request's headers are in: a client that dribbles them is cut after this. */
+  headersTimeoutMs: 5_000,
+  /** Until a whole request (headers and body) is in. */
+  requestTimeoutMs: 10_000,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: 5_000,
+  /** Open MCP sessions (stateful). */
+  maxSessions: 1000,
+  /** Open MCP sessions per principal when a token file is configured (without one, every client is one). */
+  maxSessionsPerClient: 100,
+  /** A session with no request for this long is closed, and its ledger with it. */
+  idleMs: 30 * 60_000,
+  /**
+   * A session that never made a tool call is closed after this long idle:
+   * abandoned `initialize`s (an inspector that never says DELETE, a flood)
+   * must not hold the table for the long idle timeout.
+   */
+  unusedIdleMs: 60_000,
+  /** Tool calls in flight per context (an MCP session, or a stateless context); past it: busy. */
+  maxCallsPerContext: 8,
+  /** Tool calls in flight per client (principal); past it: busy. */
+  maxCallsPerClient: 64,
+  /**
+   * How long a "busy" answer waits before it goes out: a client past its
+   * bound that retries at once would otherwise spin the server on refusals.
+   */
+  busyDelayMs: 250,
+});
+
+/**
+ * The bounds {@link serveMcpHttp} keeps to.
+ *
+ * @example
+ * ```ts
+ * const limits: HttpLimits = { ...HTTP_LIMITS, idleMs: 10 * 60_000 };
+ * ```
+ */
+export type HttpLimits = { readonly [K in keyof typeof HTTP_LIMITS]: number };
+
+/**
+ * What the front hands the host's factory: who the client is.
+ *
+ * @example
+ * ```ts
+ * createServer: ({ principal }) => buildServer({ principal }),
+ * ```
+ */
+export interface HttpClient {
+  /** The authenticated principal (`--token-file`), or `null` without a token file. */
+  readonly principal: string | null;
+}
+
+/**
+ * The MCP server the host builds, per session or per request: an SDK
+ * `McpServer` (or low-level `Server`).
+ *
+ * @example
+ * ```ts
+ * const server: McpServerLike = new McpServer({ name: 'explore', version: '1.0.0' });
+ * ```
+ */
+export interface McpServerLike {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Options of {@link serveMcpHttp}.
+ *
+ * @example
+ * ```ts
+ * const options: McpHttpOptions = { port: 3333, stateful: true, createServer: () => buildServer() };
+ * ```
+ */
+export interface McpHttpOptions {
+  /** The port (0: any free one). */
+  readonly port: number;
+  /** The address to bind (default `127.0.0.1`); another one is served with a warning. */
+  readonly host?: string | undefined;
+  /**
+   * `true`: MCP sessions live in this process (one server per session).
+   * `false`: stateless, one server per request, for several processes
+   * sharing a store (the conversation is its `_meta` id or context token).
+   */
+  readonly stateful: boolean;
+  /** Builds the MCP server of one session (stateful) or one request (stateless). */
+  readonly createServer: (client: HttpClient) => McpServerLike;
+  /** Bearer tokens (`readTokenFile`); absent or `null`: no authentication. */
+  readonly tokens?: TokenSet | null | undefined;
+  readonly limits?: Partial<HttpLimits> | undefined;
+  /** Stateless, several processes: where cancellations that name another process's call go. */
+  readonly relay?: CancelRelay | undefined;
+  /** More fields for `/healthz` (cheap counters only: it renders nothing). */
+  readonly health?: (() => Record<string, unknown>) | undefined;
+  /** One line per event worth a log (sessions opened and closed, faults). Default: silent. */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/**
+ * A running front.
+ *
+ * @example
+ * ```ts
+ * const front = await serveMcpHttp(options);
+ * log(`listening on ${front.url}`);
+ * process.on('SIGTERM', () => front.close().then(() => process.exit(0)));
+ * ```
+ */
+export interface McpHttpFront {
+  /** `http://127.0.0.1:<port>/mcp`. */
+  readonly url: string;
+  readonly port: number;
+  /** A warning to print at start-up (a non-loopback address), or `null`. */
+  readonly warning: string | null;
+  /** Open sessions and calls in flight. */
+  stats(): { sessions: number; calls: number };
+  /** Stops serving: closes every session and connection. Quiet; never rejects. */
+  close(): Promise<void>;
+}
+
+type Message = Record<string, unknown>;
+
+interface Session {
+  readonly id: string;
+  readonly client: string;
+  readonly principal: string | null;
+  readonly server: McpServerLike;
+  readonly transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+  toolCalls: number;
+  inFlight: number;
+}
+
+function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/** A "busy" answer to one call: a tool error the agent reads, not a protocol error. */
+function busy(res: ServerResponse, id: unknown, why: string): void {
+  if (res.destroyed || res.headersSent) return;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const text = `The server is busy: ${why}. Try again once one of them has answered.`;
+  res.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      result: { isError: true, content: [{ type: 'text', text }] },
+    }),
+  );
+}
+
+/** The body of `req`, up to `maxBytes`; `null` past it (the rest is discarded). */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null> {
+  return new Promise((done, fail) => {
+    if (Number(req.headers['content-length']) > maxBytes) {
+      req.resume();
+      return done(null);
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= maxBytes) chunks.push(chunk);
+    });
+    req.on('end', () => done(received > maxBytes ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', fail);
+    req.on('aborted', () => fail(new Error('the client went away')));
+  });
+}
+
+function isRecord(x: unknown): x is Message {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** The context a stateless call names: its `_meta` conversation id, else its context token. */
+function contextLane(message: Message): string {
+  const params = isRecord(message.params) ? message.params : {};
+  const meta = contextIdFromMeta(params._meta);
+  if (meta !== null) return `meta:${meta}`;
+  const token = isRecord(params.arguments) ? readContextToken(params.arguments) : null;
+  return token === null ? 'none' : `token:${token}`;
+}
+
+/**
+ * Serves MCP over Streamable HTTP at `/mcp` (and `/healthz`) with the
+ * transport's security rules and per-client bounds:
+ *
+ * - **Origin and Host**: a present, non-loopback `Origin` and a `Host` other
+ *   than `localhost`, `127.0.0.1` or `[::1]` (or the address bound) get 403.
+ * - **Authentication** with `tokens`: every request needs `Authorization:
+ *   Bearer …` (401 with `WWW-Authenticate` otherwise, compared in constant
+ *   time); the principal reaches the host's factory and each call.
+ * - **Bounds**: header and request timeouts, a connection cap, a body limit,
+ *   no JSON-RPC batches (400), tool calls in flight per context and per
+ *   client (a "busy" tool error past them), and (stateful) open sessions per
+ *   client and in all, with abandoned sessions closed after `unusedIdleMs`
+ *   and the least recently used unused one making room for a new one.
+ * - **Delivery**: each tool call's `HttpCall` (`httpCallOf(extra)`) aborts
+ *   when the client hangs up or cancels — the cancellation is read here, so a
+ *   stateless server sees it too, and with `relay` so does the process that
+ *   runs the call — and says whether the answer went out whole.
+ * - **`/healthz`**: `GET` only, answers counters and renders nothing.
+ *
+ * Resolves once listening; rejects with a `StartupError` (one line: the port
+ * is in use, the address is not this machine's).
+ *
+ * @example
+ * ```ts
+ * const front = await serveMcpHttp({
+ *   port: 3333,
+ *   stateful: true,
+ *   tokens: tokenFile ? readTokenFile(tokenFile) : null,
+ *   createServer: ({ principal }) => createExploreServer({ principal }),
+ *   log: (line) => process.stderr.write(`${line}\n`),
+ * });
+ * ```
+ */
+export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFront> {
+  const limits: HttpLimits = { ...HTTP_LIMITS, ...(options.limits ?? {}) };
+  const tokens = options.tokens ?? null;
+  const log = options.log ?? (() => {});
+  const { host, warning } = bindAddress(options.host, tokens !== null);
+  // The address bound, as Host and Origin spell it, when it is not a loopback name already.
+  const bound = host.includes(':') ? `[${host}]` : host;
+  const calls = new CallTable(limits.maxCallsPerContext, limits.maxCallsPerClient);
+  const sessions = new Map<string, Session>();
+
+  const relay = options.relay;
+  await relay?.listen((message) => {
+    try {
+      const { key } = JSON.parse(message) as { key?: unknown };
+      if (typeof key === 'string') calls.cancel(key);
+    } catch {
+      // Not one of ours.
+    }
+  });
+
+  // -- stateful sessions --------------------------------------------------
+
+  const closeSession = (session: Session, why: string) => {
+    calls.forget(session.id);
+    if (!sessions.delete(session.id)) return;
+    session.server.close().catch(() => {});
+    log(`session ${why} (${sessions.size} open)`);
+  };
+
+  /** Makes room for a new session of `client`: false when nothing may be closed for it. */
+  const makeRoom = (client: string, authenticated: boolean): boolean => {
+    const mine = [...sessions.values()].filter((s) => s.client === client);
+    const full =
+      sessions.size >= limits.maxSessions ||
+      (authenticated && mine.length >= limits.maxSessionsPerClient);
+    if (!full) return true;
+    const now = Date.now();
+    // The client's own sessions first when it is at its own bound; else anyone's.
+    const pool =
+      authenticated && mine.length >= limits.maxSessionsPerClient ? mine : [...sessions.values()];
+    const closable = pool.filter(
+      (s) => s.inFlight === 0 && (s.toolCalls === 0 || now - s.lastSeen >= limits.unusedIdleMs),
+    );
+    if (closable.length === 0) return false;
+    // Unused sessions before used ones, then the least recently seen.
+    closable.sort(
+      (a, b) => Number(a.toolCalls > 0) - Number(b.toolCalls > 0) || a.lastSeen - b.lastSeen,
+    );
+    closeSession(closable[0]!, 'closed to make room');
+    return true;
+  };
+
+  /** A new session's server and transport; the session joins the table once initialized. */
+  const openSession = async (
+    principal: string | null,
+    client: string,
+  ): Promise<StreamableHTTPServerTransport> => {
+    const server = options.createServer({ principal });
+    let session: Session | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        session = {
+          id,
+          client,
+          principal,
+          server,
+          transport,
+          lastSeen: Date.now(),
+          toolCalls: 0,
+          inFlight: 0,
+        };
+        sessions.set(id, session);
+        log(`session opened (${sessions.size} open)`);
+      },
+    });
+    // Set before connect: the SDK chains its own close handling after it.
+    transport.onclose = () => {
+      if (session !== undefined) closeSession(session, 'closed');
+    };
+    await server.connect(transport);
+    return transport;
+  };
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      let expired = 0;
+      for (const s of [...sessions.values()]) {
+        if (s.inFlight > 0) continue;
+        const idle = now - s.lastSeen;
+        if (idle >= (s.toolCalls === 0 ? limits.unusedIdleMs : limits.idleMs)) {
+          expired++;
+          sessions.delete(s.id);
+          calls.forget(s.id);
+          s.server.close().catch(() => {});
+        }
+      }
+      if (expired > 0) log(`expired ${expired} idle session(s) (${sessions.size} open)`);
+    },
+    Math.max(50, Math.min(30_000, Math.floor(Math.min(limits.unusedIdleMs, limits.idleMs) / 4))),
+  );
+  sweep.unref();
+
+  // -- one exchange --------------------------------------------------------
+
+  /**
+   * Admits a tool call, tracks its delivery on `res`, and hands it to the
+   * host through `req.auth`. False when it was answered "busy" here.
+   */
+  const track = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: Message,
+    principal: string | null,
+    client: string,
+    lane: string,
+    key: string,
+    session?: Session,
+  ): boolean => {
+    const admitted = calls.admit(session?.id ?? client, key, principal, client, lane);
+    if ('refused' in admitted) {
+      const answer = () => busy(res, message.id, admitted.refused);
+      if (limits.busyDelayMs > 0) setTimeout(answer, limits.busyDelayMs).unref();
+      else answer();
+      return false;
+    }
+    if (session !== undefined) {
+      session.inFlight++;
+      session.toolCalls++;
+    }
+    res.once('close', () => {
+      admitted.settle(res.writableFinished);
+      if (session !== undefined) {
+        session.inFlight--;
+        session.lastSeen = Date.now();
+      }
+    });
+    (req as IncomingMessage & { auth?: unknown }).auth = authInfoFor(admitted.call as Exchange);
+    return true;
+  };
+
+  /** A `notifications/cancelled`: aborts the call it names here, or passes it on. */
+  const cancelled = (message: Message, scope: string): void => {
+    const params = isRecord(message.params) ? message.params : {};
+    const id = params.requestId;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const key = `${scope}\0${JSON.stringify(id)}`;
+    if (!calls.cancel(key)) void relay?.send(JSON.stringify({ key }));
+  };
+
+  const stateful = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: Message | undefined,
+    principal: string | null,
+    client: string,
+  ) => {
+    const sid = req.headers['mcp-session-id'];
+    if (sid === undefined) {
+      if (req.method !== 'POST' || message?.method !== 'initialize') {
+        return reply(res, 400, 'No session: send initialize first');
+      }
+      if (!makeRoom(client, principal !== null)) {
+        return reply(res, 503, 'Too many open sessions: close one (DELETE) or try again later', {
+          'retry-after': '30',
+        });
+      }
+      const transport = await openSession(principal, client);
+      await transport.handleRequest(req, res, message);
+      // An initialize that opened nothing (refused by the transport) leaves nothing behind.
+      if (transport.sessionId === undefined) await transport.close().catch(() => {});
+      return;
+    }
+    const session = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    // A session of another principal is as unknown as one that never was.
+    if (session === undefined || session.principal !== principal) {
+      return reply(res, 404, 'Unknown session: initialize a new one');
+    }
+    session.lastSeen = Date.now();
+    if (message?.method === 'notifications/cancelled') cancelled(message, session.id);
+    if (message?.method === 'tools/call' && 'id' in message) {
+      const key = `${session.id}\0${JSON.stringify(message.id)}`;
+      if (!track(req, res, message, principal, client, `${client}\0${session.id}`, key, session)) {
+        return;
+      }
+    }
+    await session.transport.handleRequest(req, res, message);
+  };
+
+  const stateless = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: Message | undefined,
+    principal: string | null,
+    client: string,
+  ) => {
+    if (req.method !== 'POST' || message === undefined) {
+      return reply(res, 405, 'Method not allowed: this server is stateless (POST only)', {
+        allow: 'POST',
+      });
+    }
+    if (message.method === 'notifications/cancelled') {
+      cancelled(message, client);
+      res.writeHead(202).end();
+      return;
+    }
+    if (message.method === 'tools/call' && 'id' in message) {
+      const key = `${client}\0${JSON.stringify(message.id)}`;
+      const lane = `${client}\0${contextLane(message)}`;
+      if (!track(req, res, message, principal, client, lane, key)) return;
+    }
+    const server = options.createServer({ principal });
+    // No session id generator: stateless. One JSON answer per POST.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    // The server lives as long as this exchange: closing it aborts a call
+    // still running when the client went away.
+    res.once('close', () => {
+      server.close().catch(() => {});
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, message);
+  };
+
+  // -- the socket server ---------------------------------------------------
+
+  const http = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often the timeouts above are checked: within a second of passing.
+      connectionsCheckingInterval: 1000,
+    },
+    async (req, res) => {
+      try {
+        // A loopback server still answers browsers: refuse other Host names
+        // (DNS rebinding) and pages of other origins.
+        if (!isAllowedHost(req.headers.host, [bound])) return reply(res, 403, 'Forbidden host');
+        if (!isAllowedOrigin(req.headers.origin, [bound])) {
+          return reply(res, 403, 'Forbidden origin');
+        }
+        const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+        if (path === '/healthz') {
+          if (req.method !== 'GET') return reply(res, 405, 'Method not allowed', { allow: 'GET' });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              ok: true,
+              sessions: sessions.size,
+              calls: calls.size,
+              ...(options.health?.() ?? {}),
+            }),
+          );
+          return;
+        }
+        if (path !== '/mcp') return reply(res, 404, 'Not found: the endpoint is /mcp');
+
+        let principal: string | null = null;
+        if (tokens !== null) {
+          principal = principalOf(req.headers.authorization, tokens);
+          if (principal === null) {
+            return reply(res, 401, 'Unauthorized: send Authorization: Bearer <token>', {
+              'www-authenticate': 'Bearer realm="mcp"',
+            });
+          }
+        }
+        const client = principal ?? 'local';
+
+        let message: Message | undefined;
+        if (req.method === 'POST') {
+          const text = await readBody(req, limits.maxBodyBytes);
+          if (text === null) {
+            return reply(res, 413, `Request body larger than ${limits.maxBodyBytes} bytes`);
+          }
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            return reply(res, 400, 'Parse error: the body is not JSON');
+          }
+          if (Array.isArray(body)) {
+            return reply(
+              res,
+              400,
+              'JSON-RPC batches are not supported: send one message per request',
+            );
+          }
+          if (!isRecord(body)) return reply(res, 400, 'Invalid request: not a JSON-RPC message');
+          message = body;
+        }
+        await (options.stateful ? stateful : stateless)(req, res, message, principal, client);
+      } catch (error) {
+        log(`http: ${error instanceof Error ? error.message : String(error)}`);
+        reply(res, 500, 'Internal error');
+      }
+    },
+  );
+  http.maxConnections = limits.maxConnections;
+  // A client error (a reset, a timeout, a malformed request) ends its own connection only.
+  http.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    socket.destroy();
+  });
+
+  await new Promise<void>((done, fail) => {
+    http.once('error', (error) => fail(listenFailure(error, host, options.port)));
+    http.listen(options.port, host, () => done());
+  });
+  const address = http.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${bound}:${port}/mcp`,
+    port,
+    warning,
+    stats: () => ({ sessions: sessions.size, calls: calls.size }),
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweep);
+        const open = [...sessions.values()];
+        sessions.clear();
+        await Promise.all(open.map((s) => s.server.close().catch(() => {})));
+        // A relay on a Redis that went away must not hold the stop up.
+        await Promise.race([
+          relay?.close().catch(() => {}),
+          new Promise((done) => setTimeout(done, 1000).unref()),
+        ]);
+        await new Promise<void>((done) => {
+          http.close(() => done());
+          http.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}

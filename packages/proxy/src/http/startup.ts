@@ -1,0 +1,132 @@
+/**
+ * What can stop an HTTP front from starting, said in one line: the token
+ * file, the bind address, the port. A server started by a person or a
+ * supervisor prints the line and exits 2; a stack trace for "port in use"
+ * helps nobody.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { type TokenSet, tokenSet } from './rules.js';
+
+/**
+ * A reason the server cannot start, whose message is the one line to print.
+ *
+ * @example
+ * ```ts
+ * try { tokens = readTokenFile(path); } catch (e) { if (e instanceof StartupError) fail(e.message); }
+ * ```
+ */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+/**
+ * The shortest token accepted: 22 chars, 128 bits when drawn from 64 symbols
+ * (`openssl rand -base64 24`). A shorter one can be guessed by anyone who can
+ * reach the port.
+ */
+const MIN_TOKEN_CHARS = 22;
+
+/**
+ * The bearer tokens in `path`: one per line; blank lines and lines starting
+ * with `#` are skipped. Each token names its own principal, so two clients
+ * given two tokens never reach each other's contexts. Read once, at start-up.
+ *
+ * @throws {StartupError} when the file cannot be read, holds no token, or
+ *   holds a token shorter than 22 chars or with spaces in it.
+ * @example
+ * ```ts
+ * // tokens: one line, e.g. from `openssl rand -hex 32 > tokens && chmod 600 tokens`
+ * const tokens = readTokenFile('/home/me/.config/explore/tokens');
+ * ```
+ */
+export function readTokenFile(path: string): TokenSet {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? String(error);
+    throw new StartupError(`cannot read the token file ${path}: ${code}`);
+  }
+  const tokens = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  if (tokens.length === 0) throw new StartupError(`the token file ${path} holds no token`);
+  for (const [i, token] of tokens.entries()) {
+    if (token.length < MIN_TOKEN_CHARS || /\s/.test(token)) {
+      throw new StartupError(
+        `token ${i + 1} of ${path} is too short or has spaces: use at least ${MIN_TOKEN_CHARS} random chars (openssl rand -hex 32)`,
+      );
+    }
+  }
+  return tokenSet(tokens);
+}
+
+/**
+ * A warning line when the token file can be read by others than its owner,
+ * else `null`.
+ *
+ * @example
+ * ```ts
+ * const warning = tokenFileWarning(path); if (warning) log(warning);
+ * ```
+ */
+export function tokenFileWarning(path: string): string | null {
+  try {
+    const { mode } = statSync(path);
+    return (mode & 0o077) === 0
+      ? null
+      : `warning: the token file ${path} is readable by other users (chmod 600 it)`;
+  } catch {
+    return null;
+  }
+}
+
+/** Addresses that reach only this machine. */
+const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * The address to listen on and, when it is not loopback, the warning to
+ * print: such a server is reachable from other machines, and only a token
+ * file keeps them out.
+ *
+ * @throws {StartupError} when `host` is not an IP address or `localhost`.
+ * @example
+ * ```ts
+ * bindAddress(undefined); // { host: '127.0.0.1', warning: null }
+ * bindAddress('0.0.0.0'); // { host: '0.0.0.0', warning: 'warning: listening on 0.0.0.0 …' }
+ * ```
+ */
+export function bindAddress(
+  host: string | undefined,
+  authenticated = false,
+): { host: string; warning: string | null } {
+  const chosen = host ?? '127.0.0.1';
+  if (chosen !== 'localhost' && isIP(chosen) === 0) {
+    throw new StartupError(`cannot listen on ${JSON.stringify(chosen)}: give an IP address`);
+  }
+  if (LOOPBACK_ADDRESSES.has(chosen)) return { host: chosen, warning: null };
+  const guard = authenticated
+    ? 'only the token file keeps them out'
+    : 'and nothing keeps them out: add --token-file';
+  return {
+    host: chosen,
+    warning: `warning: listening on ${chosen}, reachable from other machines, ${guard}`,
+  };
+}
+
+/** The one line for a `listen` failure. */
+export function listenFailure(error: unknown, host: string, port: number): StartupError {
+  const code = (error as { code?: string }).code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (code === 'EADDRINUSE')
+    return new StartupError(`cannot listen on ${where}: the port is in use`);
+  if (code === 'EACCES') return new StartupError(`cannot listen on ${where}: permission denied`);
+  if (code === 'EADDRNOTAVAIL') {
+    return new StartupError(`cannot listen on ${where}: no such address on this machine`);
+  }
+  return new StartupError(
+    `cannot listen on ${where}: ${error instanceof Error ? error.message : String(error)}`,
+  );
+}
