@@ -4,6 +4,7 @@
  * integer stops the server with one line naming the variable, rather than
  * running with a limit nobody chose.
  */
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dedupEnabledFromEnv } from 'span-ledger';
@@ -29,9 +30,21 @@ function positiveInt(env, name, fallback) {
   return n;
 }
 
+/** `root` when it is a directory; else the one line that says why it cannot be served. */
+function checkRoot(root) {
+  let stat;
+  try {
+    stat = statSync(root);
+  } catch (error) {
+    throw new ConfigError(`EXPLORE_ROOT ${root} cannot be read: ${error.code ?? error.message}`);
+  }
+  if (!stat.isDirectory()) throw new ConfigError(`EXPLORE_ROOT ${root} is not a directory`);
+  return root;
+}
+
 /** The settings of one server process, from `env` (default `process.env`). */
 export function readConfig(env = process.env) {
-  const root = resolve(env.EXPLORE_ROOT ?? resolve(here, '../../fixtures/sample'));
+  const root = checkRoot(resolve(env.EXPLORE_ROOT ?? resolve(here, '../../fixtures/sample')));
   return {
     root,
     /** Dedup on or off (`SPAN_LEDGER_DEDUP=0` turns it off). */
@@ -49,6 +62,12 @@ export function readConfig(env = process.env) {
     maxSessions: positiveInt(env, 'EXPLORE_MAX_SESSIONS', 1000),
     /** An HTTP session with no request for this long is closed and its ledger freed. */
     idleMs: positiveInt(env, 'EXPLORE_IDLE_MS', 30 * 60_000),
+    /** An HTTP session that never made a tool call is closed after this long idle. */
+    unusedIdleMs: positiveInt(env, 'EXPLORE_UNUSED_IDLE_MS', 60_000),
+    /** Tool calls in flight per context (a session, or a stateless context); past it: busy. */
+    maxCallsPerContext: positiveInt(env, 'EXPLORE_MAX_CALLS_PER_CONTEXT', 8),
+    /** Bearer tokens, one per line: with it, every HTTP request needs one (`--token-file` wins). */
+    tokenFile: env.EXPLORE_TOKEN_FILE === '' ? undefined : env.EXPLORE_TOKEN_FILE,
     /**
      * How long one read or write of the shared store may take before the call
      * goes on without it (nothing recorded, an empty view): long enough for a

@@ -37,19 +37,25 @@ export function createSession() {
 }
 
 /**
- * Which agent context a call comes from, as a bucket key of the connection's
+ * Which agent context a call comes from, as a bucket key of the session's
  * ledger: the conversation id the client put in `_meta` (it knows its
  * conversations best), else the context token the agent echoed, else a fresh
  * token. A subagent sharing its parent's connection never saw the parent's
  * token, so it gets a bucket of its own and no pointer to source it never
  * received. `print` is the token the response shows for the agent to echo;
  * a client's conversation id is a key only and is never printed.
+ *
+ * Conversation ids are keyed as `meta:<id>` and tokens as themselves (a token
+ * has no `:`), so an id a client chooses can never name a token's bucket; and
+ * with a token file, both under the caller's principal, so one client cannot
+ * reach another's context in a store they share.
  */
-function contextOf(args, meta) {
+function contextOf(args, meta, principal) {
+  const scope = principal === null || principal === undefined ? '' : `${principal}/`;
   const conversation = contextIdFromMeta(meta);
-  if (conversation !== null) return { sessionId: conversation, print: null };
+  if (conversation !== null) return { sessionId: `${scope}meta:${conversation}`, print: null };
   const token = readContextToken(args) ?? mintContextToken();
-  return { sessionId: token, print: token };
+  return { sessionId: `${scope}${token}`, print: token };
 }
 
 /** A tool error the agent can act on. */
@@ -58,19 +64,25 @@ export function toolError(text) {
 }
 
 /**
- * The shared handler: `execute(args, session, { signal, meta })` answers one
- * call of `session`. `args` are the tool's arguments (`query`, and the
+ * The shared handler: `execute(args, session, { signal, meta, call })` answers
+ * one call of `session`. `args` are the tool's arguments (`query`, and the
  * optional `refresh` and `context`, junk in those two reading as absent);
- * `signal` is the call's abort signal (the SDK's, joined with the
- * connection's where the transport knows more); `meta` the request's `_meta`.
+ * `signal` is the SDK's abort signal for the call; `meta` the request's
+ * `_meta`; `call` what the HTTP front knows of the call (`httpCallOf`: its
+ * principal, its lane in the pool, a hang-up or a cancellation seen on any
+ * process, and whether the answer went out), `null` over stdio.
  */
 export function createExploreHandler({ pool, log }) {
   return {
-    async execute(args, session, { signal, meta } = {}) {
+    async execute(args, session, { signal: sdkSignal, meta, call = null } = {}) {
       if (args !== null && typeof args === 'object' && Object.hasOwn(args, VIEW_KEY)) {
         log(`explore: discarded a client-supplied ${VIEW_KEY}`);
       }
-      const { sessionId, print } = contextOf(args, meta);
+      const signal =
+        call === null || sdkSignal === undefined
+          ? (sdkSignal ?? call?.signal)
+          : AbortSignal.any([sdkSignal, call.signal]);
+      const { sessionId, print } = contextOf(args, meta, call?.principal);
       // The agent lost those responses: forget them first, so this call sends their source in full.
       const refresh = readRefresh(args);
       if (refresh !== null) await session.spans.prune({ sessionId, ...refresh });
@@ -84,18 +96,28 @@ export function createExploreHandler({ pool, log }) {
       const view = await session.spans.view(sessionId);
       let raw;
       try {
-        raw = await pool.run(withSessionView(request, view), { signal });
+        // Each lane (a session, a context) waits its turn: one client's burst does not queue others out.
+        raw = await pool.run(withSessionView(request, view), { signal, lane: call?.lane });
       } catch (error) {
         const reason = error instanceof PoolError ? error.message : 'rendering failed';
         return toolError(`explore could not answer: ${reason}.`);
       }
       // Recorded only if the answer is still going out: a cancelled call was
       // never delivered. The record is awaited before the answer leaves, so
-      // the next call, on whichever process shares the store, reads it.
-      const recording = [];
-      const sink = { record: (emission, id) => recording.push(session.spans.record(emission, id)) };
+      // the next call, on whichever process shares the store, reads it; if
+      // the answer then does not reach the client after all (a hang-up while
+      // it was written, a cancellation that arrived meanwhile), the record is
+      // undone under its own number.
+      let recording = null;
+      const sink = { record: (emission, id) => (recording = session.spans.record(emission, id)) };
       const result = recordSafely(sink, raw, { sessionId, signal });
-      await Promise.all(recording);
+      const record = await recording;
+      if (record !== null && record !== undefined && call !== null) {
+        call.onUndelivered(() => {
+          const undo = { sessionId, projectRoot: record.projectRoot, calls: [record.index] };
+          Promise.resolve(session.spans.prune(undo)).catch(() => {});
+        });
+      }
       return result;
     },
   };

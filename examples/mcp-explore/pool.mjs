@@ -2,7 +2,10 @@
  * A fixed pool of rendering workers with a bounded queue, shared by every
  * client the process serves. The pool only moves plain data: arguments in
  * (with the session's view already attached), results out (with the emission
- * still on them). It never learns which session a call belongs to.
+ * still on them). It never learns which session a call belongs to, only its
+ * lane (an opaque label: one per client session or context), and it takes
+ * the lanes in turn, so a client with fifty calls waiting does not put fifty
+ * calls ahead of another client's one.
  *
  * A fault fails one call and never the pool: arguments that do not clone fail
  * that call and the worker stays; a worker that exits, throws or runs past the
@@ -43,7 +46,9 @@ export function poolFromConfig(config, log) {
  */
 export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, log }) {
   const idle = [];
-  const queue = [];
+  /** lane → its waiting calls, oldest first; lanes in the order they take turns. */
+  const lanes = new Map();
+  let waiting = 0;
   /** worker → the call it is running. */
   const busy = new Map();
   const workers = new Set();
@@ -56,10 +61,30 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
     else task.reject(error);
   };
 
+  /** Takes the next lane's oldest call, and sends that lane to the back of the line. */
+  const next = () => {
+    const [lane, tasks] = lanes.entries().next().value;
+    const task = tasks.shift();
+    lanes.delete(lane);
+    if (tasks.length > 0) lanes.set(lane, tasks);
+    waiting--;
+    return task;
+  };
+
+  const unqueue = (task) => {
+    const tasks = lanes.get(task.lane);
+    const at = tasks === undefined ? -1 : tasks.indexOf(task);
+    if (at < 0) return false;
+    tasks.splice(at, 1);
+    if (tasks.length === 0) lanes.delete(task.lane);
+    waiting--;
+    return true;
+  };
+
   const dispatch = () => {
-    while (idle.length > 0 && queue.length > 0) {
+    while (idle.length > 0 && waiting > 0) {
       const worker = idle.pop();
-      const task = queue.shift();
+      const task = next();
       try {
         worker.postMessage(task.args);
       } catch (error) {
@@ -112,7 +137,7 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
       replace(worker, new PoolError('the rendering worker crashed'));
     });
     worker.on('exit', (code) => {
-      if (workers.has(worker)) log(`pool: a worker exited (code ${code})`);
+      if (workers.has(worker) && !closed) log(`pool: a worker exited (code ${code})`);
       replace(worker, new PoolError('the rendering worker stopped'));
     });
     worker.unref();
@@ -123,38 +148,42 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
 
   return {
     /**
-     * Runs one call on the next free worker. A call whose `signal` fires while
-     * it waits is taken off the queue (it never runs); one already running
-     * finishes, and the caller decides what its result is worth.
+     * Runs one call on the next free worker, in `lane`'s turn (calls without
+     * a lane share one). A call whose `signal` fires while it waits is taken
+     * off the queue (it never runs); one already running finishes, and the
+     * caller decides what its result is worth.
      */
-    run(args, { signal } = {}) {
+    run(args, { signal, lane = '' } = {}) {
       if (closed) return Promise.reject(new PoolError('the server is shutting down'));
       if (signal?.aborted) return Promise.reject(new PoolError('the call was cancelled'));
-      if (idle.length === 0 && queue.length >= maxQueue) {
+      if (idle.length === 0 && waiting >= maxQueue) {
         return Promise.reject(
-          new PoolError(`the server is busy (${queue.length} calls waiting): try again shortly`),
+          new PoolError(`the server is busy (${waiting} calls waiting): try again shortly`),
         );
       }
       return new Promise((resolve, reject) => {
-        const task = { args, signal, resolve, reject, timer: undefined, onAbort: undefined };
+        const task = { args, signal, lane, resolve, reject, timer: undefined, onAbort: undefined };
         task.onAbort = () => {
-          const at = queue.indexOf(task);
-          if (at < 0) return;
-          queue.splice(at, 1);
-          settle(task, new PoolError('the call was cancelled'));
+          if (unqueue(task)) settle(task, new PoolError('the call was cancelled'));
         };
         signal?.addEventListener('abort', task.onAbort, { once: true });
-        queue.push(task);
+        const tasks = lanes.get(lane);
+        if (tasks === undefined) lanes.set(lane, [task]);
+        else tasks.push(task);
+        waiting++;
         dispatch();
       });
     },
     /** Calls waiting for a worker, and calls running. */
-    stats: () => ({ queued: queue.length, running: busy.size, workers: workers.size }),
-    /** Stops every worker; calls still waiting or running fail. */
+    stats: () => ({ queued: waiting, running: busy.size, workers: workers.size }),
+    /** Stops every worker, quietly; calls still waiting or running fail. */
     async close() {
       closed = true;
-      for (const task of queue.splice(0))
-        settle(task, new PoolError('the server is shutting down'));
+      for (const tasks of lanes.values()) {
+        for (const task of tasks) settle(task, new PoolError('the server is shutting down'));
+      }
+      lanes.clear();
+      waiting = 0;
       await Promise.all([...workers].map((w) => w.terminate()));
     },
   };

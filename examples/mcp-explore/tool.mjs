@@ -4,6 +4,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CONTEXT_INPUT_SCHEMA, REFRESH_INPUT_SCHEMA } from 'span-ledger';
+import { httpCallOf } from 'span-ledger-proxy/http';
 import { z } from 'zod';
 import { MAX_QUERY_CHARS } from './config.mjs';
 
@@ -43,9 +44,10 @@ export const INSTRUCTIONS =
 
 /**
  * A new `McpServer` for one session, answering `explore` with `handler`.
- * `signalFor(extra)` gives the abort signal of a call (default: the SDK's).
+ * Over HTTP, each call also carries what the front knows of it (`httpCallOf`):
+ * its principal, its lane, a hang-up or cancellation, its delivery.
  */
-export function createExploreServer({ handler, session, signalFor = (extra) => extra.signal }) {
+export function createExploreServer({ handler, session }) {
   const server = new McpServer(
     { name: 'span-ledger-explore', version: '0.1.0' },
     { instructions: INSTRUCTIONS },
@@ -59,7 +61,11 @@ export function createExploreServer({ handler, session, signalFor = (extra) => e
       inputSchema: EXPLORE_INPUT,
     },
     (args, extra) =>
-      handler.execute(args, session, { signal: signalFor(extra), meta: extra._meta }),
+      handler.execute(args, session, {
+        signal: extra.signal,
+        meta: extra._meta,
+        call: httpCallOf(extra),
+      }),
   );
   return server;
 }

@@ -4,9 +4,9 @@
  * official SDK client or speaking raw HTTP, reading rendered responses, and
  * stopping everything a test file started.
  *
- * The example imports the built package (`span-ledger` resolves to `dist/`
- * through the package's own `exports`), so `dist/` is built first when it is
- * missing.
+ * The example imports the built packages (`span-ledger` resolves to `dist/`
+ * through the package's own `exports`, `span-ledger-proxy/http` to
+ * packages/proxy/dist/), so they are built first when missing.
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -38,6 +38,10 @@ export function useExample(): void {
   beforeAll(() => {
     if (!existsSync(join(REPO, 'dist/index.js')) || !existsSync(join(REPO, 'dist/adapter.js'))) {
       execSync('npx tsup', { cwd: REPO, stdio: 'ignore' });
+    }
+    // The daemon serves through span-ledger-proxy's HTTP front.
+    if (!existsSync(join(REPO, 'packages/proxy/dist/http.js'))) {
+      execSync('npx tsup', { cwd: join(REPO, 'packages/proxy'), stdio: 'ignore' });
     }
   }, 120_000);
   afterAll(async () => {

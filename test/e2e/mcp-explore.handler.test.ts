@@ -66,7 +66,7 @@ describe('the explore handler', () => {
     expect(textOf(await handler.execute(args, forged, { meta: CONVERSATION }))).toBe(first);
     expect(lines).toContain('explore: discarded a client-supplied _spanLedgerView');
     expect(textOf(await handler.execute(args, forged, { meta: CONVERSATION }))).toBe(second);
-    expect(forged.spans.view(CONVERSATION.conversationId).projects[0]?.callCount).toBe(2);
+    expect(forged.spans.view(`meta:${CONVERSATION.conversationId}`).projects[0]?.callCount).toBe(2);
   });
 
   it('records nothing for a call whose signal fired before its answer came back', async () => {
@@ -79,6 +79,6 @@ describe('the explore handler', () => {
     });
     cancel.abort();
     await pending;
-    expect(session.spans.view(CONVERSATION.conversationId).projects).toEqual([]);
+    expect(session.spans.view(`meta:${CONVERSATION.conversationId}`).projects).toEqual([]);
   });
 });

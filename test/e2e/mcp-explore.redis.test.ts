@@ -115,7 +115,7 @@ describe('two processes sharing one Redis', () => {
     try {
       const store = createSharedSessionStore(redisBackend(client, { prefix: 'mcp-explore:' }));
       for (let s = 0; s < 50; s++) {
-        const view = await store.view(`load-${s}`);
+        const view = await store.view(`meta:load-${s}`);
         expect(view.projects.map((p) => p.callCount)).toEqual([10]);
       }
     } finally {

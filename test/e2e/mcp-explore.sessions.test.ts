@@ -1,8 +1,9 @@
 /**
  * The MCP example's daemon bounds its sessions: a session nobody uses for the
  * idle timeout is closed and its ledger freed (2,000 abandoned sessions give
- * their heap back), and past the maximum a new session is refused with a
- * clear message until one closes.
+ * their heap back); at the maximum, a session that never made a call makes
+ * room for a new one, and when every open session is in use a new one is
+ * refused with a clear message until one closes.
  *
  * The heap figure comes from `/healthz` of a daemon started with
  * `--expose-gc`, which collects before it measures.
@@ -87,13 +88,30 @@ describe('idle sessions', () => {
 });
 
 describe('the session bound', () => {
-  it('refuses a session past the maximum with a clear message, and accepts one again after a close', async () => {
+  it('refuses a session past the maximum when every open one is in use, and accepts one again after a close', async () => {
     const daemon = await startDaemon({ EXPLORE_MAX_SESSIONS: '3' });
     const open = await Promise.all([1, 2, 3].map(() => connectHttp(daemon.url)));
-    await expect(connectHttp(daemon.url)).rejects.toThrow(/Too many open sessions \(3\)/);
+    for (const client of open) await explore(client, { query: WIDE });
+    await expect(connectHttp(daemon.url)).rejects.toThrow(/Too many open sessions/);
     // The open ones are served as usual.
     await explore(open[0]!, { query: WIDE });
     await endSession(open[2]!);
     await explore(await connectHttp(daemon.url), { query: WIDE });
+  });
+
+  it('makes room by closing the least recently seen session that never made a call', async () => {
+    const daemon = await startDaemon({ EXPLORE_MAX_SESSIONS: '3' });
+    const used = await connectHttp(daemon.url);
+    await explore(used, { query: WIDE });
+    const unused = [await rawSession(daemon.url), await rawSession(daemon.url)];
+    // Full: the oldest unused session goes, the used one and the newer unused one stay.
+    await explore(await connectHttp(daemon.url), { query: WIDE });
+    expect((await unused[0]!.post('{"jsonrpc":"2.0","id":5,"method":"tools/list"}')).status).toBe(
+      404,
+    );
+    expect((await unused[1]!.post('{"jsonrpc":"2.0","id":5,"method":"tools/list"}')).status).toBe(
+      200,
+    );
+    await explore(used, { query: WIDE });
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * The daemon against a hostile local client: the fault probes of
+ * `_faults.ts` (the ones `npm run bench -- faults` prints), asserted on —
+ * the transport's security rules, the bounds that keep one client from
+ * taking the server, and start-up and shutdown. Counts only: latency under a
+ * flood is the benchmark's to measure, never a test's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  probeBatch,
+  probeBatchFlood,
+  probeBearer,
+  probeCallFlood,
+  probeHealthFlood,
+  probeKilledNpm,
+  probeOriginAndHost,
+  probeSessionFlood,
+  probeSigterm,
+  probeSlowClients,
+  probeStartupFailures,
+  stopAll,
+  tokenFile,
+} from './_faults.js';
+import { useExample } from './_mcp-explore.js';
+
+useExample();
+afterAll(stopAll);
+
+const TOKEN = 'a-bearer-token-of-the-probe-0123456789';
+let tokens: ReturnType<typeof tokenFile>;
+beforeAll(() => {
+  tokens = tokenFile([TOKEN]);
+});
+afterAll(() => tokens.remove());
+
+describe('the security rules', () => {
+  it('refuses a page of another origin and a foreign Host with 403, and answers [::1]', async () => {
+    const { figure, met } = await probeOriginAndHost();
+    expect(met, figure).toBe(true);
+  });
+
+  it('requires a bearer token with --token-file: 401 and WWW-Authenticate without it', async () => {
+    const { figure, met } = await probeBearer(tokens.path, TOKEN);
+    expect(met, figure).toBe(true);
+  });
+});
+
+describe('one client does not take the server from the others', () => {
+  it('lets another client in after one opened 300 sessions and left them open', async () => {
+    const { figure, met } = await probeSessionFlood(300);
+    expect(met, figure).toBe(true);
+  });
+
+  it('refuses a JSON-RPC batch whole, running none of its calls', async () => {
+    const { figure, met } = await probeBatch();
+    expect(met, figure).toBe(true);
+  });
+
+  // The floods' figures carry p95 latencies too; only their counts are asserted here.
+  it('gives a well-behaved client no "busy" while another keeps 200 calls in flight', async () => {
+    const { figure, busy } = await probeCallFlood(200, 20);
+    expect(busy, figure).toBe(0);
+  });
+
+  it('gives a well-behaved client no "busy" under a flood of cross-origin /healthz', async () => {
+    const { figure, busy } = await probeHealthFlood(100, 20);
+    expect(busy, figure).toBe(0);
+  });
+
+  it('gives a well-behaved client no "busy" under a flood of JSON-RPC batches', async () => {
+    const { figure, busy } = await probeBatchFlood(4, 20);
+    expect(busy, figure).toBe(0);
+  });
+
+  it('cuts 100 connections that dribble their headers within seconds, serving others meanwhile', async () => {
+    const { figure, met } = await probeSlowClients(100, 7000, 500);
+    expect(met, figure).toBe(true);
+  });
+});
+
+describe('start-up and shutdown', () => {
+  it('says a port in use and a missing EXPLORE_ROOT in one line, and exits 2', async () => {
+    const { figure, met } = await probeStartupFailures();
+    expect(met, figure).toBe(true);
+  });
+
+  it('stops quietly on SIGTERM', async () => {
+    const { figure, met } = await probeSigterm();
+    expect(met, figure).toBe(true);
+  });
+
+  it('leaves nothing running when npm run example:mcp is stopped', async () => {
+    const { figure, met } = await probeKilledNpm();
+    expect(met, figure).toBe(true);
+  }, 90_000);
+});
