@@ -1,5 +1,5 @@
 import { defineConfig } from 'tsup';
-import { embedSample } from './scripts/embed-sample.js';
+import { embedSample, embedVersion } from './scripts/embed-sample.js';
 
 // No source maps: the bundles are unminified, so a stack trace already points at readable
 // code, and the tarball ships no src/ for a map to lead to.
@@ -25,7 +25,8 @@ export default defineConfig([
     platform: 'node',
     target: 'node18',
     banner: { js: '#!/usr/bin/env node' },
-    // The demo project, embedded from fixtures/ at build time (src/cli/sample-data.ts reads it from disk).
-    esbuildPlugins: [embedSample('fixtures')],
+    // The demo project and the version, embedded at build time (src/cli/sample-data.ts and
+    // src/cli/version.ts read them from disk when the CLI runs from source).
+    esbuildPlugins: [embedSample('fixtures'), embedVersion('package.json')],
   },
 ]);

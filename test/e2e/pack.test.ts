@@ -170,6 +170,19 @@ describe('the packed tarball', () => {
     expect(run.status).toBe(0);
   });
 
+  it('answers --version and -v with the version it was packed as', () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const run = spawnSync(join(project, 'node_modules', '.bin', 'span-ledger'), [flag], {
+        cwd: project,
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe(`${version}\n`);
+      expect(run.status).toBe(0);
+    }
+  });
+
   it("runs the bin's demo from the installed tarball, away from the repository", () => {
     const run = spawnSync(join(project, 'node_modules', '.bin', 'span-ledger'), ['demo'], {
       cwd: project,
