@@ -4,7 +4,8 @@
  * step and no dist/ that an edit to src/ left stale: tsx compiles the
  * TypeScript on the fly, and the `paths` of tsconfig.json resolve
  * `span-ledger` and `span-ledger/<entry>` to `src/index.ts` and
- * `src/<entry>/index.ts`.
+ * `src/<entry>/index.ts`, and `span-ledger-proxy/http` (the daemon's HTTP
+ * front) to the proxy package's sources.
  *
  * Registered here rather than with `--import tsx` because a worker thread
  * runs this module too (workers inherit the flag), and tsx registers itself
