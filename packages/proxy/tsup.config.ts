@@ -10,7 +10,12 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: { index: 'src/index.ts', cli: 'src/cli.ts', http: 'src/http/index.ts' },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts', http: 'src/http/index.ts' } },
+  // The core's types come from its built entries, as a user's install has them: the
+  // repository's tsconfig paths (which point span-ledger at src/ for the examples) are off here.
+  dts: {
+    entry: { index: 'src/index.ts', http: 'src/http/index.ts' },
+    compilerOptions: { paths: {} },
+  },
   clean: true,
   sourcemap: true,
   target: 'node18',
