@@ -1,0 +1,50 @@
+/**
+ * What the proxy takes from span-ledger whose name or home is about to
+ * change, in one place: the pointer's formatter and its render kind, the
+ * recorder's pointer report, and the shared store's constructors. Everything
+ * else comes straight from the public entries where it is used.
+ *
+ * The proxy writes no wording of its own for a response's header or a
+ * pointer: both are the library's, so a change there reaches every proxied
+ * response.
+ */
+import { createSharedSessionStore, type FilePlan, formatBackReference } from 'span-ledger';
+import type { EmissionRecorder } from 'span-ledger/adapter';
+
+export { createSharedSessionStore };
+
+/** The library's pointer text: path, spans, symbols, the responses that sent them, the refresh offer. */
+export const formatPointer = formatBackReference;
+
+/** Whether a plan sends a pointer and no source for its file. */
+export function pointerOnly(plan: FilePlan): boolean {
+  return plan.render === 'backref';
+}
+
+/** Tells the recorder a pointer was written (it records nothing for it). */
+export function reportPointer(
+  recorder: EmissionRecorder,
+  path: string,
+  covered: FilePlan['covered'],
+  fingerprint: string,
+): void {
+  recorder.backref(path, covered, fingerprint);
+}
+
+/**
+ * The line that ends a section the response's size cap cut: which line is
+ * the first one not sent, and how to get the rest. The planner's own wording
+ * for a cut replaces it once the library has one.
+ */
+export function formatCut(path: string, firstNotSent: number): string {
+  return `\`${path}\` from L${firstNotSent} on is not in this response (its size cap): call this tool again for that part.`;
+}
+
+/**
+ * The line a response opens with (after its number) when the call's
+ * `refresh` could not be read: said, never silently ignored. The library's
+ * wording replaces it once `readRefresh` reports what it could not read.
+ */
+export function formatRefreshUnread(): string {
+  return '(`refresh` was not understood and nothing was refreshed: pass true, or the numbers of the responses to send again, e.g. [3].)';
+}
