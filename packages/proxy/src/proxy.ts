@@ -73,7 +73,7 @@ export interface ProxyOptions {
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export interface Proxy {
+export interface RunningProxy {
   /** The profile in use. */
   readonly profile: ProfileName;
   /** The upstream tools re-rendered now. */
@@ -151,7 +151,7 @@ function takesProxyArguments(tool: ToolInfo): boolean {
  * proxy.profile; // 'filesystem'
  * ```
  */
-export async function startProxy(options: ProxyOptions): Promise<Proxy> {
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const log =
     options.log ?? ((line: string) => process.stderr.write(`span-ledger-proxy: ${line}\n`));
   const root = await openRoot(options.root);

@@ -443,15 +443,15 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     }
     child = c;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    // Until it has answered initialize, an exit is the start-up's to report, not a crash to restart.
+    let ready = false;
     c.process.once('exit', (code, signal) => {
       exit = { code, signal };
       if (child === c) child = null;
-      if (closing || c.generation !== generation) return;
+      if (closing || c.generation !== generation || !ready) return;
       settleAll('exited', `the upstream exited (${howEnded(code, signal)}) before it answered`);
-      if (starting === null) {
-        options.log(`the upstream exited (${howEnded(code, signal)}); restarting it`);
-        void restart();
-      }
+      options.log(`the upstream exited (${howEnded(code, signal)}); restarting it`);
+      void restart();
     });
     const answer = await Promise.race([
       send('initialize', options.initialize, {
@@ -461,6 +461,7 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     ]);
     if ('result' in answer && answer.result !== null && typeof answer.result === 'object') {
       initialized = answer.result as Record<string, unknown>;
+      ready = true;
       write({ jsonrpc: '2.0', method: 'notifications/initialized' });
       return;
     }
