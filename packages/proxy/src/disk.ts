@@ -3,6 +3,12 @@
  * root, so the proxy can check that the upstream's lines are that file's lines
  * and fingerprint the content they came from.
  *
+ * A file read once is kept (its content, fingerprint and symbols) while its
+ * identity on disk — device, inode, size, modification and change times to
+ * the nanosecond — stays the same, and only if it had not changed for a
+ * second when it was read: a write within the clock's granularity of the read
+ * could leave the times as they were, so such a file is read again next time.
+ *
  * Whatever it cannot read with certainty reads as `null`, and the section
  * passes through unproven, never pointed at later: a path outside the root
  * (lexically or through a symlink), a file that does not exist, anything but a
@@ -14,7 +20,8 @@ import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fingerprint } from 'span-ledger';
+import { fingerprint, type LineRange, symbolsInSpans } from 'span-ledger';
+import { extractSymbols } from 'span-ledger/adapter';
 
 /**
  * The largest file the proxy reads to prove a section: 4 MiB. A file larger
@@ -40,7 +47,9 @@ export interface Root {
  *
  * @example
  * ```ts
- * const file: DiskFile = { name: 'src/a.ts', content, fingerprint: fingerprint(content), segments: content.split('\n') };
+ * const file: DiskFile = (await readUnderRoot(root, 'src/a.ts'))!;
+ * file.segments[26]; // line 27
+ * file.symbolsIn([{ start: 20, end: 80 }]); // ['CartTotals', 'Cart']
  * ```
  */
 export interface DiskFile {
@@ -50,6 +59,68 @@ export interface DiskFile {
   readonly fingerprint: string;
   /** `content.split('\n')`: line N is `segments[N - 1]` (a final newline leaves one empty segment). */
   readonly segments: readonly string[];
+  /**
+   * The names of the symbols declared in `spans` (the adapter's heuristic,
+   * run over those lines only: a pointer to 40 lines of a 5,000-line file
+   * scans 40 lines).
+   */
+  symbolsIn(spans: readonly LineRange[]): string[];
+}
+
+/** Files kept between calls, and the bytes of content they may hold together. */
+const CACHED_FILES = 256;
+const CACHED_BYTES = 64 * 1024 * 1024;
+
+/** A file younger than this (since its last change) when read is read again next time. */
+const SETTLED_MS = 1000;
+
+interface Cached {
+  readonly identity: string;
+  readonly file: DiskFile;
+  readonly bytes: number;
+}
+
+const cache = new Map<string, Cached>();
+let cachedBytes = 0;
+
+function remember(abs: string, entry: Cached): void {
+  const old = cache.get(abs);
+  if (old !== undefined) {
+    cache.delete(abs);
+    cachedBytes -= old.bytes;
+  }
+  cache.set(abs, entry);
+  cachedBytes += entry.bytes;
+  for (const [key, value] of cache) {
+    if (cache.size <= CACHED_FILES && cachedBytes <= CACHED_BYTES) break;
+    cache.delete(key);
+    cachedBytes -= value.bytes;
+  }
+}
+
+/** A `DiskFile` for `content`: its fingerprint now, its symbols when asked. */
+export function diskFile(name: string, content: string): DiskFile {
+  const segments = content.split('\n');
+  return {
+    name,
+    content,
+    fingerprint: fingerprint(content),
+    segments,
+    symbolsIn(spans) {
+      const names: string[] = [];
+      for (const span of spans) {
+        const text = segments.slice(span.start - 1, span.end).join('\n');
+        const nodes = extractSymbols(text, name).map((node) => ({
+          ...node,
+          start: node.start + span.start - 1,
+          end: node.end + span.start - 1,
+        }));
+        for (const symbol of symbolsInSpans(nodes, [span]))
+          if (!names.includes(symbol)) names.push(symbol);
+      }
+      return names;
+    },
+  };
 }
 
 /**
@@ -114,18 +185,22 @@ export async function readUnderRoot(root: Root, raw: unknown): Promise<DiskFile 
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stat = await handle.stat();
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return null;
+    const stat = await handle.stat({ bigint: true });
+    if (!stat.isFile() || stat.size > BigInt(MAX_FILE_BYTES)) return null;
     if (inside(root.real, await realpath(abs)) === null) return null;
+    const name = rel.split(sep).join('/');
+    const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    const kept = cache.get(abs);
+    if (kept !== undefined && kept.identity === identity && kept.file.name === name)
+      return kept.file;
+    const readAt = Date.now();
     const bytes = await handle.readFile();
     if (bytes.length > MAX_FILE_BYTES || bytes.includes(0)) return null;
-    const content = decoder.decode(bytes);
-    return {
-      name: rel.split(sep).join('/'),
-      content,
-      fingerprint: fingerprint(content),
-      segments: content.split('\n'),
-    };
+    const file = diskFile(name, decoder.decode(bytes));
+    if (readAt - Number(stat.ctimeMs) >= SETTLED_MS)
+      remember(abs, { identity, file, bytes: bytes.length });
+    else cache.delete(abs);
+    return file;
   } catch {
     return null;
   } finally {

@@ -16,7 +16,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { CallPlan, FilePlan, LineRange, PlanCallFile } from 'span-ledger';
-import { type EmissionRecorder, extractSymbols, renderRead } from 'span-ledger/adapter';
+import { type EmissionRecorder, renderRead } from 'span-ledger/adapter';
 import { absolutePath, type DiskFile, MAX_FILE_BYTES } from './disk.js';
 import { formatCut } from './library.js';
 import type { Place, Profile, Reading, ToolResult } from './profile.js';
@@ -110,6 +110,15 @@ function cutAt(plan: FilePlan, range: LineRange): number | null {
   return null;
 }
 
+/** The symbols the pointer of a read names, as nodes (`renderRead` picks those declared in the covered lines). */
+function symbolNodes(file: DiskFile, covered: readonly LineRange[]) {
+  return covered.flatMap((span) =>
+    file
+      .symbolsIn([span])
+      .map((name) => ({ name, kind: 'function' as const, start: span.start, end: span.start })),
+  );
+}
+
 /** One proved read printed from its plan: the pointer and the new lines, `cat -n` style. */
 function printRead(
   plan: FilePlan,
@@ -121,7 +130,7 @@ function printRead(
   const { text } = renderRead({
     plan,
     content: file.content,
-    symbols: plan.render === 'full' ? undefined : extractSymbols(file.content, file.name),
+    symbols: plan.render === 'full' ? undefined : symbolNodes(file, plan.covered),
     recorder,
     callIndex: null,
     refresh: true,

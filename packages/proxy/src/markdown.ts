@@ -13,9 +13,8 @@ import {
   type LineRange,
   mergeRanges,
   rangesCover,
-  symbolsInSpans,
 } from 'span-ledger';
-import { type EmissionRecorder, extractSymbols } from 'span-ledger/adapter';
+import type { EmissionRecorder } from 'span-ledger/adapter';
 import type { DiskFile } from './disk.js';
 import { formatCut, formatPointer, reportPointer } from './library.js';
 import { findSections, type HeadingRule, type NumberedLine, type Section } from './sections.js';
@@ -150,7 +149,7 @@ function writeBlock(section: Section, w: Writing): string | null {
     const pointer = formatPointer({
       path: section.path,
       covered: spans,
-      symbols: symbolsInSpans(extractSymbols(file.content, file.name), spans),
+      symbols: file.symbolsIn(spans),
       partial: emit.length > 0,
       calls: plan.coveredBy,
       refresh: true,
