@@ -23,6 +23,7 @@ import { codegraphProfile, genericProfile, PROXY_LIMITS } from './sectioned.js';
 import { createStats, type StatsReport } from './stats.js';
 import { localStore, type ProxyStore, redisStore } from './store.js';
 import { type Answer, type Message, StartupError, startUpstream } from './upstream.js';
+import { warmUp } from './warm.js';
 
 /** The profiles by name. */
 const PROFILES: Readonly<Record<ProfileName, Profile>> = {
@@ -201,9 +202,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     await store.close();
     throw error;
   }
-  const listed = await listTools((cursor) =>
-    upstream.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs }),
-  );
+  const [listed] = await Promise.all([
+    listTools((cursor) =>
+      upstream.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs }),
+    ),
+    warmUp(),
+  ]);
   const profile = options.profile ? PROFILES[options.profile] : detect(listed);
   const named = options.tools ? new Set(options.tools) : null;
   const warned = new Set<string>();
