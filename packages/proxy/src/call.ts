@@ -142,6 +142,12 @@ function contextOf(
   return { sessionId: `${prefix}t:${token}`, token };
 }
 
+/** CPU time this process spent since `since`, in ms: the proxy's own work, whatever else the machine runs. */
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+}
+
 function failureText(tool: string, answer: Extract<Answer, { failed: unknown }>): string {
   return `span-ledger-proxy: ${tool} got no answer: ${answer.message}.`;
 }
@@ -157,6 +163,8 @@ function failureText(tool: string, answer: Extract<Answer, { failed: unknown }>)
  */
 export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outcome> {
   const { profile, root, store, stats } = setup;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
   const args = upstreamArgs(call.args);
   const place = { root, read: diskReader(root) };
   let forwarded = args;
@@ -178,7 +186,9 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
     }
   }
 
+  const forwardedAt = performance.now();
   const answer = await call.forward(forwarded);
+  const upstreamMs = performance.now() - forwardedAt;
   if ('failed' in answer) {
     if (answer.failed === 'cancelled' || call.signal.aborted) return null;
     return { reply: { result: toolError(failureText(call.tool, answer)) }, recorded: null };
@@ -199,7 +209,6 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
     return call.signal.aborted ? null : { reply: { result }, recorded: null };
   }
 
-  const started = performance.now();
   const upstreamChars = textsOf(result).reduce((sum, text) => sum + text.length, 0);
   const { sessionId, token } = contextOf(call, setup.mintToken);
   const refresh = readRefresh(call.args);
@@ -214,7 +223,10 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       pointers: 0,
       refreshed: refresh !== null,
       unproven,
-      ownMs: performance.now() - started,
+      tool: call.tool,
+      upstreamMs,
+      ownMs: performance.now() - started - upstreamMs,
+      cpuMs: cpuMs(cpu),
     });
     return { reply: { result }, recorded: null };
   };
@@ -254,7 +266,10 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
         pointers: written.pointers,
         refreshed: refresh !== null,
         unproven: reading.unproven,
-        ownMs: performance.now() - started,
+        tool: call.tool,
+        upstreamMs,
+        ownMs: performance.now() - started - upstreamMs,
+        cpuMs: cpuMs(cpu),
       });
       return {
         reply: { result: written.result },

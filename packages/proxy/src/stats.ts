@@ -22,6 +22,9 @@ const MAX_CONTEXTS = 256;
 /** Latency samples kept for the percentiles (the most recent ones). */
 const MAX_SAMPLES = 4096;
 
+/** Calls listed one by one in the report, the most recent last. */
+const RECENT_CALLS = 20;
+
 /**
  * An estimate of tokens from chars, until the library's `estimateTokens`
  * lands: four chars a token, the usual figure for code. It is an estimate
@@ -59,17 +62,45 @@ export interface Counters {
  *
  * @example
  * ```ts
- * const call: CallFigures = { upstreamChars: 18_000, deliveredChars: 9_400, pointers: 2, refreshed: false, unproven: 0, ownMs: 1.8 };
+ * const call: CallFigures = {
+ *   tool: 'codegraph_explore', upstreamChars: 18_000, deliveredChars: 9_400, pointers: 2, refreshed: false,
+ *   unproven: 0, upstreamMs: 41.2, ownMs: 1.8, cpuMs: 1.5,
+ * };
  * ```
  */
 export interface CallFigures {
+  readonly tool: string;
   readonly upstreamChars: number;
   readonly deliveredChars: number;
   readonly pointers: number;
   readonly refreshed: boolean;
   readonly unproven: number;
-  /** The proxy's own time on the call (reading, proving, planning, rendering, recording), in ms. */
+  /** How long the upstream took to answer, in ms (from the call going out to its answer coming in). */
+  readonly upstreamMs: number;
+  /** The proxy's own time on the call (checking, reading, proving, planning, rendering, recording), in ms. */
   readonly ownMs: number;
+  /** The CPU time the proxy spent on the call, in ms (its own work, however loaded the machine is). */
+  readonly cpuMs: number;
+}
+
+/**
+ * One recent call in the report.
+ *
+ * @example
+ * ```ts
+ * const recent: RecentCall = { context: 'context 1', tool: 'codegraph_explore', upstreamChars: 18_000,
+ *   deliveredChars: 9_400, pointers: 2, upstreamMs: 41.2, ownMs: 1.8, cpuMs: 1.5 };
+ * ```
+ */
+export interface RecentCall {
+  readonly context: string;
+  readonly tool: string;
+  readonly upstreamChars: number;
+  readonly deliveredChars: number;
+  readonly pointers: number;
+  readonly upstreamMs: number;
+  readonly ownMs: number;
+  readonly cpuMs: number;
 }
 
 /**
@@ -87,6 +118,10 @@ export interface StatsReport {
   readonly contexts: readonly (CountersReport & { readonly context: string })[];
   /** The proxy's own time per call, in ms. */
   readonly ownMs: { readonly p50: number; readonly p95: number; readonly samples: number };
+  /** The CPU time the proxy spent per call, in ms. */
+  readonly cpuMs: { readonly p50: number; readonly p95: number };
+  /** The last calls, most recent last. */
+  readonly recent: readonly RecentCall[];
 }
 
 /**
@@ -143,14 +178,21 @@ function quantile(sorted: readonly number[], q: number): number {
  * @example
  * ```ts
  * const stats = createStats();
- * stats.add('t:k7f3q2ab', { upstreamChars: 900, deliveredChars: 300, pointers: 1, refreshed: false, unproven: 0, ownMs: 1 });
+ * stats.add('t:k7f3q2ab', {
+ *   tool: 'codegraph_explore', upstreamChars: 900, deliveredChars: 300, pointers: 1, refreshed: false,
+ *   unproven: 0, upstreamMs: 30, ownMs: 1, cpuMs: 1,
+ * });
  * stats.summary(); // '1 call: 900 chars from the upstream, 300 delivered (67% fewer, ~150 tokens saved), …'
  * ```
  */
 export function createStats() {
   const total = zero();
   const contexts = new Map<string, Counters>();
+  /** Each context's label, in the order they first called. */
+  const labels = new Map<string, string>();
   const samples: number[] = [];
+  const cpuSamples: number[] = [];
+  const recent: RecentCall[] = [];
   return {
     /** Adds one answered call of context `key`. */
     add(key: string, call: CallFigures): void {
@@ -159,20 +201,36 @@ export function createStats() {
       if (mine === undefined && contexts.size < MAX_CONTEXTS) {
         mine = zero();
         contexts.set(key, mine);
+        labels.set(key, `context ${contexts.size}`);
       }
       if (mine !== undefined) add(mine, call);
       samples.push(call.ownMs);
+      cpuSamples.push(call.cpuMs);
       if (samples.length > MAX_SAMPLES) samples.shift();
+      if (cpuSamples.length > MAX_SAMPLES) cpuSamples.shift();
+      recent.push({
+        context: labels.get(key) ?? 'another context',
+        tool: call.tool,
+        upstreamChars: call.upstreamChars,
+        deliveredChars: call.deliveredChars,
+        pointers: call.pointers,
+        upstreamMs: Math.round(call.upstreamMs * 100) / 100,
+        ownMs: Math.round(call.ownMs * 100) / 100,
+        cpuMs: Math.round(call.cpuMs * 100) / 100,
+      });
+      if (recent.length > RECENT_CALLS) recent.shift();
     },
     /** The resource's value. */
     report(): StatsReport {
       const sorted = [...samples].sort((a, b) => a - b);
-      let n = 0;
+      const cpu = [...cpuSamples].sort((a, b) => a - b);
       return {
         tokens: 'estimated (4 chars a token)',
         total: report(total),
-        contexts: [...contexts.values()].map((c) => ({ context: `context ${++n}`, ...report(c) })),
+        contexts: [...contexts].map(([key, c]) => ({ context: labels.get(key)!, ...report(c) })),
         ownMs: { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), samples: sorted.length },
+        cpuMs: { p50: quantile(cpu, 0.5), p95: quantile(cpu, 0.95) },
+        recent: [...recent],
       };
     },
     /** The one line printed at exit. */
