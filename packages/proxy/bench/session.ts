@@ -1,0 +1,355 @@
+/**
+ * The scripted agent of `bench:proxy`: contexts that share one MCP
+ * connection (a main context and its subagents), each keeping what the
+ * responses it received carried; a compaction that empties a context but
+ * leaves it its token; and the recovery rule — an agent shown a pointer to a
+ * response it lost calls the tool once more with `refresh` naming every
+ * response it lost.
+ *
+ * It measures what each arm delivered to whom: source chars (numbered lines
+ * sent), duplicate chars (lines sent to a context that still held them),
+ * pointers, stale pointers (naming lines, or citing a response, the asking
+ * context does not hold), refresh calls, and each call's time as the client
+ * sees it. It reads the responses as an agent would, never the proxy's
+ * internals.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
+/** One step of a session. */
+export type Step =
+  | {
+      readonly kind: 'call';
+      readonly context: string;
+      readonly tool: string;
+      readonly args: Record<string, unknown>;
+    }
+  | { readonly kind: 'compact'; readonly context: string }
+  | { readonly kind: 'edit'; readonly run: () => void };
+
+/** What one call delivered: numbered lines by `path@version`, and its pointers. */
+export interface Delivery {
+  readonly lines: ReadonlyMap<string, ReadonlyMap<number, string>>;
+  readonly pointers: readonly Pointer[];
+  /** `Response #N` and its token, when the response says them. */
+  readonly number: number | null;
+  readonly token: string | null;
+}
+
+/** A pointer as the agent reads it. */
+export interface Pointer {
+  /** `path@version`, as the delivery keys lines. */
+  readonly file: string;
+  readonly lines: readonly number[];
+  /** The responses it cites (`[]` when it names none). */
+  readonly calls: readonly number[];
+}
+
+/** An arm: how to connect, and how to read what a call delivered. */
+export interface Arm {
+  readonly name: string;
+  /** Whether the arm takes `context` and `refresh` (the proxy). */
+  readonly proxied: boolean;
+  connect(): Promise<Client>;
+  /** Reads a call's text result (`args` as sent, for arms whose text does not say its lines). */
+  read(text: string, tool: string, args: Record<string, unknown>): Delivery;
+  /** After each call: how long the upstream took on it, as the proxy measured (proxied arms). */
+  upstreamMs?(client: Client): Promise<number>;
+}
+
+/** The figures of one arm over one session. */
+export interface Figures {
+  calls: number;
+  refreshCalls: number;
+  sourceChars: number;
+  duplicateChars: number;
+  pointers: number;
+  stalePointers: number;
+  staleInSubagents: number;
+  staleAfterCompaction: number;
+  /** Stale pointers in a context that was never compacted: a wrong "unchanged" answer. */
+  staleUncompacted: number;
+  /** Stale pointers in responses to a refresh call, or after one (the recovery failed). */
+  staleAfterRefresh: number;
+  uniqueChars: number;
+  /** Client-observed time of each scripted call (refresh calls left out), in order. */
+  latencyMs: number[];
+  /** Per call (refresh calls too), the client-observed time less the upstream's own, for arms that report it. */
+  addedMs: number[];
+  /** What each scripted call delivered, in order (for comparing arms). */
+  delivered: Map<string, Set<number>>[];
+  /** What each context held before each scripted call, in order. */
+  heldBefore: Map<string, Set<number>>[];
+  /** Lines' texts, by file, as delivered. */
+  texts: Map<string, Map<number, string>>;
+}
+
+interface Context {
+  token: string | null;
+  held: Map<string, Set<number>>;
+  responses: Set<number>;
+  lost: number[];
+  compacted: boolean;
+  refreshed: boolean;
+  readonly subagent: boolean;
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text ?? '')
+    .join('\n');
+}
+
+function copyHeld(held: Map<string, Set<number>>): Map<string, Set<number>> {
+  return new Map([...held].map(([file, lines]) => [file, new Set(lines)]));
+}
+
+/**
+ * Runs `steps` against `arm` on one connection. Contexts are named by the
+ * steps; a context named `sub…` is a subagent (it never saw another context's
+ * token).
+ */
+export async function runSession(arm: Arm, steps: readonly Step[]): Promise<Figures> {
+  const client = await arm.connect();
+  const contexts = new Map<string, Context>();
+  const figures: Figures = {
+    calls: 0,
+    refreshCalls: 0,
+    sourceChars: 0,
+    duplicateChars: 0,
+    pointers: 0,
+    stalePointers: 0,
+    staleInSubagents: 0,
+    staleAfterCompaction: 0,
+    staleUncompacted: 0,
+    staleAfterRefresh: 0,
+    uniqueChars: 0,
+    latencyMs: [],
+    addedMs: [],
+    delivered: [],
+    heldBefore: [],
+    texts: new Map(),
+  };
+  const contextOf = (name: string): Context => {
+    let ctx = contexts.get(name);
+    if (ctx === undefined) {
+      ctx = {
+        token: null,
+        held: new Map(),
+        responses: new Set(),
+        lost: [],
+        compacted: false,
+        refreshed: false,
+        subagent: name.startsWith('sub'),
+      };
+      contexts.set(name, ctx);
+    }
+    return ctx;
+  };
+
+  const call = async (
+    ctx: Context,
+    tool: string,
+    args: Record<string, unknown>,
+    refresh: readonly number[] | null,
+  ) => {
+    const sent = {
+      ...args,
+      ...(arm.proxied && ctx.token !== null ? { context: ctx.token } : {}),
+      ...(refresh ? { refresh } : {}),
+    };
+    const started = performance.now();
+    const result = await client.callTool({ name: tool, arguments: sent });
+    const ms = performance.now() - started;
+    if (arm.upstreamMs !== undefined) figures.addedMs.push(ms - (await arm.upstreamMs(client)));
+    const delivery = arm.read(textOf(result), tool, args);
+    figures.calls++;
+    if (refresh !== null) figures.refreshCalls++;
+    if (delivery.token !== null) ctx.token = delivery.token;
+    let stale = 0;
+    for (const pointer of delivery.pointers) {
+      figures.pointers++;
+      const held = ctx.held.get(pointer.file);
+      const missing =
+        pointer.lines.some((n) => !held?.has(n)) ||
+        pointer.calls.some((n) => !ctx.responses.has(n));
+      if (!missing) continue;
+      stale++;
+      figures.stalePointers++;
+      if (ctx.subagent) figures.staleInSubagents++;
+      if (ctx.compacted) figures.staleAfterCompaction++;
+      else figures.staleUncompacted++;
+      if (ctx.refreshed || refresh !== null) figures.staleAfterRefresh++;
+    }
+    const delivered = new Map<string, Set<number>>();
+    for (const [file, lines] of delivery.lines) {
+      let held = ctx.held.get(file);
+      if (held === undefined) {
+        held = new Set();
+        ctx.held.set(file, held);
+      }
+      let texts = figures.texts.get(file);
+      if (texts === undefined) {
+        texts = new Map();
+        figures.texts.set(file, texts);
+      }
+      const mine = new Set<number>();
+      for (const [n, text] of lines) {
+        const chars = text.length + 1;
+        figures.sourceChars += chars;
+        if (held.has(n)) figures.duplicateChars += chars;
+        held.add(n);
+        mine.add(n);
+        texts.set(n, text);
+      }
+      delivered.set(file, mine);
+    }
+    if (delivery.number !== null) ctx.responses.add(delivery.number);
+    return { ms, stale, delivered };
+  };
+
+  try {
+    for (const step of steps) {
+      if (step.kind === 'edit') {
+        step.run();
+        continue;
+      }
+      const ctx = contextOf(step.context);
+      if (step.kind === 'compact') {
+        ctx.held = new Map();
+        ctx.lost = [...ctx.responses];
+        ctx.responses = new Set();
+        ctx.compacted = true;
+        continue;
+      }
+      figures.heldBefore.push(copyHeld(ctx.held));
+      const first = await call(ctx, step.tool, step.args, null);
+      figures.latencyMs.push(first.ms);
+      const delivered = first.delivered;
+      if (
+        arm.proxied &&
+        first.stale > 0 &&
+        ctx.compacted &&
+        !ctx.refreshed &&
+        ctx.lost.length > 0
+      ) {
+        ctx.refreshed = true;
+        const again = await call(ctx, step.tool, step.args, ctx.lost);
+        for (const [file, lines] of again.delivered) {
+          const into = delivered.get(file) ?? new Set<number>();
+          for (const n of lines) into.add(n);
+          delivered.set(file, into);
+        }
+      }
+      figures.delivered.push(delivered);
+    }
+  } finally {
+    await client.close();
+  }
+  figures.uniqueChars = figures.sourceChars - figures.duplicateChars;
+  return figures;
+}
+
+/** Lines with only whitespace and `)]};,`: what the delta gate may fold into a pointer. */
+const TRIVIAL = /^[\s)\]};,]*$/;
+
+/**
+ * Lines `base` delivered to a context at a scripted call that `arm` neither
+ * delivered at that call (with its refresh) nor had delivered to the context
+ * before — the source dedup kept from the agent — split into trivial lines
+ * and the rest.
+ */
+export function withheld(base: Figures, arm: Figures): { trivial: number; code: number } {
+  let trivial = 0;
+  let code = 0;
+  base.delivered.forEach((files, i) => {
+    for (const [file, lines] of files) {
+      for (const n of lines) {
+        if (arm.delivered[i]?.get(file)?.has(n) || arm.heldBefore[i]?.get(file)?.has(n)) continue;
+        if (TRIVIAL.test(base.texts.get(file)?.get(n) ?? '')) trivial++;
+        else code++;
+      }
+    }
+  });
+  return { trivial, code };
+}
+
+/** The `q` quantile (nearest rank) of `values`. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+// ---- Reading responses --------------------------------------------------------------------
+
+const NUMBERED = /^ *(\d+)\t/;
+const HEADER = /^Response #(\d+)(?: · context ([A-Za-z0-9_-]+))?/;
+const EXPLORE = /^\*\*`([^`]+)`\*\*/;
+/** The library's pointer: `Sent in response #3 of this conversation: `path` L1-40, L52 (…)`. */
+const LIBRARY_POINTER =
+  /^>? ?Sent (?:in responses? ((?:#\d+(?:, | and )?)+)|earlier) of this conversation: `([^`]+)`((?: L\d+(?:-\d+)?,?)*)/;
+/** Codegraph's own pointer (its explore dedup): `> **Already sent earlier in this conversation:** `path` L1-40 …`. */
+const CODEGRAPH_POINTER =
+  /^> \*\*Already sent earlier in this conversation:\*\* `([^`]+)`((?: L\d+(?:-\d+)?,?)*)/;
+
+function spansOf(text: string): number[] {
+  const lines: number[] = [];
+  for (const m of text.matchAll(/L(\d+)(?:-(\d+))?/g)) {
+    for (let n = Number(m[1]); n <= Number(m[2] ?? m[1]); n++) lines.push(n);
+  }
+  return lines;
+}
+
+/**
+ * Reads an explore-style response (Codegraph's, with or without the proxy):
+ * numbered lines under `` **`path`** `` headings, and pointers in either
+ * wording. `version` names the content of a path (files do not change in
+ * this session, so one version).
+ */
+export function readSections(text: string): Delivery {
+  const lines = new Map<string, Map<number, string>>();
+  const pointers: Pointer[] = [];
+  let number: number | null = null;
+  let token: string | null = null;
+  let path = '';
+  let inFence = false;
+  for (const line of text.split('\n')) {
+    const header: RegExpExecArray | null = number === null ? HEADER.exec(line) : null;
+    if (header !== null) {
+      number = Number(header[1]);
+      token = header[2] ?? null;
+      continue;
+    }
+    if (line.startsWith('```')) {
+      inFence = !inFence;
+      continue;
+    }
+    if (!inFence) {
+      const heading = EXPLORE.exec(line);
+      if (heading !== null) {
+        path = heading[1]!;
+        continue;
+      }
+      const library = LIBRARY_POINTER.exec(line);
+      if (library !== null) {
+        const calls = [...(library[1] ?? '').matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+        pointers.push({ file: library[2]!, lines: spansOf(library[3] ?? ''), calls });
+        continue;
+      }
+      const own = CODEGRAPH_POINTER.exec(line);
+      if (own !== null) pointers.push({ file: own[1]!, lines: spansOf(own[2] ?? ''), calls: [] });
+      continue;
+    }
+    const numbered = NUMBERED.exec(line);
+    if (numbered === null || path === '') continue;
+    let mine = lines.get(path);
+    if (mine === undefined) {
+      mine = new Map();
+      lines.set(path, mine);
+    }
+    mine.set(Number(numbered[1]), line.slice(numbered[0].length));
+  }
+  return { lines, pointers, number, token };
+}
