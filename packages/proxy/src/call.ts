@@ -38,6 +38,11 @@ import type { Answer } from './upstream.js';
  * 20,000 tokens, under the 25,000-token cap Claude Code puts on an MCP
  * result). Sections past it are cut at whole lines, by rank, and say so.
  * The token budget of the planner replaces it: `{ maxTokens: 20_000 }`.
+ *
+ * @example
+ * ```ts
+ * planCall({ files, prior, budget: DEFAULT_BUDGET });
+ * ```
  */
 export const DEFAULT_BUDGET: CallBudget = /* @__PURE__ */ Object.freeze({
   maxChars: 80_000,
@@ -101,7 +106,15 @@ export type Outcome = {
   readonly recorded: { readonly sessionId: string; readonly index: number } | null;
 } | null;
 
-/** A tool error the agent can read: one line. */
+/**
+ * A tool error the agent can read: one line.
+ *
+ * @example
+ * ```ts
+ * toolError('span-ledger-proxy: show got no answer: the upstream exited (exit code 1).');
+ * // { content: [{ type: 'text', text: 'span-ledger-proxy: …' }], isError: true }
+ * ```
+ */
 export function toolError(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }

@@ -22,6 +22,9 @@ function version(): string {
 
 async function run(options: RunOptions): Promise<void> {
   if (options.http !== null) {
+    // The HTTP front plugs in here (packages/proxy/src/http/): startProxy with
+    // `redis: options.http.redis` and `mintToken: mintSharedToken`, then one
+    // `proxy.createServer({ principal })` per request on a stateless transport.
     say('--http is not available yet in this version: run it over stdio');
     process.exit(2);
   }

@@ -26,6 +26,11 @@ import { extractSymbols } from 'span-ledger/adapter';
 /**
  * The largest file the proxy reads to prove a section: 4 MiB. A file larger
  * than that is not source an agent reads whole; its sections pass through.
+ *
+ * @example
+ * ```ts
+ * (await stat(path)).size > MAX_FILE_BYTES; // its sections pass through unproven
+ * ```
  */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
@@ -98,7 +103,14 @@ function remember(abs: string, entry: Cached): void {
   }
 }
 
-/** A `DiskFile` for `content`: its fingerprint now, its symbols when asked. */
+/**
+ * A `DiskFile` for `content`: its fingerprint now, its symbols when asked.
+ *
+ * @example
+ * ```ts
+ * diskFile('src/a.ts', 'export const a = 1;\n').segments; // ['export const a = 1;', '']
+ * ```
+ */
 export function diskFile(name: string, content: string): DiskFile {
   const segments = content.split('\n');
   return {

@@ -15,6 +15,12 @@ export {
   type RunOptions,
 } from './args.js';
 export { DEFAULT_BUDGET } from './call.js';
-export { type ProxyOptions, type RunningProxy, StartupError, startProxy } from './proxy.js';
+export {
+  mintSharedToken,
+  type ProxyOptions,
+  type RunningProxy,
+  StartupError,
+  startProxy,
+} from './proxy.js';
 export { INSTRUCTIONS, type ProxyServer } from './relay.js';
 export { type CountersReport, STATS_URI, type StatsReport } from './stats.js';

@@ -13,15 +13,25 @@ import type { EmissionRecorder } from 'span-ledger/adapter';
 
 export { createSharedSessionStore };
 
-/** The library's pointer text: path, spans, symbols, the responses that sent them, the refresh offer. */
+/**
+ * The library's pointer text: path, spans, symbols, the responses that sent them, the refresh offer.
+ *
+ * @example
+ * ```ts
+ * formatPointer({ path: 'src/a.ts', covered: [{ start: 1, end: 40 }], calls: [1], refresh: true });
+ * // 'Sent in response #1 of this conversation: `src/a.ts` L1-40. …'
+ * ```
+ */
 export const formatPointer = formatBackReference;
 
-/** Whether a plan sends a pointer and no source for its file. */
-export function pointerOnly(plan: FilePlan): boolean {
-  return plan.render === 'backref';
-}
-
-/** Tells the recorder a pointer was written (it records nothing for it). */
+/**
+ * Tells the recorder a pointer was written (it records nothing for it).
+ *
+ * @example
+ * ```ts
+ * reportPointer(recorder, 'src/a.ts', [{ start: 1, end: 40 }], file.fingerprint);
+ * ```
+ */
 export function reportPointer(
   recorder: EmissionRecorder,
   path: string,
@@ -35,6 +45,12 @@ export function reportPointer(
  * The line that ends a section the response's size cap cut: which line is
  * the first one not sent, and how to get the rest. The planner's own wording
  * for a cut replaces it once the library has one.
+ *
+ * @example
+ * ```ts
+ * formatCut('src/a.ts', 412);
+ * // '`src/a.ts` from L412 on is not in this response (its size cap): call this tool again for that part.'
+ * ```
  */
 export function formatCut(path: string, firstNotSent: number): string {
   return `\`${path}\` from L${firstNotSent} on is not in this response (its size cap): call this tool again for that part.`;
@@ -44,6 +60,11 @@ export function formatCut(path: string, firstNotSent: number): string {
  * The line a response opens with (after its number) when the call's
  * `refresh` could not be read: said, never silently ignored. The library's
  * wording replaces it once `readRefresh` reports what it could not read.
+ *
+ * @example
+ * ```ts
+ * `${formatResponseHeader({ callIndex: 3 })}\n${formatRefreshUnread()}`;
+ * ```
  */
 export function formatRefreshUnread(): string {
   return '(`refresh` was not understood and nothing was refreshed: pass true, or the numbers of the responses to send again, e.g. [3].)';

@@ -100,7 +100,14 @@ export interface Profile {
   ): Promise<Reading | null>;
 }
 
-/** The text of each `text` block of a result's content, in order. */
+/**
+ * The text of each `text` block of a result's content, in order.
+ *
+ * @example
+ * ```ts
+ * textsOf({ content: [{ type: 'text', text: 'a' }, { type: 'image', data: '…', mimeType: 'image/png' }] }); // ['a']
+ * ```
+ */
 export function textsOf(result: ToolResult): string[] {
   const texts: string[] = [];
   for (const block of result.content) {
@@ -116,6 +123,12 @@ export function textsOf(result: ToolResult): string[] {
  * `structuredContent` field that repeated the one text block replaced too
  * (the filesystem server sends `{ content: text }` beside it): otherwise a
  * client that shows structured content would still get the whole text.
+ *
+ * @example
+ * ```ts
+ * withTexts({ content: [{ type: 'text', text: 'old' }], structuredContent: { content: 'old' } }, ['new']);
+ * // { content: [{ type: 'text', text: 'new' }], structuredContent: { content: 'new' } }
+ * ```
  */
 export function withTexts(result: ToolResult, texts: readonly string[]): ToolResult {
   const old = textsOf(result);

@@ -89,6 +89,22 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
+/**
+ * A context token for a store that more than one client can reach (the HTTP
+ * front, the shared store): 128 random bits, 22 chars of `A-Za-z0-9_-`, so a
+ * client cannot guess its way into another's context. Over stdio the 8-char
+ * `mintContextToken` is enough: only the one client can use it.
+ *
+ * @example
+ * ```ts
+ * const proxy = await startProxy({ command, args, root, redis: url, mintToken: mintSharedToken });
+ * mintSharedToken(); // 'Qm9yP1c3eXhKzT2vLw8sNA'
+ * ```
+ */
+export function mintSharedToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
+}
+
 function version(): string {
   return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 }

@@ -33,6 +33,11 @@ const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-0
 /**
  * What the proxy adds to the upstream's instructions when it re-renders any
  * tool: how to read a pointer, and what to echo.
+ *
+ * @example
+ * ```ts
+ * initializeResult.instructions; // the upstream's own, a blank line, then INSTRUCTIONS
+ * ```
  */
 export const INSTRUCTIONS =
   'Responses of the tools that take `context` and `refresh` are numbered. A quoted pointer in ' +
@@ -81,7 +86,14 @@ export interface ProxyServer {
   onclose?: (() => void) | undefined;
 }
 
-/** A relay as the core sees it. */
+/**
+ * A relay as the core sees it.
+ *
+ * @example
+ * ```ts
+ * for (const relay of core.relays) relay.notify(message);
+ * ```
+ */
 export interface Relay extends ProxyServer {
   /** Sends an upstream notification to the client. */
   notify(message: Message): void;

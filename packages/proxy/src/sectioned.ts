@@ -15,6 +15,11 @@ import type { Heading, HeadingRule } from './sections.js';
  * ranges), up to 24 files a call as an explore answer has, and 64 agent
  * contexts (a main context and its subagents share one client) before the
  * least recently used one is evicted — its numbers go on counting.
+ *
+ * @example
+ * ```ts
+ * const store = createSessionStore(PROXY_LIMITS);
+ * ```
  */
 export const PROXY_LIMITS = /* @__PURE__ */ Object.freeze({
   ...READ_TOOL_LIMITS,

@@ -10,7 +10,14 @@
  * resource may be read by a client that is not the context itself.
  */
 
-/** The resource's URI. */
+/**
+ * The resource's URI.
+ *
+ * @example
+ * ```ts
+ * await client.readResource({ uri: STATS_URI });
+ * ```
+ */
 export const STATS_URI = 'span-ledger://stats';
 
 /**
@@ -29,6 +36,11 @@ const RECENT_CALLS = 20;
  * An estimate of tokens from chars, until the library's `estimateTokens`
  * lands: four chars a token, the usual figure for code. It is an estimate
  * and the resource says so.
+ *
+ * @example
+ * ```ts
+ * estimateTokens(18_000); // 4500
+ * ```
  */
 export function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);

@@ -19,13 +19,34 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
-/** A JSON-RPC message as it crosses the pipe: parsed JSON, read field by field. */
+/**
+ * A JSON-RPC message as it crosses the pipe: parsed JSON, read field by field.
+ *
+ * @example
+ * ```ts
+ * const message: Message = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
+ * ```
+ */
 export type Message = Record<string, unknown>;
 
-/** A JSON-RPC request id. */
+/**
+ * A JSON-RPC request id.
+ *
+ * @example
+ * ```ts
+ * const id: RequestId = 7;
+ * ```
+ */
 export type RequestId = string | number;
 
-/** What a request got: the upstream's result or error, or why there was none. */
+/**
+ * What a request got: the upstream's result or error, or why there was none.
+ *
+ * @example
+ * ```ts
+ * const answer: Answer = { failed: 'timeout', message: 'the upstream did not answer within 120 s' };
+ * ```
+ */
 export type Answer =
   | { readonly result: unknown }
   | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } }
@@ -36,6 +57,11 @@ export type Answer =
  * before answering, it did not answer in time (`timeout`), the caller
  * `cancelled` it, the answer was `too-large` to read, or the upstream is
  * `unavailable` (it could not be restarted).
+ *
+ * @example
+ * ```ts
+ * const why: Failure = 'exited';
+ * ```
  */
 export type Failure = 'exited' | 'timeout' | 'cancelled' | 'too-large' | 'unavailable';
 
@@ -43,6 +69,11 @@ export type Failure = 'exited' | 'timeout' | 'cancelled' | 'too-large' | 'unavai
  * The largest single message the proxy reads from the upstream: 256 MiB. A
  * whole-file read is refused well below it (see the filesystem profile); this
  * bounds what any other tool can make the proxy hold.
+ *
+ * @example
+ * ```ts
+ * MAX_MESSAGE_BYTES / 1024 / 1024; // 256
+ * ```
  */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/e2e/_redis.js';
-import { type RunningProxy, StartupError, startProxy } from '../src/proxy.js';
+import { mintSharedToken, type RunningProxy, StartupError, startProxy } from '../src/proxy.js';
 import { readResponse, textOf } from './_proxy.js';
 
 const require = createRequire(import.meta.url);
@@ -49,6 +49,7 @@ async function proxyOnRedis(): Promise<RunningProxy> {
     args: [SERVER, root],
     root,
     redis: redis.url,
+    mintToken: mintSharedToken,
     log: quiet,
   });
   proxies.push(proxy);
@@ -75,6 +76,8 @@ describe('the proxy on a shared store', () => {
     const [a, b] = await Promise.all([proxyOnRedis(), proxyOnRedis()]);
     const first = readResponse(await once(a, { path: 'src/a.ts', head: 30 }), 'src/a.ts');
     expect(first.number).toBe(1);
+    // A token that keys a shared store carries 128 bits.
+    expect(first.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const token = first.token!;
     const second = readResponse(
       await once(b, { path: 'src/a.ts', head: 50, context: token }),
