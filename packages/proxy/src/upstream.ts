@@ -432,6 +432,9 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       const arm = () => {
         if (timer !== undefined) clearTimeout(timer);
         timer = setTimeout(() => {
+          options.log(
+            `${method} got no answer within ${Math.round(opts.timeoutMs / 1000)} s; cancelled it upstream`,
+          );
           cancel('timed out in span-ledger-proxy');
           settle({
             failed: 'timeout',

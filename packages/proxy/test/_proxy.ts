@@ -44,11 +44,13 @@ export async function startProxy(
     readonly cwd: string;
     readonly args?: readonly string[];
     readonly env?: Record<string, string>;
+    /** Another copy of the bin (an installed one); default this package's. */
+    readonly bin?: string;
   },
 ): Promise<Running> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, ...(options.args ?? []), '--', ...upstream],
+    args: [options.bin ?? BIN, ...(options.args ?? []), '--', ...upstream],
     cwd: options.cwd,
     env: options.env ?? testEnv(),
     stderr: 'pipe',

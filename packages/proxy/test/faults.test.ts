@@ -114,6 +114,9 @@ describe('an upstream that fails a call', () => {
     );
     const next = await show(proxy, { files: [CART], context: 'ctx-hang' });
     expect(next.read.number).toBe(1);
+    expect(proxy.stderr()).toContain(
+      'span-ledger-proxy: tools/call got no answer within 1 s; cancelled it upstream\n',
+    );
   });
 
   it('answers with junk: a tool error, nothing recorded', async () => {

@@ -224,6 +224,16 @@ describe('reads through the proxy', () => {
     expect(parent.token).toBeNull();
     expect((await byMeta('parent')).lines.size).toBe(0);
     expectShows(await byMeta('subagent'), 'core.ts', 1, total);
+    // opencode's key, and the generic one.
+    for (const meta of [{ sessionID: 'oc-session' }, { conversationId: 'generic-conversation' }]) {
+      const once = async () =>
+        readResponse(
+          (await call(proxy.client, 'read_text_file', { path: 'core.ts' }, meta)).text,
+          'core.ts',
+        );
+      expectShows(await once(), 'core.ts', 1, total);
+      expect((await once()).lines.size).toBe(0);
+    }
     // A context token is not a conversation id: another key space.
     expectShows(await read(proxy, { path: 'core.ts', context: 'parent' }), 'core.ts', 1, total);
     // No id and no token: a fresh context.
