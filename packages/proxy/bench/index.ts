@@ -29,9 +29,8 @@ import {
   type Arm,
   type Delivery,
   type Figures,
-  type Pointer,
   quantile,
-  readSections,
+  readDelivery,
   runSession,
   type Step,
   withheld,
@@ -124,7 +123,7 @@ function codegraphArm(
             startups,
           )
         : connect(CODEGRAPH, ['serve', '--mcp'], project, extra, startups),
-    read: (text) => readSections(text),
+    read: (text) => readDelivery(text),
   };
 }
 
@@ -178,44 +177,12 @@ function readDirect(root: string) {
   };
 }
 
-/** The proxy's reads: `cat -n` lines under the path (a part `path:` in a multi-file read), and the library's pointers. */
+/** The proxy's reads: `cat -n` lines under the path (a part `path:` in a multi-file read), keyed by content. */
 function readProxied(root: string) {
   const version = (path: string) =>
     `${path}@${fingerprint(readFileSync(join(root, path), 'utf8'))}`;
-  return (text: string, tool: string, args: Record<string, unknown>): Delivery => {
-    const lines = new Map<string, Map<number, string>>();
-    const pointers: Pointer[] = [];
-    let number: number | null = null;
-    let token: string | null = null;
-    const paths = tool === 'read_multiple_files' ? (args.paths as string[]) : [String(args.path)];
-    let path = tool === 'read_multiple_files' ? '' : paths[0]!;
-    for (const line of text.split('\n')) {
-      const header: RegExpExecArray | null =
-        number === null ? /^Response #(\d+)(?: · context ([A-Za-z0-9_-]+))?/.exec(line) : null;
-      if (header !== null) {
-        number = Number(header[1]);
-        token = header[2] ?? null;
-        continue;
-      }
-      const part = /^(.+):$/.exec(line);
-      if (part !== null && paths.includes(part[1]!)) {
-        path = part[1]!;
-        continue;
-      }
-      const pointer = readSections(line).pointers[0];
-      if (pointer !== undefined) {
-        pointers.push({ ...pointer, file: version(pointer.file) });
-        continue;
-      }
-      const numbered = /^ *(\d+)\t/.exec(line);
-      if (numbered === null || path === '') continue;
-      const file = version(path);
-      const into = lines.get(file) ?? new Map<number, string>();
-      into.set(Number(numbered[1]), line.slice(numbered[0].length));
-      lines.set(file, into);
-    }
-    return { lines, pointers, number, token };
-  };
+  return (text: string, tool: string, args: Record<string, unknown>): Delivery =>
+    readDelivery(text, version, tool === 'read_multiple_files' ? undefined : String(args.path));
 }
 
 function readSteps(root: string): Step[] {

@@ -14,6 +14,7 @@
  * internals.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { readResponse } from '../test/_read.js';
 
 /** One step of a session. */
 export type Step =
@@ -284,72 +285,32 @@ export function quantile(values: readonly number[], q: number): number {
 
 // ---- Reading responses --------------------------------------------------------------------
 
-const NUMBERED = /^ *(\d+)\t/;
-const HEADER = /^Response #(\d+)(?: · context ([A-Za-z0-9_-]+))?/;
-const EXPLORE = /^\*\*`([^`]+)`\*\*/;
-/** The library's pointer: `Sent in response #3 of this conversation: `path` L1-40, L52 (…)`. */
-const LIBRARY_POINTER =
-  /^>? ?Sent (?:in responses? ((?:#\d+(?:, | and )?)+)|earlier) of this conversation: `([^`]+)`((?: L\d+(?:-\d+)?,?)*)/;
-/** Codegraph's own pointer (its explore dedup): `> **Already sent earlier in this conversation:** `path` L1-40 …`. */
-const CODEGRAPH_POINTER =
-  /^> \*\*Already sent earlier in this conversation:\*\* `([^`]+)`((?: L\d+(?:-\d+)?,?)*)/;
-
-function spansOf(text: string): number[] {
+/** The lines a pointer's spans name. */
+function linesOf(spans: readonly { readonly start: number; readonly end: number }[]): number[] {
   const lines: number[] = [];
-  for (const m of text.matchAll(/L(\d+)(?:-(\d+))?/g)) {
-    for (let n = Number(m[1]); n <= Number(m[2] ?? m[1]); n++) lines.push(n);
-  }
+  for (const { start, end } of spans) for (let n = start; n <= end; n++) lines.push(n);
   return lines;
 }
 
 /**
- * Reads an explore-style response (Codegraph's, with or without the proxy):
- * numbered lines under `` **`path`** `` headings, and pointers in either
- * wording. `version` names the content of a path (files do not change in
- * this session, so one version).
+ * Reads a response as the agent does (see the tests' reader), keying each
+ * file by `version(path)`: the path itself where files do not change in the
+ * session, the path and its content where they do.
  */
-export function readSections(text: string): Delivery {
-  const lines = new Map<string, Map<number, string>>();
-  const pointers: Pointer[] = [];
-  let number: number | null = null;
-  let token: string | null = null;
-  let path = '';
-  let inFence = false;
-  for (const line of text.split('\n')) {
-    const header: RegExpExecArray | null = number === null ? HEADER.exec(line) : null;
-    if (header !== null) {
-      number = Number(header[1]);
-      token = header[2] ?? null;
-      continue;
-    }
-    if (line.startsWith('```')) {
-      inFence = !inFence;
-      continue;
-    }
-    if (!inFence) {
-      const heading = EXPLORE.exec(line);
-      if (heading !== null) {
-        path = heading[1]!;
-        continue;
-      }
-      const library = LIBRARY_POINTER.exec(line);
-      if (library !== null) {
-        const calls = [...(library[1] ?? '').matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
-        pointers.push({ file: library[2]!, lines: spansOf(library[3] ?? ''), calls });
-        continue;
-      }
-      const own = CODEGRAPH_POINTER.exec(line);
-      if (own !== null) pointers.push({ file: own[1]!, lines: spansOf(own[2] ?? ''), calls: [] });
-      continue;
-    }
-    const numbered = NUMBERED.exec(line);
-    if (numbered === null || path === '') continue;
-    let mine = lines.get(path);
-    if (mine === undefined) {
-      mine = new Map();
-      lines.set(path, mine);
-    }
-    mine.set(Number(numbered[1]), line.slice(numbered[0].length));
-  }
-  return { lines, pointers, number, token };
+export function readDelivery(
+  text: string,
+  version: (path: string) => string = (path) => path,
+  single?: string,
+): Delivery {
+  const read = readResponse(text, single);
+  return {
+    number: read.number,
+    token: read.token,
+    lines: new Map([...read.lines].map(([path, lines]) => [version(path), lines])),
+    pointers: read.pointers.map((p) => ({
+      file: version(p.path),
+      lines: linesOf(p.spans),
+      calls: p.calls,
+    })),
+  };
 }

@@ -35,15 +35,7 @@ async function run(options: RunOptions): Promise<void> {
   ]);
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
-    proxy = await startProxy({
-      command: options.command,
-      args: options.args,
-      root: options.root,
-      profile: options.profile,
-      tools: options.tools,
-      timeoutMs: options.timeoutMs,
-      log: say,
-    });
+    proxy = await startProxy({ ...options, log: say });
   } catch (error) {
     say(error instanceof StartupError ? error.message : `could not start: ${String(error)}`);
     process.exit(2);

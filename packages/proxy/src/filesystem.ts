@@ -222,19 +222,22 @@ export const filesystemProfile: Profile = {
   async read(tool, args, result, place) {
     const texts = textsOf(result);
     if (texts.length !== 1 || result.content.length !== 1) return null;
-    const text = texts[0]!;
-    if (READ_ONE.has(tool)) return readOne(args, result, text, place);
-    if (tool === READ_MANY) return readMany(args, result, text, place);
+    const call = { args, result, text: texts[0]!, place };
+    if (READ_ONE.has(tool)) return readOne(call);
+    if (tool === READ_MANY) return readMany(call);
     return null;
   },
 };
 
-async function readOne(
-  args: Record<string, unknown>,
-  result: ToolResult,
-  text: string,
-  place: Place,
-): Promise<Reading | null> {
+/** A read's arguments, the upstream's result and its one text, and where to prove it. */
+interface ReadCall {
+  readonly args: Record<string, unknown>;
+  readonly result: ToolResult;
+  readonly text: string;
+  readonly place: Place;
+}
+
+async function readOne({ args, result, text, place }: ReadCall): Promise<Reading | null> {
   const window = windowOf(args);
   if (window === null || typeof args.path !== 'string') return null;
   const path = args.path;
@@ -259,12 +262,7 @@ async function readOne(
   };
 }
 
-async function readMany(
-  args: Record<string, unknown>,
-  result: ToolResult,
-  text: string,
-  place: Place,
-): Promise<Reading | null> {
+async function readMany({ args, result, text, place }: ReadCall): Promise<Reading | null> {
   if (!Array.isArray(args.paths) || !args.paths.every((p) => typeof p === 'string')) return null;
   const paths = args.paths as string[];
   const disk = await Promise.all(paths.map((p) => place.read(p)));

@@ -71,6 +71,16 @@ function eventsSeen(): Record<string, unknown>[] {
   }
 }
 
+/** Waits until the upstream was told the last call of `mode` it started was cancelled. */
+async function cancelledUpstream(mode: string): Promise<void> {
+  const started = eventsSeen()
+    .filter((e) => e.mode === mode)
+    .at(-1)!;
+  const told = () =>
+    eventsSeen().some((e) => e.cancelled === started.started && e.pid === started.pid);
+  await until(told, 5000, `the cancellation of the ${mode} call`);
+}
+
 async function show(proxy: Running, args: Record<string, unknown>) {
   const result = await proxy.client.callTool({ name: 'show', arguments: args });
   return { result, text: textOf(result), read: readResponse(textOf(result)) };
@@ -104,14 +114,7 @@ describe('an upstream that fails a call', () => {
     expect(hung.text).toBe(
       'span-ledger-proxy: show got no answer: the upstream did not answer within 1 s.',
     );
-    const started = eventsSeen()
-      .filter((e) => e.mode === 'hang')
-      .at(-1)!;
-    await until(
-      () => eventsSeen().some((e) => e.cancelled === started.started && e.pid === started.pid),
-      5000,
-      'the cancellation',
-    );
+    await cancelledUpstream('hang');
     const next = await show(proxy, { files: [CART], context: 'ctx-hang' });
     expect(next.read.number).toBe(1);
     expect(proxy.stderr()).toContain(
@@ -151,16 +154,9 @@ describe('an upstream that fails a call', () => {
       { signal: controller.signal },
     );
     await until(() => eventsSeen().some((e) => e.mode === 'slow'), 5000, 'the slow call upstream');
-    const started = eventsSeen()
-      .filter((e) => e.mode === 'slow')
-      .at(-1)!;
     controller.abort();
     await expect(call).rejects.toThrow();
-    await until(
-      () => eventsSeen().some((e) => e.cancelled === started.started && e.pid === started.pid),
-      5000,
-      'the cancellation',
-    );
+    await cancelledUpstream('slow');
     const next = await show(proxy, { files: [CART], context: 'ctx-cancel' });
     expect(next.read.number).toBe(1);
     expect(next.read.pointers).toEqual([]);
