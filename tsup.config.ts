@@ -1,6 +1,8 @@
 import { defineConfig } from 'tsup';
-import { embedSample } from './scripts/embed-sample.js';
+import { embedSample, embedVersion } from './scripts/embed-sample.js';
 
+// No source maps: the bundles are unminified, so a stack trace already points at readable
+// code, and the tarball ships no src/ for a map to lead to.
 export default defineConfig([
   {
     entry: {
@@ -12,7 +14,6 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     clean: true,
-    sourcemap: true,
     target: 'es2022',
     platform: 'neutral',
     treeshake: true,
@@ -23,9 +24,9 @@ export default defineConfig([
     format: ['cjs'],
     platform: 'node',
     target: 'node18',
-    sourcemap: true,
     banner: { js: '#!/usr/bin/env node' },
-    // The demo project, embedded from fixtures/ at build time (src/cli/sample-data.ts reads it from disk).
-    esbuildPlugins: [embedSample('fixtures')],
+    // The demo project and the version, embedded at build time (src/cli/sample-data.ts and
+    // src/cli/version.ts read them from disk when the CLI runs from source).
+    esbuildPlugins: [embedSample('fixtures'), embedVersion('package.json')],
   },
 ]);

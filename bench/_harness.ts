@@ -6,7 +6,7 @@
  * data the benches share (a seeded PRNG, a ranked explore response) is made
  * here too, so two benches that speak of "a 24-file emission" mean one thing.
  */
-import type { Emission, FileEmission } from '../dist/index.js';
+import type { Emission, FileEmission } from 'span-ledger';
 
 export interface Peer {
   readonly name: string;

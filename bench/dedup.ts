@@ -20,7 +20,7 @@ import {
   planCall,
   projectFromView,
   sessionView,
-} from '../dist/index.js';
+} from 'span-ledger';
 import { comparePeers, prng, report } from './_harness.js';
 
 const FILES = 24;

@@ -3,9 +3,10 @@
  * one of the arguments), one process, peers side by side. Each suite prints
  * its ratios and returns whether it met its targets.
  *
- * The script compiles this file to .bench/ and runs it on plain Node against
- * dist/: the library is timed as users run it, not through a loader that
- * re-transforms it on the fly.
+ * The script compiles this file to .bench/ and runs it on plain Node, where
+ * `span-ledger` resolves to dist/ through the package's own exports: the
+ * library is timed as users run it, not through a loader that re-transforms
+ * it on the fly.
  */
 import { dedupBench } from './dedup.js';
 import { ledgerBench } from './ledger.js';

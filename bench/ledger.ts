@@ -14,7 +14,7 @@ import {
   projectFromView,
   READ_TOOL_LIMITS,
   sessionView,
-} from '../dist/index.js';
+} from 'span-ledger';
 import { comparePeers, exploreEmission, hexDigits, prng, report } from './_harness.js';
 
 const SESSIONS = ['conn-1', 'conn-2', 'conn-3'];

@@ -11,7 +11,7 @@ import {
   type LineRange,
   mergeRanges,
   subtractRanges,
-} from '../dist/index.js';
+} from 'span-ledger';
 import { comparePeers, prng, report } from './_harness.js';
 
 /** `count` spans with random starts over a file-sized domain and short random lengths. */

@@ -21,8 +21,8 @@ import {
   createSessionStore,
   createSharedSessionStore,
   type Emission,
-} from '../dist/index.js';
-import { connectRedis, redisBackend } from '../dist/redis.js';
+} from 'span-ledger';
+import { connectRedis, redisBackend } from 'span-ledger/redis';
 import { startRedis } from '../test/e2e/_redis.js';
 import { exploreEmission, hexDigits, median, type PeerResult, report } from './_harness.js';
 

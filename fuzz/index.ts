@@ -1,10 +1,10 @@
 /**
- * `npm run fuzz`: a long fast-check run over the range algebra, the ledger
+ * `npx tsx fuzz/index.ts`: a long fast-check run over the range algebra, the ledger
  * reducer and the planner, from one fixed seed, with hostile input throughout.
  * Zero throws and zero broken invariants, or a non-zero exit with the shrunk
  * counterexample. Not part of `npm test`: it runs for minutes, not seconds.
  *
- * Usage: `npm run fuzz [-- --scale 0.1] [-- --seed 123]`.
+ * Usage: `npx tsx fuzz/index.ts [--scale 0.1] [--seed 123]`.
  */
 import fc from 'fast-check';
 import {

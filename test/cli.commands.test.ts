@@ -2,7 +2,7 @@
  * The command line's argument handling, help, demo output and the last-resort
  * error path, asked the way a user meets them at a terminal.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,16 @@ describe('span-ledger help', () => {
     const r = run(arg);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Usage:/);
+    expect(r.err).toBe('');
+  });
+
+  it.each([['--version'], ['-v']])('"%s" prints the package version alone and exits 0', (arg) => {
+    const { version } = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    );
+    const r = run(arg);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(version);
     expect(r.err).toBe('');
   });
 

@@ -10,6 +10,7 @@ import { abridge, formatCount, formatReport, formatTable, reportCells } from './
 import { InputError, readResponses } from './inputs.js';
 import { replaySequence, withheldUnseen } from './replay.js';
 import { sampleProject, sampleSequence, sampleSequenceNames } from './sample.js';
+import { VERSION } from './version.js';
 
 /**
  * Where the command writes.
@@ -40,6 +41,7 @@ Usage:
       a line counts as duplicate when an earlier response delivered the same
       path, line number and text.
   span-ledger --help
+  span-ledger --version
 
 Exit codes: 0 ok, 1 runtime error (unreadable or empty input), 2 usage.`;
 
@@ -181,6 +183,10 @@ export function runCli(args: readonly string[], io: CliIo): number {
         return 2;
       }
       io.out(HELP);
+      return 0;
+    }
+    if (command === '--version' || command === '-v') {
+      io.out(VERSION);
       return 0;
     }
     if (rest.includes('--help') || rest.includes('-h')) {

@@ -14,6 +14,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -82,7 +83,7 @@ describe('the packed tarball', () => {
           !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(p),
       );
     expect(outside).toEqual([]);
-    // Source maps stay out: the bundles are unminified and name their source files.
+    // No source maps: the bundles are unminified, and no src/ ships for a map to lead to.
     expect(packed.files.filter((f) => f.path.endsWith('.map'))).toEqual([]);
     const paths = packed.files.map((f) => f.path);
     for (const file of [
@@ -94,6 +95,14 @@ describe('the packed tarball', () => {
     ]) {
       expect(paths).toContain(file);
     }
+  });
+
+  it('names no source map in any bundle, so no tool looks for a file the tarball lacks', () => {
+    const dist = join(project, 'node_modules', 'span-ledger', 'dist');
+    const naming = readdirSync(dist)
+      .filter((name) => /\.(c|m)?js$/.test(name))
+      .filter((name) => readFileSync(join(dist, name), 'utf8').includes('sourceMappingURL'));
+    expect(naming).toEqual([]);
   });
 
   it('installs with nothing but the package itself', () => {
@@ -159,6 +168,19 @@ describe('the packed tarball', () => {
     expect(run.stdout).toMatch(/demo/);
     expect(run.stdout).toMatch(/measure/);
     expect(run.status).toBe(0);
+  });
+
+  it('answers --version and -v with the version it was packed as', () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const run = spawnSync(join(project, 'node_modules', '.bin', 'span-ledger'), [flag], {
+        cwd: project,
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe(`${version}\n`);
+      expect(run.status).toBe(0);
+    }
   });
 
   it("runs the bin's demo from the installed tarball, away from the repository", () => {
