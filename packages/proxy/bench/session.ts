@@ -106,15 +106,8 @@ function copyHeld(held: Map<string, Set<number>>): Map<string, Set<number>> {
   return new Map([...held].map(([file, lines]) => [file, new Set(lines)]));
 }
 
-/**
- * Runs `steps` against `arm` on one connection. Contexts are named by the
- * steps; a context named `sub…` is a subagent (it never saw another context's
- * token).
- */
-export async function runSession(arm: Arm, steps: readonly Step[]): Promise<Figures> {
-  const client = await arm.connect();
-  const contexts = new Map<string, Context>();
-  const figures: Figures = {
+function emptyFigures(): Figures {
+  return {
     calls: 0,
     refreshCalls: 0,
     sourceChars: 0,
@@ -132,6 +125,39 @@ export async function runSession(arm: Arm, steps: readonly Step[]): Promise<Figu
     heldBefore: [],
     texts: new Map(),
   };
+}
+
+/**
+ * Runs `steps` against `arm` on one connection, `rounds` times (each round
+ * with contexts of its own, as new conversations would be). The figures are
+ * the first round's; the per-call times (`addedMs`) are every round's, so
+ * their percentiles rest on more than a handful of calls. Contexts are named
+ * by the steps; a context named `sub…` is a subagent (it never saw another
+ * context's token).
+ */
+export async function runSession(arm: Arm, steps: readonly Step[], rounds = 1): Promise<Figures> {
+  const client = await arm.connect();
+  const first = emptyFigures();
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const figures = round === 0 ? first : emptyFigures();
+      await playRound(client, arm, steps, figures);
+      if (round > 0) first.addedMs.push(...figures.addedMs);
+    }
+  } finally {
+    await client.close();
+  }
+  first.uniqueChars = first.sourceChars - first.duplicateChars;
+  return first;
+}
+
+async function playRound(
+  client: Client,
+  arm: Arm,
+  steps: readonly Step[],
+  figures: Figures,
+): Promise<void> {
+  const contexts = new Map<string, Context>();
   const contextOf = (name: string): Context => {
     let ctx = contexts.get(name);
     if (ctx === undefined) {
@@ -209,47 +235,34 @@ export async function runSession(arm: Arm, steps: readonly Step[]): Promise<Figu
     if (delivery.number !== null) ctx.responses.add(delivery.number);
     return { ms, stale, delivered };
   };
-
-  try {
-    for (const step of steps) {
-      if (step.kind === 'edit') {
-        step.run();
-        continue;
-      }
-      const ctx = contextOf(step.context);
-      if (step.kind === 'compact') {
-        ctx.held = new Map();
-        ctx.lost = [...ctx.responses];
-        ctx.responses = new Set();
-        ctx.compacted = true;
-        continue;
-      }
-      figures.heldBefore.push(copyHeld(ctx.held));
-      const first = await call(ctx, step.tool, step.args, null);
-      figures.latencyMs.push(first.ms);
-      const delivered = first.delivered;
-      if (
-        arm.proxied &&
-        first.stale > 0 &&
-        ctx.compacted &&
-        !ctx.refreshed &&
-        ctx.lost.length > 0
-      ) {
-        ctx.refreshed = true;
-        const again = await call(ctx, step.tool, step.args, ctx.lost);
-        for (const [file, lines] of again.delivered) {
-          const into = delivered.get(file) ?? new Set<number>();
-          for (const n of lines) into.add(n);
-          delivered.set(file, into);
-        }
-      }
-      figures.delivered.push(delivered);
+  for (const step of steps) {
+    if (step.kind === 'edit') {
+      step.run();
+      continue;
     }
-  } finally {
-    await client.close();
+    const ctx = contextOf(step.context);
+    if (step.kind === 'compact') {
+      ctx.held = new Map();
+      ctx.lost = [...ctx.responses];
+      ctx.responses = new Set();
+      ctx.compacted = true;
+      continue;
+    }
+    figures.heldBefore.push(copyHeld(ctx.held));
+    const first = await call(ctx, step.tool, step.args, null);
+    figures.latencyMs.push(first.ms);
+    const delivered = first.delivered;
+    if (arm.proxied && first.stale > 0 && ctx.compacted && !ctx.refreshed && ctx.lost.length > 0) {
+      ctx.refreshed = true;
+      const again = await call(ctx, step.tool, step.args, ctx.lost);
+      for (const [file, lines] of again.delivered) {
+        const into = delivered.get(file) ?? new Set<number>();
+        for (const n of lines) into.add(n);
+        delivered.set(file, into);
+      }
+    }
+    figures.delivered.push(delivered);
   }
-  figures.uniqueChars = figures.sourceChars - figures.duplicateChars;
-  return figures;
 }
 
 /** Lines with only whitespace and `)]};,`: what the delta gate may fold into a pointer. */

@@ -210,8 +210,12 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
   }
 
   const forwardedAt = performance.now();
+  const cpuBefore = cpuMs(cpu);
   const answer = await call.forward(forwarded);
   const upstreamMs = performance.now() - forwardedAt;
+  // The proxy's CPU from here on, beside what it spent before the call went out (not while it waited).
+  const cpuAfter = process.cpuUsage();
+  const ownCpu = () => cpuBefore + cpuMs(cpuAfter);
   if ('failed' in answer) {
     if (answer.failed === 'cancelled' || call.signal.aborted) return null;
     return { reply: { result: toolError(failureText(call.tool, answer)) }, recorded: null };
@@ -249,7 +253,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       tool: call.tool,
       upstreamMs,
       ownMs: performance.now() - started - upstreamMs,
-      cpuMs: cpuMs(cpu),
+      cpuMs: ownCpu(),
     });
     return { reply: { result }, recorded: null };
   };
@@ -292,7 +296,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
         tool: call.tool,
         upstreamMs,
         ownMs: performance.now() - started - upstreamMs,
-        cpuMs: cpuMs(cpu),
+        cpuMs: ownCpu(),
       });
       return {
         reply: { result: written.result },

@@ -16,8 +16,8 @@
  * {@link MAX_FILE_BYTES}, content that is not UTF-8 text (a NUL, an invalid
  * sequence).
  */
-import { constants } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fingerprint, type LineRange, symbolsInSpans } from 'span-ledger';
@@ -113,6 +113,23 @@ function remember(abs: string, entry: Cached): void {
  */
 export function diskFile(name: string, content: string): DiskFile {
   const segments = content.split('\n');
+  // The same spans come back call after call (a pointer to what one response sent): scanned once.
+  const scanned = new Map<string, readonly string[]>();
+  const declaredIn = (span: LineRange): readonly string[] => {
+    const key = `${span.start}-${span.end}`;
+    let names = scanned.get(key);
+    if (names === undefined) {
+      const text = segments.slice(span.start - 1, span.end).join('\n');
+      const nodes = extractSymbols(text, name).map((node) => ({
+        ...node,
+        start: node.start + span.start - 1,
+        end: node.end + span.start - 1,
+      }));
+      names = symbolsInSpans(nodes, [span]);
+      if (scanned.size < 256) scanned.set(key, names);
+    }
+    return names;
+  };
   return {
     name,
     content,
@@ -121,14 +138,7 @@ export function diskFile(name: string, content: string): DiskFile {
     symbolsIn(spans) {
       const names: string[] = [];
       for (const span of spans) {
-        const text = segments.slice(span.start - 1, span.end).join('\n');
-        const nodes = extractSymbols(text, name).map((node) => ({
-          ...node,
-          start: node.start + span.start - 1,
-          end: node.end + span.start - 1,
-        }));
-        for (const symbol of symbolsInSpans(nodes, [span]))
-          if (!names.includes(symbol)) names.push(symbol);
+        for (const symbol of declaredIn(span)) if (!names.includes(symbol)) names.push(symbol);
       }
       return names;
     },
@@ -190,33 +200,46 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * ```
  */
 export async function readUnderRoot(root: Root, raw: unknown): Promise<DiskFile | null> {
+  return readNow(root, raw);
+}
+
+/**
+ * The read itself, with synchronous calls: a proof reads files the page cache
+ * holds (a stat and a realpath when it was read before), where each trip
+ * through the thread pool would cost more than the call, and the non-blocking
+ * open keeps a FIFO from ever holding the thread.
+ */
+function readNow(root: Root, raw: unknown): DiskFile | null {
   if (typeof raw !== 'string' || raw === '' || raw.length > 4096 || raw.includes('\0')) return null;
   const abs = absolutePath(root, raw);
   const rel = inside(root.path, abs) ?? inside(root.real, abs);
   if (rel === null) return null;
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let fd: number | undefined;
   try {
-    handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stat = await handle.stat({ bigint: true });
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd, { bigint: true });
     if (!stat.isFile() || stat.size > BigInt(MAX_FILE_BYTES)) return null;
-    if (inside(root.real, await realpath(abs)) === null) return null;
+    if (inside(root.real, realpathSync(abs)) === null) return null;
     const name = rel.split(sep).join('/');
     const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
     const kept = cache.get(abs);
-    if (kept !== undefined && kept.identity === identity && kept.file.name === name)
+    if (kept !== undefined && kept.identity === identity && kept.file.name === name) {
       return kept.file;
+    }
     const readAt = Date.now();
-    const bytes = await handle.readFile();
+    const bytes = readFileSync(fd);
     if (bytes.length > MAX_FILE_BYTES || bytes.includes(0)) return null;
     const file = diskFile(name, decoder.decode(bytes));
-    if (readAt - Number(stat.ctimeMs) >= SETTLED_MS)
+    if (readAt - Number(stat.ctimeMs) >= SETTLED_MS) {
       remember(abs, { identity, file, bytes: bytes.length });
-    else cache.delete(abs);
+    } else {
+      cache.delete(abs);
+    }
     return file;
   } catch {
     return null;
   } finally {
-    await handle?.close().catch(() => {});
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
