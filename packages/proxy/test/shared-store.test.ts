@@ -6,11 +6,15 @@
  * a context's next call may land on either, and its token is all it needs.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/e2e/_redis.js';
 import { mintSharedToken, type RunningProxy, StartupError, startProxy } from '../src/proxy.js';
@@ -118,6 +122,42 @@ describe('the proxy on a shared store', () => {
     expect(
       (await serve('mallory', { path: 'src/a.ts', context: 'shared-token-1' })).pointers,
     ).toEqual([]);
+  });
+
+  it('serves a stateless HTTP exchange with one server per request, no MCP session needed', async () => {
+    const proxy = await proxyOnRedis();
+    // The bare seam the HTTP front builds on (its Origin, Host, token and fairness rules are the front's).
+    const http = createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      const server = proxy.createServer();
+      const transport = new StreamableHTTPServerTransport({});
+      res.once('close', () => void server.close());
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body === '' ? undefined : JSON.parse(body));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const client = new Client({ name: 'shared-test', version: '1.0.0' });
+    try {
+      const { port } = http.address() as AddressInfo;
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)),
+      );
+      const read = async (args: Record<string, unknown>) =>
+        readResponse(
+          textOf(await client.callTool({ name: 'read_text_file', arguments: args })),
+          'src/a.ts',
+        );
+      const first = await read({ path: 'src/a.ts', head: 20 });
+      const second = await read({ path: 'src/a.ts', head: 30, context: first.token });
+      expect(second.number).toBe(2);
+      expect(second.pointers).toEqual([
+        { path: 'src/a.ts', calls: [1], spans: [{ start: 1, end: 20 }] },
+      ]);
+    } finally {
+      await client.close();
+      http.close();
+    }
   });
 
   it('refuses to start with one line when Redis cannot be reached', async () => {
