@@ -1,0 +1,191 @@
+/**
+ * estimateTokens against o200k on the token corpus (the bounds a budget relies
+ * on), then its laws on any text (integer, line-additive, one read per code
+ * unit), then the strings a host should never have to screen out.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { estimateTokenCount } from 'tokenx';
+import { describe, expect, it } from 'vitest';
+import { estimateTokens } from '../src/index.js';
+import { byKind, CORPUS_DIR, loadTokenCorpus, relativeError } from './_token-corpus.js';
+
+const corpus = loadTokenCorpus();
+const kinds = byKind(corpus);
+
+/** The seed every property here runs on: a failure names it, and it replays the run. */
+const SEED = 2222;
+const RUNS = { seed: SEED, numRuns: Math.min(200, fc.readConfigureGlobal().numRuns ?? 200) };
+
+describe('the token corpus', () => {
+  it('holds real text of every kind the estimate is promised on', () => {
+    expect([...kinds.keys()]).toEqual([
+      'c',
+      'chinese',
+      'config',
+      'go',
+      'indented',
+      'japanese',
+      'minified',
+      'mixed',
+      'prose',
+      'python',
+      'typescript',
+    ]);
+    for (const samples of kinds.values()) expect(samples.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('keeps each sample a few KB and the whole a few hundred KB', () => {
+    const bytes = corpus.map((s) => Buffer.byteLength(s.text));
+    for (const b of bytes) expect(b).toBeLessThanOrEqual(8_000);
+    expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(400_000);
+  });
+
+  it('names the source and license of every sample in its NOTICE', () => {
+    const notice = readFileSync(join(CORPUS_DIR, 'NOTICE.md'), 'utf8');
+    for (const s of corpus) expect(notice).toContain(`| ${s.kind}/${s.name} |`);
+  });
+});
+
+describe('estimateTokens against o200k on the corpus', () => {
+  it.each([...kinds.keys()])('is within 15% of o200k on all %s samples together', (kind) => {
+    const samples = kinds.get(kind)!;
+    const ours = samples.reduce((a, s) => a + estimateTokens(s.text), 0);
+    const reference = samples.reduce((a, s) => a + s.o200k, 0);
+    expect(Math.abs(relativeError(ours, reference))).toBeLessThanOrEqual(0.15);
+  });
+
+  it('never under-counts a sample by more than 10%: a budget set with it holds', () => {
+    const under = corpus
+      .map((s) => ({
+        sample: `${s.kind}/${s.name}`,
+        error: relativeError(estimateTokens(s.text), s.o200k),
+      }))
+      .filter((r) => r.error < -0.1);
+    expect(under).toEqual([]);
+  });
+
+  it('errs less on average than tokenx on the same samples', () => {
+    const mae = (estimate: (text: string) => number) =>
+      corpus.reduce((a, s) => a + Math.abs(relativeError(estimate(s.text), s.o200k)), 0) /
+      corpus.length;
+    expect(mae(estimateTokens)).toBeLessThan(mae(estimateTokenCount));
+  });
+});
+
+describe('estimateTokens on any text', () => {
+  const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+  // Mostly the characters that decide runs, so boundaries are dense.
+  const textLike = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('a', 'Z', 'é', '7', ' ', '\t', '\n', '\r', '.', '"', '{', '中', 'の', '😀'),
+      codeUnit,
+    ),
+    maxLength: 120,
+  });
+
+  it('is 0 for the empty text and a positive integer for any other', () => {
+    expect(estimateTokens('')).toBe(0);
+    fc.assert(
+      fc.property(fc.string({ unit: codeUnit, minLength: 1 }), (text) => {
+        const n = estimateTokens(text);
+        return Number.isSafeInteger(n) && n >= 1;
+      }),
+      RUNS,
+    );
+  });
+
+  it(`prices a text as its lines: never above their sum, at most one below per line (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(fc.array(textLike, { maxLength: 12 }), (parts) => {
+        const text = parts.join('\n');
+        const lines = text.split(/(?<=[\n\r])/);
+        const sum = lines.reduce((a, line) => a + estimateTokens(line), 0);
+        const whole = estimateTokens(text);
+        return whole <= sum && sum <= whole + Math.max(0, lines.length - 1);
+      }),
+      RUNS,
+    );
+  });
+
+  it(`never decreases when a line is appended (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(textLike, textLike, (head, tail) => {
+        return estimateTokens(`${head}\n${tail}`) >= estimateTokens(`${head}\n`);
+      }),
+      RUNS,
+    );
+  });
+
+  it(`reads each code unit once, whatever the text (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(fc.string({ unit: codeUnit, maxLength: 400 }), (text) => {
+        const counted = countingReads(text);
+        estimateTokens(counted.text);
+        return counted.reads() === text.length;
+      }),
+      RUNS,
+    );
+  });
+});
+
+/** `text` as a String object that counts its `charCodeAt` reads: work counted, not timed. */
+function countingReads(text: string): { text: string; reads: () => number } {
+  let reads = 0;
+  const counted = Object.assign(new String(text), {
+    charCodeAt(index: number) {
+      reads++;
+      return text.charCodeAt(index);
+    },
+  });
+  return { text: counted as unknown as string, reads: () => reads };
+}
+
+describe('estimateTokens on hostile strings', () => {
+  const tenMegabytes = 10 * 1024 * 1024;
+
+  it.each([
+    ['lone high surrogates', '\ud800'.repeat(64)],
+    ['lone low surrogates', '\udc00'.repeat(64)],
+    ['reversed surrogate pairs', '\udc00\ud800'.repeat(32)],
+    ['emoji and ZWJ sequences', '👨‍👩‍👧 🏳️‍🌈 🎉🚀'],
+    ['NUL and control characters', '\0\0\x01\x1b[31m\x7f\0'],
+    ['a byte-order mark and zero-width spaces', '\ufeff\u200b\u200b'],
+    ['combining marks', 'a\u0301\u0301\u0301e\u0308'],
+    ['fullwidth forms and CJK punctuation', 'ｈｅｌｌｏ，（）「」。'],
+  ])('gives a positive integer on %s', (_, text) => {
+    const n = estimateTokens(text);
+    expect(Number.isSafeInteger(n)).toBe(true);
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect(n).toBeLessThanOrEqual(2 * text.length);
+  });
+
+  it.each([
+    ['letters', 'a'],
+    ['digits', '7'],
+    ['spaces', ' '],
+    ['punctuation', '{'],
+    ['Han', '中'],
+    ['alternating classes', 'a1 {'],
+  ])('counts 10 MB of %s without a line break', (_, unit) => {
+    const text = unit.repeat(tenMegabytes / unit.length);
+    const n = estimateTokens(text);
+    expect(Number.isSafeInteger(n)).toBe(true);
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect(n).toBeLessThanOrEqual(2 * text.length);
+  });
+
+  it('reads 10 MB of mixed text without a line break once per code unit', () => {
+    const text = 'ab1 {中😀'.repeat(tenMegabytes / 8);
+    const counted = countingReads(text);
+    estimateTokens(counted.text);
+    expect(counted.reads()).toBe(text.length);
+  });
+
+  it('matches the documented examples', () => {
+    expect(estimateTokens('')).toBe(0);
+    expect(estimateTokens('const total = items.length;')).toBe(7);
+    expect(estimateTokens('文字数の予算は外れる')).toBe(9);
+  });
+});
