@@ -121,25 +121,27 @@ describe('estimateTokens on any text', () => {
   it(`reads each code unit once, whatever the text (seed ${SEED})`, () => {
     fc.assert(
       fc.property(fc.string({ unit: codeUnit, maxLength: 400 }), (text) => {
-        const counted = countingReads(text);
-        estimateTokens(counted.text);
-        return counted.reads() === text.length;
+        return readsOf(text) === text.length;
       }),
       RUNS,
     );
   });
 });
 
-/** `text` as a String object that counts its `charCodeAt` reads: work counted, not timed. */
-function countingReads(text: string): { text: string; reads: () => number } {
+/** Runs `estimateTokens(text)` counting the code units it reads: work counted, not timed. */
+function readsOf(text: string): number {
+  const charCodeAt = String.prototype.charCodeAt;
   let reads = 0;
-  const counted = Object.assign(new String(text), {
-    charCodeAt(index: number) {
-      reads++;
-      return text.charCodeAt(index);
-    },
-  });
-  return { text: counted as unknown as string, reads: () => reads };
+  String.prototype.charCodeAt = function (this: string, index: number) {
+    reads++;
+    return charCodeAt.call(this, index);
+  };
+  try {
+    estimateTokens(text);
+  } finally {
+    String.prototype.charCodeAt = charCodeAt;
+  }
+  return reads;
 }
 
 describe('estimateTokens on hostile strings', () => {
@@ -178,9 +180,17 @@ describe('estimateTokens on hostile strings', () => {
 
   it('reads 10 MB of mixed text without a line break once per code unit', () => {
     const text = 'ab1 {中😀'.repeat(tenMegabytes / 8);
-    const counted = countingReads(text);
-    estimateTokens(counted.text);
-    expect(counted.reads()).toBe(text.length);
+    expect(readsOf(text)).toBe(text.length);
+  });
+
+  it.each([
+    ['undefined', undefined],
+    ['a number', 42],
+    ['a String object', new String('text')],
+    ['an object with a length', { length: 3, charCodeAt: () => 97 }],
+  ])('throws a TypeError naming text on %s', (_, value) => {
+    expect(() => estimateTokens(value as string)).toThrow(TypeError);
+    expect(() => estimateTokens(value as string)).toThrow(/estimateTokens\(text\): text/);
   });
 
   it('matches the documented examples', () => {

@@ -6,7 +6,7 @@
  * When a host has its model's own counter, that counter is the truth.
  */
 
-// Weights are in 32nds of a token. Calibrated against o200k (a real BPE
+// Prices are in 32nds of a token, calibrated against o200k (a real BPE
 // vocabulary) on the corpus in test/fixtures/tokens — code in five languages,
 // JSON/YAML config, English prose, Chinese, Japanese, minified data,
 // deep-indented and mixed text — by a linear program over its 773 excerpts
@@ -15,39 +15,44 @@
 // The bias is deliberate: a budget set with an estimate that under-counts is
 // overrun.
 
-// A word (a letter run; `fooBar` is two, as o200k splits it) costs one token,
-// more past 8 letters and more again past 12 (hashes, base64, glued names);
-// after punctuation (`.name`, `"key`, `_part`) the pair is rarely one token.
-const WORD = 31;
-const WORD_PAST_8 = 3;
-const WORD_PAST_12 = 17;
-const AFTER_PUNCT = 12;
-const AFTER_PUNCT_PAST_4 = 9;
-// A word with a letter outside ASCII (accents, Greek, Cyrillic…) is rarer in
-// the vocabulary: it costs more per letter.
-const WIDE_WORD_LETTER = 4;
-// o200k has every 1- to 3-digit number as one token.
-const DIGITS_3 = 32;
-// A punctuation run (`");`, `=>`, `},{`) is mostly one token, growing slowly.
-const PUNCT = 32;
-const PUNCT_PAST_3 = 8;
-// Whitespace: a run between words is folded into the next token; an indent of
-// two or more costs a token (fitted at 1.5: it stands for the line's share of
-// rarer tokens too); a space before a digit or at the end costs one.
-const INDENT = 47;
-const SPACE_DIGIT = 32;
-const TAB = 4;
-// A line break costs a token (fitted at 1.3, like the indent) unless
-// punctuation takes it (`{\n`, `;\n`); a blank line adds little.
-const NEWLINE = 42;
-const MORE_NEWLINES = 2;
-// Per character: Han about 0.95, kana and Hangul about 0.65 of a token.
-const HAN = 30;
-const KANA = 21;
-// Other symbols (`—`, `→`, `│`) beyond a run's first token; emoji and any lone
-// surrogate: a token per code unit.
-const SYMBOL = 16;
-const SURROGATE = 32;
+/** What a word (a run of letters) costs, in 32nds of a token. */
+enum Word {
+  // One token, as o200k splits words (`fooBar` is two words)…
+  TOKEN = 31,
+  // …more past 8 letters, and more again past 12 (hashes, base64, glued names).
+  PAST_8 = 3,
+  PAST_12 = 17,
+  // After punctuation (`.name`, `"key`, `_part`) the pair is rarely one token.
+  AFTER_MARK = 12,
+  AFTER_MARK_PAST_4 = 9,
+  // A word with a letter outside ASCII (accents, Greek, Cyrillic…) is rarer in
+  // the vocabulary: it costs more per letter.
+  WIDE_LETTER = 4,
+}
+
+/** What everything else costs, in 32nds of a token. */
+enum Price {
+  // A whole token: a group of 1 to 3 digits (o200k has each as one token), a
+  // punctuation run's first (`");`, `=>`, `},{`), a space before a digit or at
+  // the end, and each emoji or lone surrogate code unit.
+  TOKEN = 32,
+  // A punctuation run grows slowly.
+  MARK_PAST_3 = 8,
+  // A run of spaces between words folds into the next token; an indent of two
+  // or more costs a token (fitted at 1.5: it stands for the line's share of
+  // rarer tokens too).
+  INDENT = 47,
+  TAB = 4,
+  // A line break costs a token (fitted at 1.3, like the indent) unless
+  // punctuation takes it (`{\n`, `;\n`); a blank line adds little.
+  BREAK = 42,
+  MORE_BREAKS = 2,
+  // Per character: Han about 0.95, kana and Hangul about 0.65 of a token.
+  HAN = 30,
+  KANA = 21,
+  // Other symbols (`—`, `→`, `│`), beyond their run's first token.
+  SYMBOL = 16,
+}
 
 /** What kind of run a character extends. */
 enum Run {
@@ -69,8 +74,9 @@ enum Run {
  * estimate, never exact: other vocabularies differ, and when a host has its
  * model's own counter, that count is the truth.
  *
- * Any string is fine: lone surrogates, NUL, megabytes on one line. The
- * estimate of a text is at most the sum of the estimates of its lines.
+ * Any string is fine: lone surrogates, NUL, megabytes on one line; anything
+ * else is a TypeError. The estimate of a text is at most the sum of the
+ * estimates of its lines, so a budget summed line by line is never below it.
  *
  * @example
  * ```ts
@@ -80,6 +86,7 @@ enum Run {
  * ```
  */
 export function estimateTokens(text: string): number {
+  if (typeof text !== 'string') throw new TypeError(`estimateTokens(text): text must be a string`);
   const n = text.length;
   let t = 0;
   // The start of a text is priced like the start of a line.
@@ -103,52 +110,52 @@ export function estimateTokens(text: string): number {
       else if (c === 10 || c === 13) k = Run.BREAK;
       else if (c === 32 || c === 9) {
         k = Run.SPACE;
-        if (c === 9) t += TAB;
+        if (c === 9) t += Price.TAB;
       }
     } else if (c >= 0xd800 && c <= 0xdfff) {
       k = Run.OTHER;
-      t += SURROGATE;
+      t += Price.TOKEN;
     } else if ((c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) {
       k = Run.OTHER;
-      t += HAN;
+      t += Price.HAN;
     } else if ((c >= 0x3040 && c < 0x3100) || (c >= 0xac00 && c <= 0xd7af)) {
       k = Run.OTHER;
-      t += KANA;
+      t += Price.KANA;
     } else if (
       (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) ||
       (c >= 0x370 && c < 0x2000)
     ) {
       k = Run.LETTER;
       wideLetter = true;
-    } else if (c < 0x3000) t += SYMBOL;
+    } else if (c < 0x3000) t += Price.SYMBOL;
     if (k !== cls || (upper && lower) || k === Run.OTHER) {
       // The run of class `cls` ends here; what follows decides part of its price.
       if (cls === Run.LETTER) {
         t +=
-          WORD +
-          (run > 8 ? (run - 8) * WORD_PAST_8 : 0) +
-          (run > 12 ? (run - 12) * WORD_PAST_12 : 0);
-        if (wide) t += run * WIDE_WORD_LETTER;
+          Word.TOKEN +
+          (run > 8 ? (run - 8) * Word.PAST_8 : 0) +
+          (run > 12 ? (run - 12) * Word.PAST_12 : 0);
+        if (wide) t += run * Word.WIDE_LETTER;
         if (before === Run.PUNCTUATION)
-          t += AFTER_PUNCT + (run > 4 ? (run - 4) * AFTER_PUNCT_PAST_4 : 0);
-      } else if (cls === Run.DIGIT) t += Math.ceil(run / 3) * DIGITS_3;
+          t += Word.AFTER_MARK + (run > 4 ? (run - 4) * Word.AFTER_MARK_PAST_4 : 0);
+      } else if (cls === Run.DIGIT) t += Math.ceil(run / 3) * Price.TOKEN;
       else if (cls === Run.PUNCTUATION) {
         // Its last mark leads the word that follows (`.name`), priced there.
         const m = k === Run.LETTER ? run - 1 : run;
-        if (m > 0) t += PUNCT + (m > 3 ? (m - 3) * PUNCT_PAST_3 : 0);
+        if (m > 0) t += Price.TOKEN + (m > 3 ? (m - 3) * Price.MARK_PAST_3 : 0);
       } else if (cls === Run.SPACE) {
-        if (k === Run.DIGIT || k === Run.END) t += SPACE_DIGIT;
-        else if (k !== Run.BREAK && run > 1) t += INDENT;
+        if (k === Run.DIGIT || k === Run.END) t += Price.TOKEN;
+        else if (k !== Run.BREAK && run > 1) t += Price.INDENT;
       }
-      if (k === Run.BREAK && cls !== Run.PUNCTUATION) t += NEWLINE;
+      if (k === Run.BREAK && cls !== Run.PUNCTUATION) t += Price.BREAK;
       before = k === Run.LETTER && cls === Run.LETTER ? Run.LETTER : cls;
       wide = false;
       cls = k;
       run = 0;
-    } else if (k === Run.BREAK) t += MORE_NEWLINES;
+    } else if (k === Run.BREAK) t += Price.MORE_BREAKS;
     run++;
     lower = k === Run.LETTER && !upper;
     wide ||= wideLetter;
   }
-  return Math.ceil(t / 32);
+  return Math.ceil(t / Price.TOKEN);
 }
