@@ -74,6 +74,156 @@ describe('estimateTokens against o200k on the corpus', () => {
   });
 });
 
+/**
+ * The price of `line` in 32nds of a token, exactly: a text is priced as the
+ * sum of its lines, so 32 copies of the line cost 32 times its price, and the
+ * rounding up to whole tokens is gone.
+ */
+const priceOf = (line: string) => estimateTokens(`${line}\n`.repeat(32));
+
+// The prices, in 32nds of a token, as src/text/tokens.ts sets them.
+const WORD = 31;
+const PAST_8 = 3;
+const PAST_12 = 17;
+const AFTER_MARK = 12;
+const AFTER_MARK_PAST_4 = 9;
+const WIDE_LETTER = 4;
+const TOKEN = 32;
+const MARK_PAST_3 = 8;
+const INDENT = 47;
+const TAB = 4;
+const BREAK = 42;
+const MORE_BREAKS = 2;
+const HAN = 30;
+const KANA = 21;
+const SYMBOL = 16;
+
+describe('estimateTokens prices each run as documented', () => {
+  it.each([
+    // words, split where o200k splits them
+    ['a word', 'name', WORD + BREAK],
+    ['a lower-to-upper change starts a word', 'fooBar', 2 * WORD + BREAK],
+    ['capitals before lower case stay one word', 'FOOBar', WORD + BREAK],
+    ['a capital then lower case is one word', 'Foo', WORD + BREAK],
+    ['8 letters', 'abcdefgh', WORD + BREAK],
+    ['9 letters', 'abcdefghi', WORD + PAST_8 + BREAK],
+    ['12 letters', 'abcdefghijkl', WORD + 4 * PAST_8 + BREAK],
+    ['13 letters', 'abcdefghijklm', WORD + 5 * PAST_8 + PAST_12 + BREAK],
+    ['a word after a mark', '.name', WORD + AFTER_MARK + BREAK],
+    ['a 5-letter word after a mark', '.names', WORD + AFTER_MARK + AFTER_MARK_PAST_4 + BREAK],
+    ['a split word after a mark', '.fooBar', 2 * WORD + AFTER_MARK + BREAK],
+    ['a word after a digit', '1a', TOKEN + WORD + BREAK],
+    ['a word after Han', '中a', HAN + WORD + BREAK],
+    ['a word with a letter outside ASCII', 'café', WORD + 4 * WIDE_LETTER + BREAK],
+    ['a wide word, then a plain one', 'éa b', WORD + 2 * WIDE_LETTER + WORD + BREAK],
+    // digits
+    ['a digit', '7', TOKEN + BREAK],
+    ['three digits', '123', TOKEN + BREAK],
+    ['four digits', '1234', 2 * TOKEN + BREAK],
+    // punctuation, which takes the line break
+    ['a mark', '{', TOKEN],
+    ['three marks', '});', TOKEN],
+    ['five marks', '}),);', TOKEN + 2 * MARK_PAST_3],
+    ['a mark before Han', '「中', TOKEN + HAN + BREAK],
+    ['a mark, a space, a break', '{ ', TOKEN + BREAK],
+    // whitespace
+    ['one space between words', 'a b', 2 * WORD + BREAK],
+    ['two spaces between words', 'a  b', 2 * WORD + INDENT + BREAK],
+    ['an indent', '  a', INDENT + WORD + BREAK],
+    ['one leading space', ' a', WORD + BREAK],
+    ['a space before a digit', 'a 1', WORD + TOKEN + TOKEN + BREAK],
+    ['two spaces before a digit', 'a  1', WORD + TOKEN + TOKEN + BREAK],
+    ['trailing spaces', 'a  ', WORD + BREAK],
+    ['a tab', '\ta', TAB + WORD + BREAK],
+    ['two tabs', '\t\ta', 2 * TAB + INDENT + WORD + BREAK],
+    ['a blank line after a line', 'a\n', WORD + BREAK + MORE_BREAKS],
+    ['CR LF', 'a\r', WORD + BREAK + MORE_BREAKS],
+    ['a blank line', '', MORE_BREAKS],
+    // per character
+    ['Han', '中文', 2 * HAN + BREAK],
+    ['kana', 'の', KANA + BREAK],
+    ['Hangul', '한', KANA + BREAK],
+    ['an emoji (two code units)', '😀', 2 * TOKEN + BREAK],
+    ['a symbol', '→', TOKEN + SYMBOL],
+  ])('%s: %j', (_, line, price) => {
+    expect(priceOf(line)).toBe(price);
+  });
+
+  // The edges of each range of code units, as [code unit, price of a line of it alone].
+  const letter = WORD + WIDE_LETTER + BREAK;
+  const han = HAN + BREAK;
+  const kana = KANA + BREAK;
+  const surrogate = TOKEN + BREAK;
+  const symbol = TOKEN + SYMBOL;
+  const mark = TOKEN;
+  it.each(
+    [
+      [0x00, mark],
+      [0x08, mark],
+      [0x0b, mark],
+      [0x2f, mark],
+      [0x30, TOKEN + BREAK],
+      [0x39, TOKEN + BREAK],
+      [0x3a, mark],
+      [0x40, mark],
+      [0x41, WORD + BREAK],
+      [0x5a, WORD + BREAK],
+      [0x5b, mark],
+      [0x60, mark],
+      [0x61, WORD + BREAK],
+      [0x7a, WORD + BREAK],
+      [0x7b, mark],
+      [0x7f, mark],
+      [0x80, symbol],
+      [0xbf, symbol],
+      [0xc0, letter],
+      [0xd7, symbol],
+      [0xd8, letter],
+      [0xf7, symbol],
+      [0x24f, letter],
+      [0x250, symbol],
+      [0x36f, symbol],
+      [0x370, letter],
+      [0x1fff, letter],
+      [0x2000, symbol],
+      [0x2fff, symbol],
+      [0x3000, mark],
+      [0x303f, mark],
+      [0x3040, kana],
+      [0x30ff, kana],
+      [0x3100, mark],
+      [0x33ff, mark],
+      [0x3400, han],
+      [0x9fff, han],
+      [0xa000, mark],
+      [0xabff, mark],
+      [0xac00, kana],
+      [0xd7af, kana],
+      [0xd7b0, mark],
+      [0xd7ff, mark],
+      [0xd800, surrogate],
+      [0xdfff, surrogate],
+      [0xe000, mark],
+      [0xf8ff, mark],
+      [0xf900, han],
+      [0xfaff, han],
+      [0xfb00, mark],
+      [0xffff, mark],
+    ].map(([unit, price]) => [unit!.toString(16).toUpperCase().padStart(4, '0'), unit!, price!]),
+  )('prices U+%s by its range', (_, unit, price) => {
+    expect(priceOf(String.fromCharCode(unit))).toBe(price);
+  });
+
+  it('rounds up once, at the end of the text', () => {
+    expect(estimateTokens('name')).toBe(1);
+    expect(estimateTokens('a b')).toBe(2);
+    expect(estimateTokens('abcdefghijklm')).toBe(2);
+    expect(estimateTokens('a ')).toBe(2);
+    expect(estimateTokens(' ')).toBe(1);
+    expect(estimateTokens('\n')).toBe(1);
+  });
+});
+
 describe('estimateTokens on any text', () => {
   const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
   // Mostly the characters that decide runs, so boundaries are dense.
