@@ -320,12 +320,18 @@ describe('estimateTokens on hostile strings', () => {
     ['punctuation', '{'],
     ['Han', '中'],
     ['alternating classes', 'a1 {'],
-  ])('counts 10 MB of %s without a line break', (_, unit) => {
-    const text = unit.repeat(tenMegabytes / unit.length);
+  ])('counts a megabyte of %s without a line break', (_, unit) => {
+    const text = unit.repeat(tenMegabytes / 10 / unit.length);
     const n = estimateTokens(text);
     expect(Number.isSafeInteger(n)).toBe(true);
     expect(n).toBeGreaterThanOrEqual(1);
     expect(n).toBeLessThanOrEqual(2 * text.length);
+  });
+
+  it('prices a 10 MB word by its length, in one run', () => {
+    const n = tenMegabytes;
+    const price = WORD + (n - 8) * PAST_8 + (n - 12) * PAST_12;
+    expect(estimateTokens('a'.repeat(n))).toBe(Math.ceil(price / TOKEN));
   });
 
   it('reads 10 MB of mixed text without a line break once per code unit', () => {
