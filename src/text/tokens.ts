@@ -131,18 +131,15 @@ export function estimateTokens(text: string): number {
     if (k !== cls || (upper && lower) || k === Run.OTHER) {
       // The run of class `cls` ends here; what follows decides part of its price.
       if (cls === Run.LETTER) {
-        t +=
-          Word.TOKEN +
-          (run > 8 ? (run - 8) * Word.PAST_8 : 0) +
-          (run > 12 ? (run - 12) * Word.PAST_12 : 0);
+        t += Word.TOKEN + Math.max(0, run - 8) * Word.PAST_8 + Math.max(0, run - 12) * Word.PAST_12;
         if (wide) t += run * Word.WIDE_LETTER;
         if (before === Run.PUNCTUATION)
-          t += Word.AFTER_MARK + (run > 4 ? (run - 4) * Word.AFTER_MARK_PAST_4 : 0);
+          t += Word.AFTER_MARK + Math.max(0, run - 4) * Word.AFTER_MARK_PAST_4;
       } else if (cls === Run.DIGIT) t += Math.ceil(run / 3) * Price.TOKEN;
       else if (cls === Run.PUNCTUATION) {
         // Its last mark leads the word that follows (`.name`), priced there.
         const m = k === Run.LETTER ? run - 1 : run;
-        if (m > 0) t += Price.TOKEN + (m > 3 ? (m - 3) * Price.MARK_PAST_3 : 0);
+        if (m > 0) t += Price.TOKEN + Math.max(0, m - 3) * Price.MARK_PAST_3;
       } else if (cls === Run.SPACE) {
         if (k === Run.DIGIT || k === Run.END) t += Price.TOKEN;
         else if (k !== Run.BREAK && run > 1) t += Price.INDENT;
