@@ -7,11 +7,12 @@
  */
 
 // Prices are in 32nds of a token, calibrated against o200k (a real BPE
-// vocabulary) on the corpus in test/fixtures/tokens — code in five languages,
-// JSON/YAML config, English prose, Chinese, Japanese, minified data,
-// deep-indented and mixed text — by a linear program over its 773 excerpts
-// of about 250 chars that minimized the mean error with every sample held to
-// at most 4% under its real count and every kind to within 10%, then rounded.
+// vocabulary) on the corpus in test/fixtures/tokens — TypeScript/JavaScript,
+// Python, Go and C code, JSON/YAML config, English prose, Chinese, Japanese,
+// minified data, deep-indented and mixed text — by a linear program over 773
+// excerpts of about 250 chars that minimized the mean error with every sample
+// held to at most 4% under its real count and every kind to within 10%, then
+// rounded.
 // The bias is deliberate: a budget set with an estimate that under-counts is
 // overrun.
 
