@@ -26,4 +26,5 @@ export type {
 } from './ledger/types.js';
 export * from './ranges/index.js';
 export * from './shared/index.js';
+export { estimateTokens } from './text/tokens.js';
 export * from './wire/index.js';

@@ -173,6 +173,8 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   // fingerprint
   fingerprint: { args: () => [content], kind: 'developer' },
   fingerprintBackend: { args: () => [], kind: 'tool' },
+  // tokens
+  estimateTokens: { args: () => [content], kind: 'developer' },
   // ledger
   createLedger: { args: () => [{ maxProjects: 2 }], kind: 'developer' },
   createSessionStore: { args: () => [{ maxProjects: 2 }], kind: 'developer' },
