@@ -4,17 +4,9 @@
  *
  * This file only re-exports; the public surface reads in one screen.
  */
-export {
-  CONTEXT_INPUT_SCHEMA,
-  contextIdFromMeta,
-  MAX_REFRESH_CALLS,
-  REFRESH_INPUT_SCHEMA,
-  type Refresh,
-  readContextToken,
-  readRefresh,
-} from './boundary/args.js';
+
 export * from './dedup/index.js';
-export * from './fingerprint/index.js';
+export { fingerprint, fingerprintBackend } from './hash/fingerprint.js';
 export * from './ledger/index.js';
 export type {
   CallRecord,
@@ -26,4 +18,14 @@ export type {
 } from './ledger/types.js';
 export * from './ranges/index.js';
 export * from './shared/index.js';
+export {
+  CONTEXT_INPUT_SCHEMA,
+  contextIdFromMeta,
+  MAX_REFRESH_CALLS,
+  REFRESH_INPUT_SCHEMA,
+  type Refresh,
+  readContextToken,
+  readRefresh,
+} from './wire/args.js';
+export { mintContextToken } from './wire/context-token.js';
 export * from './wire/index.js';

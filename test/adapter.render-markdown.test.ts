@@ -17,7 +17,7 @@ import {
 } from '../src/adapter/index.js';
 import { sampleProject, sampleSequence } from '../src/cli/sample.js';
 import { planCall } from '../src/dedup/index.js';
-import { fingerprint } from '../src/fingerprint/index.js';
+import { fingerprint } from '../src/hash/fingerprint.js';
 import { createLedger, ledgerReducer, projectFromView, sessionView } from '../src/ledger/index.js';
 import type { LineRange } from '../src/ranges/index.js';
 import { mergeRanges } from '../src/ranges/index.js';

@@ -14,7 +14,7 @@ import {
   renderRead,
 } from '../src/adapter/index.js';
 import { planRead } from '../src/dedup/index.js';
-import { fingerprint } from '../src/fingerprint/index.js';
+import { fingerprint } from '../src/hash/fingerprint.js';
 import { createLedger, ledgerReducer, projectFromView, sessionView } from '../src/ledger/index.js';
 
 const content = 'alpha\nbeta\ngamma\ndelta\nepsilon\n';

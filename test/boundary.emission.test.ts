@@ -5,9 +5,9 @@
  * the limits a caller passes, checked or read.
  */
 import { describe, expect, it } from 'vitest';
-import { readLimits } from '../src/boundary/limits.js';
 import { createLedger, type FileEmission, type Ledger, sessionView } from '../src/index.js';
 import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
+import { readLimits } from '../src/ledger/read-limits.js';
 import { emission, filesOf, record } from './_ledger.js';
 
 /** `n` files named f0…f(n-1), each with `chars` = its number + 1. */

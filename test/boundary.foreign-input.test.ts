@@ -5,9 +5,8 @@
  * views and results. Malformed parts are dropped, never repaired.
  */
 import { describe, expect, it } from 'vitest';
-import { copyWithout } from '../src/boundary/_copy.js';
-import { hasOwn, listOf, prop } from '../src/boundary/_read.js';
-import { readLimits } from '../src/boundary/limits.js';
+import { copyWithout } from '../src/boundary/copy.js';
+import { hasOwn, listOf, prop } from '../src/boundary/read.js';
 import {
   attachEmission,
   createLedger,
@@ -23,6 +22,7 @@ import {
   VIEW_KEY,
 } from '../src/index.js';
 import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
+import { readLimits } from '../src/ledger/read-limits.js';
 import { emission, filesOf, record } from './_ledger.js';
 
 /** A view carried in args, ready for `readSessionView`. */

@@ -6,6 +6,7 @@
  * A chars figure that is off by one line here is a budget overrun there.
  */
 import { describe, expect, it } from 'vitest';
+import { type LineRange, mergeRanges } from '../src/index.js';
 import {
   allTrivial,
   charsOf,
@@ -13,8 +14,7 @@ import {
   clipToFile,
   indexLines,
   takePrefix,
-} from '../src/dedup/_lines.js';
-import { type LineRange, mergeRanges } from '../src/index.js';
+} from '../src/text/lines.js';
 
 /** A normalized set, as the planner hands its helpers. */
 const set = (...pairs: [number, number][]): LineRange[] =>

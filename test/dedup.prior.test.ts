@@ -5,7 +5,7 @@
  * pointer inputs at the edges, and the session block's wording.
  */
 import { describe, expect, it } from 'vitest';
-import { readPrior, readThresholds as resolveThresholds } from '../src/boundary/planner.js';
+import { readThresholds as resolveThresholds } from '../src/dedup/read-input.js';
 import {
   describeSession,
   fingerprint,
@@ -17,6 +17,7 @@ import {
   servedRangesForFile,
   symbolsInSpans,
 } from '../src/index.js';
+import { readPrior } from '../src/ledger/read-prior.js';
 
 const content = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
 const fp = fingerprint(content);

@@ -4,7 +4,7 @@
  * pointer sentence when its parts are missing or junk.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { readThresholds as resolveThresholds } from '../src/boundary/planner.js';
+import { readThresholds as resolveThresholds } from '../src/dedup/read-input.js';
 import { DEDUP_THRESHOLDS, dedupEnabledFromEnv, formatBackReference } from '../src/index.js';
 
 describe('resolveThresholds', () => {

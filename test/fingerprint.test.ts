@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha1OfUtf8 } from '../src/fingerprint/fingerprint.js';
+import { sha1OfUtf8 } from '../src/hash/fingerprint.js';
 import { fingerprint, fingerprintBackend } from '../src/index.js';
 
 /**

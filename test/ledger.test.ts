@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../src/hash/_sha256.js';
+import { sha256OfUtf8 } from '../src/hash/sha256.js';
 import {
   createLedger,
   DEFAULT_LIMITS,
@@ -12,8 +14,6 @@ import {
   servedRangesForFile,
   sessionView,
 } from '../src/index.js';
-import { sha256Hex } from '../src/ledger/_sha256.js';
-import { sha256OfUtf8 } from '../src/ledger/session-id.js';
 import { filesOf, record } from './_ledger.js';
 
 function emission(over: Partial<Emission> = {}): Emission {

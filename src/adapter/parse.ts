@@ -10,9 +10,9 @@
  * lines and lines that are not numbered are ignored, never guessed at.
  */
 
-import { readResponseTexts } from '../boundary/render.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { readResponseTexts } from './read-options.js';
 
 /**
  * One numbered source line as the response shows it.

@@ -10,16 +10,16 @@
  * the agent never saw.
  */
 
+import type { Emission, FileEmission } from '../ledger/types.js';
+import { mergeRanges } from '../ranges/merge.js';
+import type { LineRange } from '../ranges/range.js';
 import {
   readChars,
   readFingerprint,
   readPath,
   readRecorderOptions,
   readReportedRanges,
-} from '../boundary/render.js';
-import type { Emission, FileEmission } from '../ledger/types.js';
-import { mergeRanges } from '../ranges/merge.js';
-import type { LineRange } from '../ranges/range.js';
+} from './read-options.js';
 
 /**
  * Where and why a recorder is collecting: copied into the `Emission`.

@@ -12,6 +12,9 @@
  * once, in `boundary/render.ts`; what is rendered here is trusted data.
  */
 
+import { type LineSymbolNode, type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
+import type { LineRange } from '../ranges/range.js';
+import { type FileLines, fileLines, lineChars } from '../text/file-lines.js';
 import {
   type PlannedFile,
   type PointerWriter,
@@ -21,10 +24,7 @@ import {
   readReadInput,
   readResponseHeader,
   type SourceFile,
-} from '../boundary/render.js';
-import { type LineSymbolNode, type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
-import type { LineRange } from '../ranges/range.js';
-import { type FileLines, fileLines, lineChars } from './_lines.js';
+} from './read-options.js';
 import type { EmissionRecorder } from './recorder.js';
 
 /**

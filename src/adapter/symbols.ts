@@ -15,7 +15,7 @@
  */
 
 import type { SymbolKind, SymbolNode } from '../dedup/symbols.js';
-import { fileLines } from './_lines.js';
+import { fileLines } from '../text/file-lines.js';
 
 const KINDS: Readonly<Record<string, SymbolKind>> = {
   function: 'function',

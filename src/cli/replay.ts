@@ -8,7 +8,6 @@
  * the rendered text contains, never what the planner says it did.
  */
 
-import { fileLines } from '../adapter/_lines.js';
 import {
   type DuplicateReport,
   measureDuplicates,
@@ -23,6 +22,7 @@ import { projectFromView } from '../ledger/selectors.js';
 import type { Emission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { fileLines } from '../text/file-lines.js';
 
 /**
  * One call of a recorded sequence: the files the ranking chose, in rank order, and their spans.

@@ -6,13 +6,14 @@
  * Not for decisions: the planner never reads these figures.
  */
 
-import { at, count, listOf, prop, readRanges } from '../boundary/_read.js';
-import { readPrior } from '../boundary/planner.js';
-import { freezeRanges } from '../ledger/_freeze.js';
+import { frozenEach } from '../boundary/freeze.js';
+import { at, count, listOf, prop } from '../boundary/read.js';
+import { readPrior } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
 import { formatSpans } from '../ranges/format.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { readRanges } from '../ranges/read.js';
 
 /**
  * What one path was served over the retained calls.
@@ -76,7 +77,7 @@ export function describeSession(project: ProjectState | null): SessionDiagnostic
   const priorFiles = [...byPath.entries()]
     .sort((a, b) => b[1].last - a[1].last)
     .map(([path, e]) =>
-      Object.freeze({ path, ranges: freezeRanges(mergeRanges(e.ranges)), chars: e.chars }),
+      Object.freeze({ path, ranges: frozenEach(mergeRanges(e.ranges)), chars: e.chars }),
     );
   return Object.freeze({
     callIndex: prior.callCount + 1,

@@ -6,11 +6,13 @@
  * reports what it really sent.
  */
 
-import { type BudgetLimits, readCallInput } from '../boundary/planner.js';
 import type { ProjectState } from '../ledger/types.js';
-import { intersectRanges, type LineRange, subtractRanges } from '../ranges/index.js';
-import { charsOf, earnsPointer, type LineIndex, shareALine, takePrefix } from './_lines.js';
+import type { LineRange } from '../ranges/range.js';
+import { intersectRanges, subtractRanges } from '../ranges/setops.js';
+import { charsOf, type LineIndex, takePrefix } from '../text/lines.js';
+import { earnsPointer, shareALine } from './_spans.js';
 import { type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
+import { type BudgetLimits, readCallInput } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**

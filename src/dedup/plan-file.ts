@@ -5,21 +5,15 @@
  * Not for call-level rules (hold-back, budget): those are in `plan-call.ts`.
  */
 
-import { type FileInput, type PlanSettings, readFileInput } from '../boundary/planner.js';
+import { frozenEach } from '../boundary/freeze.js';
 import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
-import { subtractRanges } from '../ranges/index.js';
 import type { LineRange } from '../ranges/range.js';
-import {
-  allTrivial,
-  charsOf,
-  clipToFile,
-  earnsPointer,
-  indexLines,
-  type LineIndex,
-  shareALine,
-} from './_lines.js';
+import { subtractRanges } from '../ranges/setops.js';
+import { allTrivial, charsOf, clipToFile, indexLines, type LineIndex } from '../text/lines.js';
+import { earnsPointer, shareALine } from './_spans.js';
 import type { GateDecision, GateReason, GateVerdict } from './gates.js';
+import { type FileInput, type PlanSettings, readFileInput } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
@@ -319,26 +313,21 @@ function citing(served: readonly ServedRecord[], covered: readonly LineRange[]):
 }
 
 /**
- * A plan's list, frozen through, in place: every list and range in a plan is
- * the planner's own (inputs are copied at the boundary) and none is changed
- * once made.
+ * @internal Builds the public plan, frozen through: no caller can make it
+ * claim more later. Every list and range in a plan is the planner's own
+ * (inputs are copied as they are read) and none is changed once made, so they
+ * are frozen in place.
  */
-function frozen(spans: readonly LineRange[]): LineRange[] {
-  for (const r of spans) Object.freeze(r);
-  return Object.freeze(spans) as LineRange[];
-}
-
-/** @internal Builds the public plan, frozen through: no caller can make it claim more later. */
 export function planOf(work: FileWork): FilePlan {
   const { index } = work;
   return Object.freeze({
     path: work.file.path,
     fingerprint: work.fingerprint,
     render: work.render,
-    emit: frozen(work.emit),
-    covered: frozen(work.covered),
+    emit: frozenEach(work.emit),
+    covered: frozenEach(work.covered),
     coveredBy: Object.freeze(citing(work.served, work.covered)) as number[],
-    folded: frozen(work.folded),
+    folded: frozenEach(work.folded),
     newChars: charsOf(index, work.emit),
     coveredChars: charsOf(index, work.covered),
     foldedChars: charsOf(index, work.folded),

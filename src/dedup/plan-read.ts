@@ -6,10 +6,11 @@
  *
  * Not for explore calls of several ranked files: those go through `planCall`.
  */
-import { readReadInput } from '../boundary/planner.js';
+
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import { type FilePlan, planOf, planWork } from './plan-file.js';
+import { readReadInput } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**

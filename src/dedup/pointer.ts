@@ -7,9 +7,10 @@
  * Not a gap marker: it never calls the source omitted, unavailable or missing,
  * and never sends the reader to the file.
  */
-import { readPointerInput } from '../boundary/planner.js';
+
 import { formatSpans } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
+import { readPointerInput } from './read-input.js';
 import { DEDUP_THRESHOLDS } from './thresholds.js';
 
 /**

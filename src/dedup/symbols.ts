@@ -3,9 +3,9 @@
  * pointer to list. Not a parser: the caller brings the symbol nodes it already
  * has from its index.
  */
-import { readRanges } from '../boundary/_read.js';
-import { readSymbolNodes } from '../boundary/planner.js';
 import type { LineRange } from '../ranges/range.js';
+import { readRanges } from '../ranges/read.js';
+import { readSymbolNodes } from './read-input.js';
 
 /**
  * The kinds of symbol a node can be. Imports and exports are never named in a pointer.

@@ -3,7 +3,6 @@
  * the selectors that read it.
  */
 
-export { mintContextToken } from './context-token.js';
 export { createLedger, ledgerReducer, sessionView } from './ledger.js';
 export { DEFAULT_LIMITS, MAX_EVICTED_COUNTERS, READ_TOOL_LIMITS } from './limits.js';
 export { projectKey } from './project-key.js';

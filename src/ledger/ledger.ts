@@ -5,14 +5,14 @@
  * and decides nothing about what a call may withhold (that is the dedup layer's,
  * reading the view through the selectors).
  */
-import { isOwn, own } from '../boundary/_own.js';
-import { addCounts } from '../boundary/_read.js';
-import { type CheckedEvent, readEvent } from '../boundary/event.js';
-import { readLedger } from '../boundary/ledger.js';
-import { checkLimits } from '../boundary/limits.js';
+import { isOwn, own } from '../boundary/own.js';
 import { freezeRecord } from './_freeze.js';
+import { addCounts } from './counts.js';
 import { MAX_EVICTED_COUNTERS } from './limits.js';
 import { projectKey } from './project-key.js';
+import { type CheckedEvent, readEvent } from './read-event.js';
+import { readLedger } from './read-ledger.js';
+import { checkLimits } from './read-limits.js';
 import { normalizeSessionId } from './session-id.js';
 import type {
   Emission,

@@ -3,7 +3,7 @@
  * hang one on the session object (never on a handler shared by every client)
  * and it lives and dies with the connection.
  */
-import { prop } from '../boundary/_read.js';
+import { prop } from '../boundary/read.js';
 import { createLedger, ledgerReducer, sessionView } from './ledger.js';
 import { projectFromView } from './selectors.js';
 import type {

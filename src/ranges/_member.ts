@@ -8,21 +8,11 @@
  * range. Each member is read once, so a getter cannot show one value to a
  * check and another to the code that uses it.
  */
+import { frozen } from '../boundary/freeze.js';
 import type { LineRange } from './range.js';
 
 /** A member's ends, written by {@link readMember}. */
 export type Ends = [start: number, end: number];
-
-/**
- * Freezes a set the library hands out, the array only: no member can be added,
- * removed or replaced. Its ranges are fresh objects nothing trusts later, since
- * every range function reads the sets it is given as foreign input. The type
- * stays the plain `LineRange[]` the rest of the contract speaks.
- */
-export function frozen(set: LineRange[]): LineRange[] {
-  Object.freeze(set);
-  return set;
-}
 
 /** The empty set every function returns for "no lines". */
 export const NO_RANGES: LineRange[] = /* @__PURE__ */ frozen([]);

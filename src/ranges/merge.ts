@@ -2,7 +2,8 @@
  * Normalizing a set of ranges: the first step of every operation that takes a
  * set the caller built.
  */
-import { type Ends, frozen, lengthOf, NO_RANGES, readMember } from './_member.js';
+import { frozen } from '../boundary/freeze.js';
+import { type Ends, lengthOf, NO_RANGES, readMember } from './_member.js';
 import { sortNumbers } from './_sort.js';
 import type { LineRange } from './range.js';
 

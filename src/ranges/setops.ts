@@ -10,7 +10,8 @@
  * library or a ledger are normalized already, so they are read once and never
  * sorted.
  */
-import { frozen, NO_RANGES, single, Walk } from './_member.js';
+import { frozen } from '../boundary/freeze.js';
+import { NO_RANGES, single, Walk } from './_member.js';
 import { mergeRanges } from './merge.js';
 import type { LineRange } from './range.js';
 

@@ -8,7 +8,7 @@
  * `connectRedis` is the start-up helper that fails fast on a bad URL and
  * reconnects for ever once it has been up.
  */
-import { sha1OfUtf8 } from '../fingerprint/fingerprint.js';
+import { sha1OfUtf8 } from '../hash/fingerprint.js';
 import type { SharedStoreBackend } from '../shared/backend.js';
 
 /**

@@ -10,11 +10,11 @@
  * never reaches the tool call: recording degrades to nothing recorded (the
  * next call re-sends), reading to an empty view (the call renders in full).
  */
-import { prop } from '../boundary/_read.js';
-import { readStoredLedger } from '../boundary/stored-ledger.js';
+import { prop } from '../boundary/read.js';
+import { sha256OfUtf8 } from '../hash/sha256.js';
 import { createLedger, ledgerReducer, sessionView } from '../ledger/ledger.js';
 import { projectFromView } from '../ledger/selectors.js';
-import { normalizeSessionId, sha256OfUtf8 } from '../ledger/session-id.js';
+import { normalizeSessionId } from '../ledger/session-id.js';
 import type { PruneRequest } from '../ledger/store.js';
 import type {
   CallRecord,
@@ -29,6 +29,7 @@ import type {
 import { beforeDeadline, pause } from './_deadline.js';
 import { option } from './_options.js';
 import type { SharedStoreBackend } from './backend.js';
+import { readStoredLedger } from './read-stored.js';
 
 /**
  * How long an idle session's value lives: an hour. Every write renews it, so

@@ -5,11 +5,11 @@
  * receives do not depend on tracking.
  */
 
-import { copyWithout } from '../boundary/_copy.js';
-import { hasOwn, isArray, prop } from '../boundary/_read.js';
-import { sanitizeEmission } from '../boundary/emission.js';
-import { readLimits } from '../boundary/limits.js';
+import { copyWithout } from '../boundary/copy.js';
+import { hasOwn, isArray, prop } from '../boundary/read.js';
 import { DEFAULT_LIMITS } from '../ledger/limits.js';
+import { sanitizeEmission } from '../ledger/read-emission.js';
+import { readLimits } from '../ledger/read-limits.js';
 import type { Emission, LedgerLimits } from '../ledger/types.js';
 import { EMISSION_KEY } from './keys.js';
 

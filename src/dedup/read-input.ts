@@ -1,21 +1,21 @@
 /**
- * Internal: what a host hands the planner — `planFile`, `planCall` and
- * `planRead` inputs, the prior a session view gave it, thresholds, budget,
- * symbol nodes and pointer inputs — read once into typed plain data. Behind
- * this file the planner trusts what it gets.
+ * What a host hands the planner — `planFile`, `planCall` and `planRead`
+ * inputs, thresholds, budget, symbol nodes and pointer inputs — read once into
+ * typed plain data (the prior through the ledger's reader). Behind this file
+ * the planner trusts what it gets.
  *
  * The direction every reader takes: what cannot be read is absent, and absent
  * never makes the planner withhold more. A prior record that cannot be read is
  * dropped (its lines are re-sent); a file that cannot be planned is skipped.
  */
-import type { DedupThresholds } from '../dedup/thresholds.js';
-import { DEDUP_THRESHOLDS } from '../dedup/thresholds.js';
-import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
-import type { CallRecord, FileEmission, ProjectState } from '../ledger/types.js';
+import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
+import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
+import { readPrior } from '../ledger/read-prior.js';
+import type { ProjectState } from '../ledger/types.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
-import { isOwn } from './_own.js';
-import { at, count, listOf, prop, readRange, readRanges } from './_read.js';
-import { MAX_FINGERPRINT_CHARS, MAX_PATH_CHARS } from './ledger.js';
+import { readRange, readRanges } from '../ranges/read.js';
+import { DEDUP_THRESHOLDS, type DedupThresholds } from './thresholds.js';
 
 /** Why a path is not one the ledger could key a pointer on. */
 export type PathProblem = 'none' | 'no-path' | 'unusable-path';
@@ -78,12 +78,6 @@ function pathProblem(path: unknown): PathProblem {
   return /(^|[\\/])\.\.([\\/]|$)/.test(path) ? 'unusable-path' : 'none';
 }
 
-function readFingerprint(raw: unknown): string | undefined {
-  return typeof raw === 'string' && raw !== '' && raw.length <= MAX_FINGERPRINT_CHARS
-    ? raw
-    : undefined;
-}
-
 /**
  * One file of a call (or of `planFile`), with `intended` as given. The
  * fingerprint is the caller's when usable, else the content's own.
@@ -131,55 +125,6 @@ function readBudget(raw: unknown): BudgetLimits | null {
   const files = typeof maxFiles === 'number' && maxFiles >= 0 ? Math.floor(maxFiles) : Infinity;
   if (chars === Infinity && files === Infinity) return null;
   return { maxChars: chars, maxFiles: files, bank: prop(raw, 'policy') === 'bank' };
-}
-
-const positiveInt = (x: unknown): x is number =>
-  typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
-
-/** One file of a prior record: only the paths asked about, only with a usable fingerprint. */
-function readServedFile(raw: unknown, wanted: ReadonlySet<string> | null): FileEmission | null {
-  const path = prop(raw, 'path');
-  if (typeof path !== 'string' || path === '') return null;
-  if (wanted !== null && !wanted.has(path)) return null;
-  const fingerprint = readFingerprint(prop(raw, 'fingerprint'));
-  const ranges = readRanges(prop(raw, 'ranges'));
-  const file: FileEmission = { path, ranges, chars: count(prop(raw, 'chars')) };
-  return fingerprint === undefined ? file : { ...file, fingerprint };
-}
-
-/**
- * What the session was served, for the paths in `wanted` (every path when
- * `null`): `null` when the prior is not an object (untracked). Records without
- * a positive safe-integer `index` are dropped (a pointer could not cite them);
- * files of other paths are left out, since nothing in this call asks about them.
- */
-export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): ProjectState | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  // A project the library built and froze (`projectFromView`) is exactly what it made.
-  if (isOwn(raw)) return raw as ProjectState;
-  const projectRoot = prop(raw, 'projectRoot');
-  const callCount = prop(raw, 'callCount');
-  const { list, length } = listOf(prop(raw, 'calls'));
-  const calls: CallRecord[] = [];
-  for (let i = 0; i < length; i++) {
-    const call = at(list, i);
-    const index = prop(call, 'index');
-    if (!positiveInt(index)) continue;
-    const files: FileEmission[] = [];
-    const raws = listOf(prop(call, 'files'));
-    for (let j = 0; j < raws.length; j++) {
-      const file = readServedFile(at(raws.list, j), wanted);
-      if (file !== null) files.push(file);
-    }
-    calls.push({ index, projectRoot: '', query: '', files, sourceChars: 0, responseChars: 0 });
-  }
-  return {
-    projectRoot: typeof projectRoot === 'string' ? projectRoot : '',
-    // Never below the calls it holds: the call being planned comes after them.
-    callCount: Math.max(Math.floor(Math.min(count(callCount), Number.MAX_SAFE_INTEGER)), length),
-    responseChars: count(prop(raw, 'responseChars')),
-    calls,
-  };
 }
 
 function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
@@ -288,7 +233,7 @@ function readCalls(raw: unknown): number[] {
   const calls = new Set<number>();
   for (let i = 0; i < length; i++) {
     const n = at(list, i);
-    if (positiveInt(n)) calls.add(n);
+    if (isPositiveInteger(n)) calls.add(n);
   }
   return [...calls];
 }

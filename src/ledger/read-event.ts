@@ -1,13 +1,14 @@
 /**
- * Internal: reading a ledger event once, here, into plain typed data the
+ * Reading a ledger event once, here, into plain typed data the
  * reducer trusts. An event the reducer cannot use reads as `null`, and the
  * reducer then returns the ledger as it was.
  */
-import { projectKey } from '../ledger/project-key.js';
-import { normalizeSessionId } from '../ledger/session-id.js';
-import type { Emission, LedgerLimits } from '../ledger/types.js';
-import { at, listOf, prop } from './_read.js';
-import { MAX_ROOT_CHARS, sanitizeEmission, shortString } from './emission.js';
+
+import { at, listOf, prop, shortString } from '../boundary/read.js';
+import { projectKey } from './project-key.js';
+import { MAX_ROOT_CHARS, sanitizeEmission } from './read-emission.js';
+import { normalizeSessionId } from './session-id.js';
+import type { Emission, LedgerLimits } from './types.js';
 
 /**
  * A ledger event as the reducer trusts it: read once, here, into plain typed

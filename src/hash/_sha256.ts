@@ -3,7 +3,7 @@
  * native synchronous hash (browsers, workers, Deno). It only turns long session
  * ids into fixed-size keys; it is not offered as a general hash.
  */
-import { padMessage } from '../fingerprint/_pad.js';
+import { padMessage } from './_pad.js';
 
 /** The first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
 const K = /* @__PURE__ */ new Int32Array([

@@ -1,11 +1,11 @@
 /**
- * Internal: reading a caller's limits. `checkLimits` is for developer entry
+ * Reading a caller's limits. `checkLimits` is for developer entry
  * points (`createLedger`), which throw a TypeError naming the field;
  * `readLimits` is for places that may not throw (the wire, a foreign ledger),
  * where each unusable field takes its default.
  */
-import { DEFAULT_LIMITS } from '../ledger/limits.js';
-import type { LedgerLimits } from '../ledger/types.js';
+import { DEFAULT_LIMITS } from './limits.js';
+import type { LedgerLimits } from './types.js';
 
 const FIELDS: readonly (keyof LedgerLimits)[] = [
   'maxProjects',

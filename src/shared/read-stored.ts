@@ -1,5 +1,5 @@
 /**
- * Internal: one session bucket's ledger read back from a shared store (a
+ * One session bucket's ledger read back from a shared store (a
  * Redis value written by another process, or by anyone with access to it).
  * The text is foreign: it may be hand-edited, truncated, another program's,
  * or written under other limits. Text that is not a version-1 ledger reads as
@@ -12,8 +12,9 @@
  * or counter naming any session is not this store's, and is dropped so that
  * the next write does not carry it on.
  */
+
+import { readLedger } from '../ledger/read-ledger.js';
 import type { Ledger, LedgerLimits } from '../ledger/types.js';
-import { readLedger } from './ledger.js';
 
 /**
  * Longer values are not a bounded ledger (about 42 KB after 10,000 calls

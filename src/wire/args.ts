@@ -7,7 +7,7 @@
  * nothing throws. The only thing a client can do with these is make the server
  * forget (re-send more), never make it withhold more.
  */
-import { at, lengthOf, ownProp } from './_read.js';
+import { at, isPositiveInteger, lengthOf, ownProp } from '../boundary/read.js';
 
 /**
  * How many call numbers one `refresh` may name. A view holds at most
@@ -38,10 +38,6 @@ export interface Refresh {
 
 const EVERYTHING: Refresh = /* @__PURE__ */ Object.freeze({});
 
-function isCallNumber(x: unknown): x is number {
-  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
-}
-
 /**
  * The `refresh` tool argument: `true` → `{}` (everything); an array of
  * positive safe integers (at most {@link MAX_REFRESH_CALLS}) → `{ calls }`,
@@ -68,7 +64,7 @@ export function readRefresh(args: unknown): Refresh | null {
   const calls = new Set<number>();
   for (let i = 0; i < length; i++) {
     const n = at(raw as readonly unknown[], i);
-    if (!isCallNumber(n)) return null;
+    if (!isPositiveInteger(n)) return null;
     calls.add(n);
   }
   return Object.freeze({ calls: Object.freeze([...calls].sort((a, b) => a - b)) });

@@ -1,8 +1,8 @@
 /**
- * Internal: line offsets of one file's content, so the chars of any span cost
- * O(1), and the span operations the planner needs on top of them (clip to the
- * file, cut a set to an allowance, tell trivial lines from code). Not part of
- * the public surface.
+ * The line model: line offsets of one file's content, so the chars of any span
+ * cost O(1), and the span operations on top of them (clip to the file, cut a
+ * set to an allowance, tell trivial lines from code). Not part of the public
+ * surface.
  *
  * Lines are POSIX lines: the content cut at each `\n`, where a final `\n` ends
  * the last line instead of starting an empty one (`'a\nb\n'` has 2 lines, `''`
@@ -80,23 +80,6 @@ export function clipToFile(spans: readonly LineRange[], lineCount: number): read
     out.push(r.end <= lineCount ? r : { start: r.start, end: lineCount });
   }
   return out;
-}
-
-/** Whether a held run is long enough to earn a pointer of its own. */
-export function earnsPointer(run: LineRange, minCoveredLines: number): boolean {
-  return run.end - run.start + 1 >= minCoveredLines;
-}
-
-/** Whether two normalized sets share a line: one walk, nothing allocated. */
-export function shareALine(a: readonly LineRange[], b: readonly LineRange[]): boolean {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i]!.end < b[j]!.start) i++;
-    else if (b[j]!.end < a[i]!.start) j++;
-    else return true;
-  }
-  return false;
 }
 
 /** A prefix of a set, and its chars. */

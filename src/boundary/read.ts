@@ -1,11 +1,9 @@
 /**
- * Internal: the primitives every boundary reader is built from. Foreign values
+ * The primitives every reader of a foreign value is built from. Foreign values
  * are read defensively here (a getter that throws, a proxy, a revoked proxy all
- * read as "absent"), so that nothing past the boundary has to.
+ * read as "absent"), so that no reader built on them, and nothing behind the
+ * readers, has to. Not a reader of any shape: the domain folders own theirs.
  */
-import { single } from '../ranges/_member.js';
-import { mergeRanges } from '../ranges/merge.js';
-import type { LineRange } from '../ranges/range.js';
 
 const NONE: readonly unknown[] = [];
 
@@ -93,21 +91,12 @@ export function count(x: unknown): number {
   return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
 }
 
-/** `a + b` for counts, held finite (JSON turns an infinity into `null`). */
-export function addCounts(a: number, b: number): number {
-  const sum = a + b;
-  return Number.isFinite(sum) ? sum : Number.MAX_VALUE;
+/** A non-empty string of at most `max` chars, else `undefined`. */
+export function shortString(x: unknown, max: number): string | undefined {
+  return typeof x === 'string' && x !== '' && x.length <= max ? x : undefined;
 }
 
-/**
- * Valid members of a foreign list of ranges, each read once (a member whose
- * getter throws is dropped), normalized into fresh ranges.
- */
-export function readRanges(raw: unknown): LineRange[] {
-  return mergeRanges(raw as readonly LineRange[]);
-}
-
-/** `range` read once as a valid range, copied, else `null`. */
-export function readRange(raw: unknown): LineRange | null {
-  return single(raw)[0] ?? null;
+/** Whether `x` is a positive safe integer: a count of calls, a call's number, a line. */
+export function isPositiveInteger(x: unknown): x is number {
+  return Number.isSafeInteger(x) && (x as number) >= 1;
 }

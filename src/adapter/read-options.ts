@@ -1,5 +1,5 @@
 /**
- * Internal: reading what a renderer is handed — the plan, the sources and
+ * Reading what a renderer is handed — the plan, the sources and
  * their symbols, the recorder, the pointer writer, the header fields —, what
  * a render loop reports to the emission recorder, and the rendered responses
  * handed back to be measured. Read once here, into
@@ -10,12 +10,13 @@
  * rendered (nothing is recorded for it), ranges that cannot be read are
  * dropped, and a recorder that fails loses what it failed to record.
  */
-import type { EmissionRecorder } from '../adapter/recorder.js';
-import type { PointerInput } from '../adapter/render.js';
+import { at, count, isPositiveInteger, listOf, prop } from '../boundary/read.js';
 import { formatBackReference } from '../dedup/pointer.js';
 import type { LineRange } from '../ranges/range.js';
-import { at, count, listOf, prop, readRange, readRanges } from './_read.js';
-import { isContextToken } from './args.js';
+import { readRange, readRanges } from '../ranges/read.js';
+import { isContextToken } from '../wire/args.js';
+import type { EmissionRecorder } from './recorder.js';
+import type { PointerInput } from './render.js';
 
 /** A planned file as the renderer trusts it: ranges normalized, numbers cited checked. */
 export interface PlannedFile {
@@ -79,10 +80,6 @@ function nonEmpty(x: unknown): x is string {
   return typeof x === 'string' && x !== '';
 }
 
-function positiveInteger(x: unknown): x is number {
-  return Number.isSafeInteger(x) && (x as number) >= 1;
-}
-
 /**
  * What a render loop reported to the recorder as ranges — one range or a
  * list — as valid copies; unreadable members are dropped.
@@ -99,7 +96,7 @@ function readCalls(raw: unknown): number[] {
   const out: number[] = [];
   for (let i = 0; i < length; i++) {
     const n = at(list, i);
-    if (positiveInteger(n) && !out.includes(n)) out.push(n);
+    if (isPositiveInteger(n) && !out.includes(n)) out.push(n);
   }
   return out;
 }
@@ -191,7 +188,7 @@ export function readResponseHeader(options: unknown, planIndex?: unknown): Respo
   const callIndex = given === undefined ? planIndex : given;
   const context = prop(options, 'context');
   return {
-    callIndex: positiveInteger(callIndex) ? callIndex : null,
+    callIndex: isPositiveInteger(callIndex) ? callIndex : null,
     context: isContextToken(context) ? context : null,
     refresh: prop(options, 'refresh') === true,
   };
