@@ -9,8 +9,8 @@
  */
 import { createInterface } from 'node:readline';
 import { createClient } from 'redis';
-import { createSharedSessionStore } from '../dist/index.js';
 import { connectRedis, redisBackend } from '../dist/redis.js';
+import { createSharedSessionStore } from '../dist/shared.js';
 
 const [url, prefix, calls, concurrency, sessions] = process.argv.slice(2);
 const total = Number(calls);

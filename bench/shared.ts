@@ -16,13 +16,9 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
-import {
-  createMemoryBackend,
-  createSessionStore,
-  createSharedSessionStore,
-  type Emission,
-} from '../dist/index.js';
+import { createSessionStore, type Emission } from '../dist/index.js';
 import { connectRedis, redisBackend } from '../dist/redis.js';
+import { createMemoryBackend, createSharedSessionStore } from '../dist/shared.js';
 import { startRedis } from '../test/e2e/_redis.js';
 import { exploreEmission, hexDigits, median, type PeerResult, report } from './_harness.js';
 

@@ -8,21 +8,23 @@ import { describe, expect, it } from 'vitest';
 import { copyWithout } from '../src/boundary/copy.js';
 import { hasOwn, listOf, prop } from '../src/boundary/read.js';
 import {
-  attachEmission,
   createLedger,
   createSessionStore,
-  EMISSION_KEY,
   type Ledger,
   ledgerReducer,
   projectFromView,
-  readSessionView,
   servedRangesForFile,
   sessionView,
-  takeEmission,
-  VIEW_KEY,
 } from '../src/index.js';
 import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
 import { readLimits } from '../src/ledger/read-limits.js';
+import {
+  attachEmission,
+  EMISSION_KEY,
+  readSessionView,
+  takeEmission,
+  VIEW_KEY,
+} from '../src/wire/index.js';
 import { emission, filesOf, record } from './_ledger.js';
 
 /** A view carried in args, ready for `readSessionView`. */

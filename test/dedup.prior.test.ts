@@ -9,7 +9,7 @@ import { readThresholds as resolveThresholds } from '../src/dedup/read-input.js'
 import {
   describeSession,
   fingerprint,
-  formatBackReference,
+  formatPointer,
   formatSessionBlock,
   type ProjectState,
   planCall,
@@ -169,7 +169,7 @@ describe('the bank budget', () => {
       prior: p,
       budget: { maxChars: 10_000, policy: 'bank' },
     });
-    expect(plan.files.map((f) => f.render)).toEqual(['backref', 'full']);
+    expect(plan.files.map((f) => f.render)).toEqual(['pointer', 'full']);
     expect(plan.files[0]?.covered).toEqual([{ start: 1, end: 30 }]);
     expect(plan.files[1]?.emit).toEqual([{ start: 1, end: 3 }]);
   });
@@ -196,7 +196,7 @@ describe('thresholds and the pointer at the edges', () => {
   });
 
   it('a pointer names only the string symbols of its list', () => {
-    const text = formatBackReference({
+    const text = formatPointer({
       path: 'a.ts',
       covered: [{ start: 1, end: 9 }],
       symbols: ['Cart', 7 as never, 'total'],
@@ -218,12 +218,12 @@ describe('thresholds and the pointer at the edges', () => {
   });
 
   it('a pointer with symbols that are not a list names none', () => {
-    const withList = formatBackReference({
+    const withList = formatPointer({
       path: 'a.ts',
       covered: [{ start: 1, end: 9 }],
       symbols: ['Cart'],
     });
-    const without = formatBackReference({
+    const without = formatPointer({
       path: 'a.ts',
       covered: [{ start: 1, end: 9 }],
       symbols: 'Cart' as never,

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { readThresholds as resolveThresholds } from '../src/dedup/read-input.js';
-import { DEDUP_THRESHOLDS, dedupEnabledFromEnv, formatBackReference } from '../src/index.js';
+import { DEDUP_THRESHOLDS, dedupEnabledFromEnv, formatPointer } from '../src/index.js';
 
 describe('resolveThresholds', () => {
   it.each([null, undefined, 'x', 8])('answers the defaults themselves for %s', (t) => {
@@ -87,30 +87,30 @@ describe('dedupEnabledFromEnv', () => {
   });
 });
 
-describe('formatBackReference with parts missing', () => {
+describe('formatPointer with parts missing', () => {
   const tail =
     'The file is unchanged since, so that earlier copy is still exact; scroll back to it.';
 
   it('names "this file" when there is no usable path', () => {
     for (const path of ['', undefined, 42]) {
-      expect(formatBackReference({ path: path as never, covered: [] })).toBe(
+      expect(formatPointer({ path: path as never, covered: [] })).toBe(
         `Sent earlier in this conversation: this file. ${tail}`,
       );
     }
   });
 
   it('leaves out the spans and the symbols when there are none to name', () => {
-    expect(
-      formatBackReference({ path: 'a.ts', covered: 'L1-9' as never, symbols: 'f' as never }),
-    ).toBe(`Sent earlier in this conversation: \`a.ts\`. ${tail}`);
-    expect(
-      formatBackReference({ path: 'a.ts', covered: [], symbols: ['', '  ', 7 as never] }),
-    ).toBe(`Sent earlier in this conversation: \`a.ts\`. ${tail}`);
+    expect(formatPointer({ path: 'a.ts', covered: 'L1-9' as never, symbols: 'f' as never })).toBe(
+      `Sent earlier in this conversation: \`a.ts\`. ${tail}`,
+    );
+    expect(formatPointer({ path: 'a.ts', covered: [], symbols: ['', '  ', 7 as never] })).toBe(
+      `Sent earlier in this conversation: \`a.ts\`. ${tail}`,
+    );
   });
 
   it('names spans and symbols when there are some', () => {
     expect(
-      formatBackReference({
+      formatPointer({
         path: 'a.ts',
         covered: [{ start: 3, end: 9 }],
         symbols: ['run', 'run', ' stop '],

@@ -7,13 +7,13 @@ import {
   type Emission,
   type Ledger,
   ledgerReducer,
-  MAX_EVICTED_COUNTERS,
   normalizeSessionId,
   projectFromView,
   projectKey,
   servedRangesForFile,
   sessionView,
 } from '../src/index.js';
+import { MAX_EVICTED_COUNTERS } from '../src/ledger/limits.js';
 import { filesOf, record } from './_ledger.js';
 
 function emission(over: Partial<Emission> = {}): Emission {

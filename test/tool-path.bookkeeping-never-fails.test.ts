@@ -5,7 +5,8 @@
  * absorbed, and the call under-reports instead of throwing.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSessionStore, EMISSION_KEY, recordSafely } from '../src/index.js';
+import { createSessionStore, recordSafely } from '../src/index.js';
+import { EMISSION_KEY } from '../src/wire/index.js';
 
 const faults = vi.hoisted(() => ({
   reducer: false,

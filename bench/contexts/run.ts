@@ -74,7 +74,7 @@ interface Pointer {
 /** The pointers of a plan: every file that renders with one, and what it cites. */
 function pointersOf(plan: CallPlan): Pointer[] {
   return plan.files.flatMap((f) =>
-    f.render === 'partial' || f.render === 'backref'
+    f.render === 'partial' || f.render === 'pointer'
       ? [
           {
             path: f.path,

@@ -11,18 +11,17 @@
  * dropped, and a recorder that fails loses what it failed to record.
  */
 import { at, count, isPositiveInteger, listOf, prop } from '../boundary/read.js';
-import { formatBackReference } from '../dedup/pointer.js';
+import { formatPointer, type PointerInput } from '../dedup/pointer.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
 import { isContextToken } from '../wire/args.js';
 import type { EmissionRecorder } from './recorder.js';
-import type { PointerInput } from './render.js';
 
 /** A planned file as the renderer trusts it: ranges normalized, numbers cited checked. */
 export interface PlannedFile {
   readonly path: string;
   readonly fingerprint: string;
-  readonly render: 'full' | 'partial' | 'backref' | 'skipped';
+  readonly render: 'full' | 'partial' | 'pointer' | 'skipped';
   readonly emit: readonly LineRange[];
   readonly covered: readonly LineRange[];
   /** The responses that served `covered`, most recent first (empty when unknown). */
@@ -36,7 +35,7 @@ export interface SourceFile {
 }
 
 /** The recorder calls a render loop makes, each one contained: a throw loses that report. */
-export type Reporter = Pick<EmissionRecorder, 'source' | 'backref' | 'drop'>;
+export type Reporter = Pick<EmissionRecorder, 'source' | 'pointer' | 'drop'>;
 
 /** Writes a pointer; never throws, always returns a string. */
 export type PointerWriter = (input: PointerInput) => string;
@@ -72,7 +71,7 @@ export interface ReadInput {
 const RENDERS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
   'full',
   'partial',
-  'backref',
+  'pointer',
   'skipped',
 ]);
 
@@ -148,9 +147,9 @@ function readSources(raw: unknown): Map<string, SourceFile> {
  */
 function readReporter(raw: unknown): Reporter | null {
   const source = prop(raw, 'source');
-  const backref = prop(raw, 'backref');
+  const pointer = prop(raw, 'pointer');
   const drop = prop(raw, 'drop');
-  if (typeof source !== 'function' || typeof backref !== 'function' || typeof drop !== 'function')
+  if (typeof source !== 'function' || typeof pointer !== 'function' || typeof drop !== 'function')
     return null;
   const contain =
     (f: unknown) =>
@@ -161,12 +160,12 @@ function readReporter(raw: unknown): Reporter | null {
         // a failing recorder under-reports; the response still goes out
       }
     };
-  return { source: contain(source), backref: contain(backref), drop: contain(drop) };
+  return { source: contain(source), pointer: contain(pointer), drop: contain(drop) };
 }
 
 /** The caller's pointer writer, falling back to the default wording when it throws or returns no string. */
 function readPointer(raw: unknown): PointerWriter {
-  if (typeof raw !== 'function') return formatBackReference;
+  if (typeof raw !== 'function') return formatPointer;
   return (input) => {
     try {
       const out = (raw as PointerWriter)(input);
@@ -174,7 +173,7 @@ function readPointer(raw: unknown): PointerWriter {
     } catch {
       // the default wording below
     }
-    return formatBackReference(input);
+    return formatPointer(input);
   };
 }
 

@@ -43,7 +43,7 @@ export interface EmissionRecorderOptions {
  * ```ts
  * const rec: EmissionRecorder = createEmissionRecorder({ projectRoot: '/repo' });
  * rec.source('src/a.ts', { start: 1, end: 20 }, 640, fp); // a fence was pushed
- * rec.backref('src/b.ts', [{ start: 5, end: 60 }], fpB);  // a pointer was written
+ * rec.pointer('src/b.ts', [{ start: 5, end: 60 }], fpB);  // a pointer was written
  * rec.drop('src/c.ts');                                   // the cap cut this section
  * const emission = rec.finish(text.length);
  * ```
@@ -69,7 +69,7 @@ export interface EmissionRecorder {
    * would be pointed at a copy it no longer holds. The lines stay held
    * through the record of the response that sent them.
    */
-  backref(path: string, covered: readonly LineRange[], fingerprint: string): void;
+  pointer(path: string, covered: readonly LineRange[], fingerprint: string): void;
   /**
    * The section of `path` was cut by the hard response cap: whatever this
    * call recorded for it is forgotten, since the agent never received it.
@@ -101,7 +101,7 @@ interface Entry {
  * ```ts
  * const rec = createEmissionRecorder({ projectRoot: '/repo', query: 'cart totals' });
  * rec.source('src/cart.ts', { start: 10, end: 40 }, 912, fp);
- * rec.backref('src/money.ts', [{ start: 1, end: 30 }], fpMoney); // a pointer: not recorded
+ * rec.pointer('src/money.ts', [{ start: 1, end: 30 }], fpMoney); // a pointer: not recorded
  * rec.source('src/big.ts', { start: 1, end: 400 }, 15000, fpBig);
  * rec.drop('src/big.ts');                                         // cut by the cap
  * rec.finish(text.length);
@@ -133,7 +133,7 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
     source(path, ranges, chars, fp) {
       report(path, readReportedRanges(ranges), readChars(chars), fp);
     },
-    backref() {},
+    pointer() {},
     drop(rawPath) {
       const path = readPath(rawPath);
       if (path === null) return;

@@ -12,6 +12,7 @@
  * once, in `boundary/render.ts`; what is rendered here is trusted data.
  */
 
+import type { PointerInput } from '../dedup/pointer.js';
 import { type LineSymbolNode, type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
 import type { LineRange } from '../ranges/range.js';
 import { type FileLines, fileLines, lineChars } from '../text/file-lines.js';
@@ -41,7 +42,7 @@ import type { EmissionRecorder } from './recorder.js';
 export interface RenderablePlan {
   readonly path: string;
   readonly fingerprint: string;
-  readonly render: 'full' | 'partial' | 'backref' | 'skipped';
+  readonly render: 'full' | 'partial' | 'pointer' | 'skipped';
   readonly emit: readonly LineRange[];
   readonly covered: readonly LineRange[];
   /** The responses that served `covered`, most recent first: the pointer cites them. */
@@ -63,28 +64,6 @@ export interface RenderSource {
   readonly content: string;
   /** Symbol definitions, to name in the header and the pointer (`extractSymbols` gives some). */
   readonly symbols?: readonly (SymbolNode | LineSymbolNode)[] | undefined;
-}
-
-/**
- * What a pointer is written from (the argument of `formatBackReference`).
- *
- * @example
- * ```ts
- * const input: PointerInput = {
- *   path: 'src/a.ts', covered: [{ start: 1, end: 40 }], symbols: ['Cart'], partial: true,
- *   calls: [3], refresh: true,
- * };
- * ```
- */
-export interface PointerInput {
-  readonly path: string;
-  readonly covered: readonly LineRange[];
-  readonly symbols: readonly string[];
-  readonly partial: boolean;
-  /** The responses that delivered the covered lines, most recent first (a plan's `coveredBy`). */
-  readonly calls: readonly number[];
-  /** Whether the tool takes a `refresh` argument the pointer may mention. */
-  readonly refresh: boolean;
 }
 
 /**
@@ -131,7 +110,7 @@ export interface RenderMarkdownOptions extends ResponseHeaderInput {
   readonly sources: readonly RenderSource[];
   /** Told about every span the moment it is pushed. */
   readonly recorder: EmissionRecorder;
-  /** Writes the pointer for covered spans (quoted with `>`). Default `formatBackReference`. */
+  /** Writes the pointer for covered spans (quoted with `>`). Default `formatPointer`. */
   readonly pointer?: ((input: PointerInput) => string) | undefined;
   /** Hard cap on the whole response: sections that would cross it are dropped whole. */
   readonly maxResponseChars?: number | undefined;
@@ -212,7 +191,7 @@ export function formatResponseHeader(input: ResponseHeaderInput): string {
  * Renders a planned call as markdown and reports each span to `recorder` as it
  * is pushed: `source` for every fence (chars counted as the content slice:
  * each line with its `'\n'`, the last line's only when the file ends with one;
- * POSIX lines, so a final `'\n'` never shows as an empty extra line), `backref` for
+ * POSIX lines, so a final `'\n'` never shows as an empty extra line), `pointer` for
  * every pointer. The response opens with its number (the plan's `callIndex`,
  * or the `callIndex` option) and the context token when one is passed; each
  * pointer cites the responses in its file's `coveredBy`. A section that would
@@ -297,7 +276,7 @@ function show(
     calls: file.coveredBy,
     refresh,
   });
-  reporter.backref(file.path, covered, file.fingerprint);
+  reporter.pointer(file.path, covered, file.fingerprint);
   return { lines, emit, covered, pointer: text };
 }
 
@@ -350,7 +329,7 @@ export interface RenderReadOptions extends ResponseHeaderInput {
   readonly symbols?: readonly (SymbolNode | LineSymbolNode)[] | undefined;
   /** Told about every span the moment it is pushed. */
   readonly recorder: EmissionRecorder;
-  /** Writes the pointer for covered spans. Default `formatBackReference`. */
+  /** Writes the pointer for covered spans. Default `formatPointer`. */
   readonly pointer?: ((input: PointerInput) => string) | undefined;
   /** The tool takes `refresh`: the pointer ends with how to get its lines back. */
   readonly refresh?: boolean | undefined;
@@ -375,8 +354,8 @@ const NUMBER_WIDTH = 6;
  * Renders one read the way agent harnesses print a file: the response number
  * (and context token) when given, the pointer for covered lines, then the new
  * lines `cat -n` style — the line number right-aligned, a tab, the text (POSIX
- * lines, as `renderMarkdown`). Reports to `recorder` as it goes: `backref` for
- * the pointer, `source` for each run of lines. An unchanged re-read (`backref`)
+ * lines, as `renderMarkdown`). Reports to `recorder` as it goes: `pointer` for
+ * the pointer, `source` for each run of lines. An unchanged re-read (`pointer`)
  * prints the pointer alone; a `skipped` plan, or one with nothing inside the
  * content, prints `''` and records nothing (the host says why, e.g. the file
  * is shorter than the offset). Call `recorder.finish(text.length)` afterwards.

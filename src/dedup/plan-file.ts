@@ -20,7 +20,7 @@ import type { DedupThresholds } from './thresholds.js';
  * How a file appears in the response:
  * - `full` — nothing withheld: its section shows `emit` (the intended spans);
  * - `partial` — a pointer for `covered`, then the new lines in `emit`;
- * - `backref` — a pointer only, `emit` empty;
+ * - `pointer` — a pointer only, `emit` empty;
  * - `skipped` — left out: nothing of the file to send once its intended spans
  *   are clipped to its lines, or (from `planCall` with a budget) no room for it.
  *   No source, no pointer, no file slot, never recorded, whatever the other
@@ -31,7 +31,7 @@ import type { DedupThresholds } from './thresholds.js';
  * if (plan.render === 'skipped') continue;
  * ```
  */
-export type FileRender = 'full' | 'partial' | 'backref' | 'skipped';
+export type FileRender = 'full' | 'partial' | 'pointer' | 'skipped';
 
 /**
  * The decision for one file.
@@ -43,7 +43,7 @@ export type FileRender = 'full' | 'partial' | 'backref' | 'skipped';
  * @example
  * ```ts
  * const plan: FilePlan = planFile({ path, content, intended, prior });
- * if (plan.render === 'partial' || plan.render === 'backref') rec.backref(plan.path, plan.covered, plan.fingerprint);
+ * if (plan.render === 'partial' || plan.render === 'pointer') rec.pointer(plan.path, plan.covered, plan.fingerprint);
  * if (plan.emit.length > 0) rec.source(plan.path, plan.emit, plan.newChars, plan.fingerprint);
  * ```
  */
@@ -76,7 +76,7 @@ export interface FilePlan {
    * of it anyway). Never read it as savings.
    */
   readonly coveredChars: number;
-  /** Chars of `folded`; when > 0, `render` is `backref` and `newChars` is 0. */
+  /** Chars of `folded`; when > 0, `render` is `pointer` and `newChars` is 0. */
   readonly foldedChars: number;
   /** Each gate's verdict with a reason code, in order: switch, session, content, size, delta. */
   readonly gates: readonly GateDecision[];
@@ -258,13 +258,13 @@ function gate(
   if (rest.length === 0) {
     return {
       ...withheld,
-      render: 'backref',
+      render: 'pointer',
       gates: [...passed, decide('delta', 'pass', 'all-covered')],
     };
   }
   if (charsOf(work.index, rest) < s.thresholds.minDeltaChars && allTrivial(work.index, rest)) {
     const gates = [...passed, decide('delta', 'fold', 'folded-small-delta')];
-    return { ...withheld, render: 'backref', folded: rest, gates };
+    return { ...withheld, render: 'pointer', folded: rest, gates };
   }
   return {
     ...withheld,

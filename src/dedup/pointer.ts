@@ -1,5 +1,5 @@
 /**
- * The back-reference: the text that stands in for source the reader already
+ * The pointer: the text that stands in for source the reader already
  * holds. It makes that earlier copy usable — which file, which lines, which
  * symbols, and the two facts that make it trustworthy (it came from this
  * conversation; the file has not changed since).
@@ -14,16 +14,16 @@ import { readPointerInput } from './read-input.js';
 import { DEDUP_THRESHOLDS } from './thresholds.js';
 
 /**
- * What {@link formatBackReference} takes.
+ * What {@link formatPointer} takes.
  *
  * @example
  * ```ts
- * const input: BackReferenceInput = {
+ * const input: PointerInput = {
  *   path: plan.path, covered: plan.covered, partial: plan.render === 'partial', calls: plan.coveredBy, refresh: true,
  * };
  * ```
  */
-export interface BackReferenceInput {
+export interface PointerInput {
   /** The file, as the response's file headers spell it. */
   readonly path: string;
   /** The lines the pointer stands for (a plan's `covered`). */
@@ -78,7 +78,7 @@ function refreshSentence(calls: readonly number[]): string {
  *
  * @example
  * ```ts
- * formatBackReference({
+ * formatPointer({
  *   path: 'src/auth.ts',
  *   covered: [{ start: 10, end: 80 }],
  *   symbols: ['Session', 'login'],
@@ -92,7 +92,7 @@ function refreshSentence(calls: readonly number[]): string {
  * //  call this tool again with `refresh: [3]`.'   (one line)
  * ```
  */
-export function formatBackReference(input: BackReferenceInput): string {
+export function formatPointer(input: PointerInput): string {
   const p = readPointerInput(input);
   const name = p.path !== '' ? `\`${p.path}\`` : 'this file';
   const spans = formatSpans(p.covered, DEDUP_THRESHOLDS.maxSpansInPointer);

@@ -207,8 +207,8 @@ export function readSymbolNodes(raw: unknown): SymbolExtent[] {
   return out;
 }
 
-/** A `formatBackReference` input, read. */
-export interface PointerInput {
+/** A `formatPointer` input, read: every field present and checked. */
+export interface PointerParts {
   readonly path: string;
   readonly covered: readonly LineRange[];
   readonly symbols: readonly string[];
@@ -239,7 +239,7 @@ function readCalls(raw: unknown): number[] {
 }
 
 /** What a pointer is about. */
-export function readPointerInput(raw: unknown): PointerInput {
+export function readPointerInput(raw: unknown): PointerParts {
   const path = prop(raw, 'path');
   return {
     path: typeof path === 'string' ? path : '',

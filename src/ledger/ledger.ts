@@ -1,7 +1,8 @@
 /**
  * The session ledger as a reducer: `(ledger, event) => ledger` over plain,
  * readonly data. Every session's record of what it was served, bounded in
- * memory, never persisted. This file decides what is kept; it renders nothing
+ * memory and never written to disk (a shared store keeps it only for the
+ * session's idle lifetime). This file decides what is kept; it renders nothing
  * and decides nothing about what a call may withhold (that is the dedup layer's,
  * reading the view through the selectors).
  */

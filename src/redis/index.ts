@@ -91,7 +91,7 @@ function isNoScript(err: unknown): boolean {
  * @example
  * ```ts
  * import { createClient } from 'redis';
- * import { createSharedSessionStore } from 'span-ledger';
+ * import { createSharedSessionStore } from 'span-ledger/shared';
  * import { connectRedis, redisBackend } from 'span-ledger/redis';
  *
  * const client = await connectRedis(createClient, process.env.REDIS_URL!);

@@ -40,7 +40,7 @@ const EVERYTHING: Refresh = /* @__PURE__ */ Object.freeze({});
 
 /**
  * The `refresh` tool argument: `true` → `{}` (everything); an array of
- * positive safe integers (at most {@link MAX_REFRESH_CALLS}) → `{ calls }`,
+ * positive safe integers (at most 1,024) → `{ calls }`,
  * sorted and deduplicated; anything else (absent, `false`, `'true'`, `[0]`,
  * `[1.5]`, a longer list, a value that cannot be read) → `null`, as if the
  * client had not passed it. Only own properties of `args` count. The host
