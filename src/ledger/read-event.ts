@@ -4,7 +4,7 @@
  * reducer then returns the ledger as it was.
  */
 
-import { at, listOf, prop, shortString } from '../boundary/read.js';
+import { positiveIntegers, prop, shortString } from '../boundary/read.js';
 import { projectKey } from './project-key.js';
 import { MAX_ROOT_CHARS, sanitizeEmission } from './read-emission.js';
 import { normalizeSessionId } from './session-id.js';
@@ -27,44 +27,46 @@ export type CheckedEvent =
       readonly calls: ReadonlySet<number> | undefined;
     };
 
-function isCallIndex(x: unknown): x is number {
-  return Number.isSafeInteger(x) && (x as number) >= 1;
-}
-
 /**
- * The indexes of a `calls` list: `undefined` when absent, `null` when a member
- * is not a positive safe integer. Anything else that is not an array reads as
- * an empty list, which names no record: either way such a list prunes nothing.
+ * A `pruned` event from its fields: `projectRoot` absent or a usable root,
+ * `calls` absent or an array of positive safe integers; else `null` (it prunes
+ * nothing). `session` is the bucket, already normalized.
  */
-function readCallIndexes(raw: unknown): ReadonlySet<number> | undefined | null {
-  if (raw === undefined) return undefined;
-  const { list, length } = listOf(raw);
-  const out = new Set<number>();
-  for (let i = 0; i < length; i++) {
-    const index = at(list, i);
-    if (!isCallIndex(index)) return null;
-    out.add(index);
-  }
-  return out;
-}
-
-function readPruned(raw: unknown): CheckedEvent | null {
-  const root = prop(raw, 'projectRoot');
+export function readPruned(
+  projectRoot: unknown,
+  calls: unknown,
+  session: string | null,
+): CheckedEvent | null {
   let key: string | undefined;
-  if (root !== undefined) {
-    const usable = shortString(root, MAX_ROOT_CHARS);
+  if (projectRoot !== undefined) {
+    const usable = shortString(projectRoot, MAX_ROOT_CHARS);
     if (usable === undefined) return null;
     key = projectKey(usable);
   }
-  const calls = readCallIndexes(prop(raw, 'calls'));
-  if (calls === null) return null;
-  return {
-    type: 'pruned',
-    session: normalizeSessionId(prop(raw, 'sessionId')) ?? null,
-    key,
-    calls,
-  };
+  const indexes = calls === undefined ? undefined : positiveIntegers(calls);
+  if (indexes === null) return null;
+  return { type: 'pruned', session, key, calls: indexes && new Set(indexes) };
 }
+
+/** A `recorded` event: `null` when the emission has no usable `projectRoot`. */
+export function readRecorded(
+  emission: unknown,
+  sessionId: unknown,
+  limits: LedgerLimits,
+): CheckedEvent | null {
+  const clean = sanitizeEmission(emission, limits);
+  if (clean === null) return null;
+  return { type: 'recorded', session: normalizeSessionId(sessionId) ?? null, emission: clean };
+}
+
+/** A `forgotten` event: `null` for an id that names the default bucket (it must never be wiped). */
+export function readForgotten(sessionId: unknown): CheckedEvent | null {
+  const session = normalizeSessionId(sessionId);
+  return session === undefined ? null : { type: 'forgotten', session };
+}
+
+/** The one `cleared` event: it carries nothing to read. */
+export const CLEARED: CheckedEvent = /* @__PURE__ */ Object.freeze({ type: 'cleared' });
 
 /**
  * An event read from outside, or `null` when it is unknown or malformed (the
@@ -76,20 +78,18 @@ function readPruned(raw: unknown): CheckedEvent | null {
  */
 export function readEvent(raw: unknown, limits: LedgerLimits): CheckedEvent | null {
   switch (prop(raw, 'type')) {
-    case 'recorded': {
-      const emission = sanitizeEmission(prop(raw, 'emission'), limits);
-      if (emission === null) return null;
-      const session = normalizeSessionId(prop(raw, 'sessionId')) ?? null;
-      return { type: 'recorded', session, emission };
-    }
-    case 'forgotten': {
-      const session = normalizeSessionId(prop(raw, 'sessionId'));
-      return session === undefined ? null : { type: 'forgotten', session };
-    }
+    case 'recorded':
+      return readRecorded(prop(raw, 'emission'), prop(raw, 'sessionId'), limits);
+    case 'forgotten':
+      return readForgotten(prop(raw, 'sessionId'));
     case 'cleared':
-      return { type: 'cleared' };
+      return CLEARED;
     case 'pruned':
-      return readPruned(raw);
+      return readPruned(
+        prop(raw, 'projectRoot'),
+        prop(raw, 'calls'),
+        normalizeSessionId(prop(raw, 'sessionId')) ?? null,
+      );
     default:
       return null;
   }

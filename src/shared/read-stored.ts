@@ -13,6 +13,7 @@
  * the next write does not carry it on.
  */
 
+import { parseJson } from '../boundary/read.js';
 import { readLedger } from '../ledger/read-ledger.js';
 import type { Ledger, LedgerLimits } from '../ledger/types.js';
 
@@ -38,12 +39,7 @@ function ofBucket(list: unknown): unknown {
  */
 export function readStoredLedger(text: string, limits: LedgerLimits): Ledger | null {
   if (text.length > MAX_STORED_CHARS) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const raw = parseJson(text);
   if (!isRecord(raw)) return null;
   return readLedger({
     version: raw.version,

@@ -7,7 +7,7 @@
  * nothing throws. The only thing a client can do with these is make the server
  * forget (re-send more), never make it withhold more.
  */
-import { at, isPositiveInteger, lengthOf, ownProp } from '../boundary/read.js';
+import { ownProp, positiveIntegers } from '../boundary/read.js';
 
 /**
  * How many call numbers one `refresh` may name. A view holds at most
@@ -59,15 +59,9 @@ const EVERYTHING: Refresh = /* @__PURE__ */ Object.freeze({});
 export function readRefresh(args: unknown): Refresh | null {
   const raw = ownProp(args, 'refresh');
   if (raw === true) return EVERYTHING;
-  const length = lengthOf(raw);
-  if (length === undefined || length > MAX_REFRESH_CALLS) return null;
-  const calls = new Set<number>();
-  for (let i = 0; i < length; i++) {
-    const n = at(raw as readonly unknown[], i);
-    if (!isPositiveInteger(n)) return null;
-    calls.add(n);
-  }
-  return Object.freeze({ calls: Object.freeze([...calls].sort((a, b) => a - b)) });
+  const calls = positiveIntegers(raw, MAX_REFRESH_CALLS);
+  if (calls === null) return null;
+  return Object.freeze({ calls: Object.freeze([...new Set(calls)].sort((a, b) => a - b)) });
 }
 
 /**
