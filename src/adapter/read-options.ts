@@ -1,17 +1,24 @@
 /**
- * Reading what a renderer is handed — the plan, the sources and
- * their symbols, the recorder, the pointer writer, the header fields —, what
- * a render loop reports to the emission recorder, and the rendered responses
- * handed back to be measured. Read once here, into
- * plain data the adapter trusts; a getter that throws, a proxy or a revoked
- * proxy reads as "absent", and a callback that throws is contained.
+ * Reading what a renderer is handed — the plan, the sources and their
+ * symbols, the recorder, the pointer writer, the header fields —, what a
+ * render loop reports to the emission recorder, and the rendered responses
+ * handed back to be measured. Read once here, into plain data the adapter
+ * trusts; a getter that throws, a proxy or a revoked proxy reads as "absent",
+ * and a host callback that throws is contained.
  *
  * Under-reports, never invents: a plan file that cannot be read is not
  * rendered (nothing is recorded for it), ranges that cannot be read are
  * dropped, and a recorder that fails loses what it failed to record.
  */
-import { at, count, isPositiveInteger, listOf, prop } from '../boundary/read.js';
-import { formatPointer, type PointerInput } from '../dedup/pointer.js';
+import { frozen, frozenEach } from '../boundary/freeze.js';
+import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { writePointer } from '../dedup/pointer.js';
+import {
+  type PointerParts,
+  readCalls,
+  readSymbolNodes,
+  type SymbolExtent,
+} from '../dedup/read-input.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
 import { isContextToken } from '../wire/args.js';
@@ -28,17 +35,17 @@ export interface PlannedFile {
   readonly coveredBy: readonly number[];
 }
 
-/** A file's content and the symbols that came with it (read by `symbolsInSpans`). */
+/** A file's content and its symbol nodes, read. */
 export interface SourceFile {
   readonly content: string;
-  readonly symbols: unknown;
+  readonly symbols: readonly SymbolExtent[];
 }
 
 /** The recorder calls a render loop makes, each one contained: a throw loses that report. */
 export type Reporter = Pick<EmissionRecorder, 'source' | 'pointer' | 'drop'>;
 
 /** Writes a pointer; never throws, always returns a string. */
-export type PointerWriter = (input: PointerInput) => string;
+export type PointerWriter = (parts: PointerParts) => string;
 
 /** What opens a response: its number and the context token to echo, when known. */
 export interface ResponseHeader {
@@ -89,17 +96,6 @@ export function readReportedRanges(raw: unknown): LineRange[] {
   return one === null ? [] : [one];
 }
 
-/** Response numbers: positive safe integers, each once, in the order given. */
-function readCalls(raw: unknown): number[] {
-  const { list, length } = listOf(raw);
-  const out: number[] = [];
-  for (let i = 0; i < length; i++) {
-    const n = at(list, i);
-    if (isPositiveInteger(n) && !out.includes(n)) out.push(n);
-  }
-  return out;
-}
-
 /** A planned file copied into plain data, or null when its path or render kind is unusable. */
 function readPlanned(raw: unknown): PlannedFile | null {
   const path = prop(raw, 'path');
@@ -116,14 +112,12 @@ function readPlanned(raw: unknown): PlannedFile | null {
   };
 }
 
-/**
- * A source whose content is a string, with its symbols as given: they are
- * read where they are used, by `symbolsInSpans` (which drops what it cannot
- * read), so the rule for a usable symbol lives in one place.
- */
+/** A source whose content is a string, with its symbol nodes read (unusable ones left out). */
 function readSource(raw: unknown): SourceFile | null {
   const content = prop(raw, 'content');
-  return typeof content === 'string' ? { content, symbols: prop(raw, 'symbols') } : null;
+  return typeof content === 'string'
+    ? { content, symbols: readSymbolNodes(prop(raw, 'symbols')) }
+    : null;
 }
 
 /** Readable sources by path (the last one for a path wins). */
@@ -141,39 +135,50 @@ function readSources(raw: unknown): Map<string, SourceFile> {
 }
 
 /**
- * The recorder's three reporting methods, each contained so a recorder that
- * throws never fails the render (what it failed to record is under-reported,
- * the safe direction); null when `raw` lacks any of them.
+ * A host callback `f` called on `self` with `args`: what it returns, or
+ * `undefined` when it throws. A recorder or a pointer writer that fails loses
+ * what it was asked for (under-reported, the safe direction); the response
+ * still goes out.
  */
+function contained(f: unknown, self: unknown, args: unknown[]): unknown {
+  try {
+    return Reflect.apply(f as (...a: unknown[]) => unknown, self, args);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The recorder's three reporting methods, each contained; null when `raw` lacks any of them. */
 function readReporter(raw: unknown): Reporter | null {
   const source = prop(raw, 'source');
   const pointer = prop(raw, 'pointer');
   const drop = prop(raw, 'drop');
   if (typeof source !== 'function' || typeof pointer !== 'function' || typeof drop !== 'function')
     return null;
-  const contain =
+  const report =
     (f: unknown) =>
     (...args: unknown[]): void => {
-      try {
-        Reflect.apply(f as (...a: unknown[]) => unknown, raw, args);
-      } catch {
-        // a failing recorder under-reports; the response still goes out
-      }
+      contained(f, raw, args);
     };
-  return { source: contain(source), pointer: contain(pointer), drop: contain(drop) };
+  return { source: report(source), pointer: report(pointer), drop: report(drop) };
 }
 
-/** The caller's pointer writer, falling back to the default wording when it throws or returns no string. */
+/**
+ * The caller's pointer writer, falling back to the default wording when it
+ * throws or returns no string. It is handed the parts frozen, so what it does
+ * to them cannot reach the default wording.
+ */
 function readPointer(raw: unknown): PointerWriter {
-  if (typeof raw !== 'function') return formatPointer;
-  return (input) => {
-    try {
-      const out = (raw as PointerWriter)(input);
-      if (typeof out === 'string') return out;
-    } catch {
-      // the default wording below
-    }
-    return formatPointer(input);
+  if (typeof raw !== 'function') return writePointer;
+  return (parts) => {
+    const shown = Object.freeze({
+      ...parts,
+      covered: frozenEach([...parts.covered]),
+      symbols: frozen([...parts.symbols]),
+      calls: frozen([...parts.calls]),
+    });
+    const out = contained(raw, undefined, [shown]);
+    return typeof out === 'string' ? out : writePointer(parts);
   };
 }
 
@@ -198,7 +203,7 @@ export function readResponseHeader(options: unknown, planIndex?: unknown): Respo
  * (nothing can be reported, so nothing is rendered). A cap that is not a
  * non-negative number is no cap; a title that is not a string is none.
  */
-export function readMarkdownInput(options: unknown): MarkdownInput | null {
+export function readMarkdownOptions(options: unknown): MarkdownInput | null {
   const reporter = readReporter(prop(options, 'recorder'));
   if (reporter === null) return null;
   const plan = prop(options, 'plan');
@@ -225,7 +230,7 @@ export function readMarkdownInput(options: unknown): MarkdownInput | null {
  * `renderRead`'s options read once, or null without a usable recorder, plan
  * or content (nothing is rendered or recorded then).
  */
-export function readReadInput(options: unknown): ReadInput | null {
+export function readReadOptions(options: unknown): ReadInput | null {
   const reporter = readReporter(prop(options, 'recorder'));
   const file = readPlanned(prop(options, 'plan'));
   const source = readSource(options);
@@ -251,16 +256,6 @@ export function readRecorderOptions(options: unknown): { projectRoot: string; qu
 /** A reported path: a non-empty string, else null (the report is ignored). */
 export function readPath(x: unknown): string | null {
   return nonEmpty(x) ? x : null;
-}
-
-/** A reported fingerprint: a non-empty string, else null (the file can never be withheld later). */
-export function readFingerprint(x: unknown): string | null {
-  return nonEmpty(x) ? x : null;
-}
-
-/** A reported char count: finite and non-negative, else 0. */
-export function readChars(x: unknown): number {
-  return count(x);
 }
 
 /** The responses of a list that are strings, in order; anything but a readable array holds none. */

@@ -10,16 +10,13 @@
  * the agent never saw.
  */
 
+import { frozenEach } from '../boundary/freeze.js';
+import { count } from '../boundary/read.js';
+import { readFingerprint } from '../ledger/read-emission.js';
 import type { Emission, FileEmission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
-import {
-  readChars,
-  readFingerprint,
-  readPath,
-  readRecorderOptions,
-  readReportedRanges,
-} from './read-options.js';
+import { readPath, readRecorderOptions, readReportedRanges } from './read-options.js';
 
 /**
  * Where and why a recorder is collecting: copied into the `Emission`.
@@ -124,14 +121,14 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
     }
     for (const r of ranges) entry.ranges.push(r);
     entry.chars += chars;
-    const given = readFingerprint(fp);
+    const given = readFingerprint(fp) ?? null;
     if (entry.fingerprint === undefined) entry.fingerprint = given;
     else if (entry.fingerprint !== given) entry.fingerprint = null;
   }
 
   return {
     source(path, ranges, chars, fp) {
-      report(path, readReportedRanges(ranges), readChars(chars), fp);
+      report(path, readReportedRanges(ranges), count(chars), fp);
     },
     pointer() {},
     drop(rawPath) {
@@ -148,7 +145,7 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
       let sourceChars = 0;
       for (const [path, entry] of entries) {
         sourceChars += entry.chars;
-        const ranges = Object.freeze(mergeRanges(entry.ranges).map((r) => Object.freeze(r)));
+        const ranges = frozenEach(mergeRanges(entry.ranges));
         files.push(
           Object.freeze(
             typeof entry.fingerprint === 'string'
@@ -163,7 +160,7 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
         query,
         files: Object.freeze(files),
         sourceChars,
-        responseChars: readChars(responseChars),
+        responseChars: count(responseChars),
       });
     },
   };

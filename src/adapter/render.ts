@@ -13,16 +13,17 @@
  */
 
 import type { PointerInput } from '../dedup/pointer.js';
-import { type LineSymbolNode, type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
+import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
+import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
-import { type FileLines, fileLines, lineChars } from '../text/file-lines.js';
+import { charsOfLines, clipToLines, indexLines, type LineIndex, lineText } from '../text/lines.js';
 import {
   type PlannedFile,
   type PointerWriter,
   type Reporter,
   type ResponseHeader,
-  readMarkdownInput,
-  readReadInput,
+  readMarkdownOptions,
+  readReadOptions,
   readResponseHeader,
   type SourceFile,
 } from './read-options.js';
@@ -217,7 +218,7 @@ export function formatResponseHeader(input: ResponseHeaderInput): string {
  * ```
  */
 export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown {
-  const input = readMarkdownInput(options);
+  const input = readMarkdownOptions(options);
   if (input === null) return Object.freeze({ text: '', dropped: Object.freeze([]) });
   const { reporter, pointer, header } = input;
   const opening = [headerLine(header), input.title].filter((line) => line !== '');
@@ -240,16 +241,9 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
   return Object.freeze({ text, dropped: Object.freeze(dropped) });
 }
 
-/** The spans of a set that lie within the file, cut at its last line. */
-function clip(set: readonly LineRange[], lineCount: number): LineRange[] {
-  return set
-    .filter((r) => r.start <= lineCount)
-    .map((r) => ({ start: r.start, end: Math.min(r.end, lineCount) }));
-}
-
 /** What a file's section shows: the spans within the file, and the pointer when there is one. */
 interface Shown {
-  readonly lines: FileLines;
+  readonly lines: LineIndex;
   readonly emit: readonly LineRange[];
   readonly covered: readonly LineRange[];
   /** The pointer text (unquoted), '' when nothing is covered. */
@@ -264,14 +258,14 @@ function show(
   pointer: PointerWriter,
   refresh: boolean,
 ): Shown {
-  const lines = fileLines(source.content);
-  const emit = clip(file.emit, lines.text.length);
-  const covered = file.render === 'full' ? [] : clip(file.covered, lines.text.length);
+  const lines = indexLines(source.content);
+  const emit = clipToLines(file.emit, lines.lineCount);
+  const covered = file.render === 'full' ? [] : clipToLines(file.covered, lines.lineCount);
   if (covered.length === 0) return { lines, emit, covered, pointer: '' };
   const text = pointer({
     path: file.path,
     covered,
-    symbols: symbolsInSpans(source.symbols as readonly SymbolNode[], covered),
+    symbols: symbolNames(source.symbols, covered),
     partial: emit.length > 0,
     calls: file.coveredBy,
     refresh,
@@ -290,7 +284,7 @@ function renderSection(
   const shown = show(file, source, reporter, pointer, refresh);
   const { lines, emit, covered } = shown;
   if (emit.length === 0 && covered.length === 0) return '';
-  const named = symbolsInSpans(source.symbols as readonly SymbolNode[], [...covered, ...emit]);
+  const named = symbolNames(source.symbols, mergeRanges([...covered, ...emit]));
   const names = named.length > 5 ? [...named.slice(0, 5), `+${named.length - 5} more`] : named;
   const header = `**\`${file.path}\`**`;
   const parts = [names.length > 0 ? `${header} — ${names.join(', ')}` : header];
@@ -298,13 +292,9 @@ function renderSection(
   const lang = languageOf(file.path);
   for (const span of emit) {
     const body: string[] = [];
-    let chars = 0;
-    for (let n = span.start; n <= span.end; n++) {
-      body.push(`${n}\t${lines.text[n - 1]!}`);
-      chars += lineChars(lines, n);
-    }
+    for (let n = span.start; n <= span.end; n++) body.push(`${n}\t${lineText(lines, n)}`);
     parts.push(`\`\`\`${lang}\n${body.join('\n')}\n\`\`\``);
-    reporter.source(file.path, span, chars, file.fingerprint);
+    reporter.source(file.path, span, charsOfLines(lines, span.start, span.end), file.fingerprint);
   }
   return `${parts.join('\n')}\n`;
 }
@@ -373,7 +363,7 @@ const NUMBER_WIDTH = 6;
  * ```
  */
 export function renderRead(options: RenderReadOptions): RenderedRead {
-  const input = readReadInput(options);
+  const input = readReadOptions(options);
   if (input === null || input.file.render === 'skipped') return Object.freeze({ text: '' });
   const { file, reporter } = input;
   const shown = show(file, input.source, reporter, input.pointer, input.header.refresh);
@@ -381,12 +371,10 @@ export function renderRead(options: RenderReadOptions): RenderedRead {
   if (emit.length === 0 && covered.length === 0) return Object.freeze({ text: '' });
   const parts = [headerLine(input.header), shown.pointer].filter((part) => part !== '');
   for (const span of emit) {
-    let chars = 0;
     for (let n = span.start; n <= span.end; n++) {
-      parts.push(`${String(n).padStart(NUMBER_WIDTH)}\t${lines.text[n - 1]!}`);
-      chars += lineChars(lines, n);
+      parts.push(`${String(n).padStart(NUMBER_WIDTH)}\t${lineText(lines, n)}`);
     }
-    reporter.source(file.path, span, chars, file.fingerprint);
+    reporter.source(file.path, span, charsOfLines(lines, span.start, span.end), file.fingerprint);
   }
   return Object.freeze({ text: `${parts.join('\n')}\n` });
 }

@@ -12,7 +12,7 @@ import { intersectRanges, subtractRanges } from '../ranges/setops.js';
 import { charsOf, type LineIndex, takePrefix } from '../text/lines.js';
 import { earnsPointer, shareALine } from './_spans.js';
 import { type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
-import { type BudgetLimits, readCallInput } from './read-input.js';
+import { type BudgetLimits, readPlanCall } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
@@ -315,7 +315,7 @@ function holdBackStep(
  * ```
  */
 export function planCall(input: PlanCallInput): CallPlan {
-  const call = readCallInput(input);
+  const call = readPlanCall(input);
   const gated = call.files.map((f) => planWork(f, call));
   const cut = budgetStep(gated, call.budget, call.thresholds);
   const held = call.holdBack

@@ -10,10 +10,10 @@ import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import { subtractRanges } from '../ranges/setops.js';
-import { allTrivial, charsOf, clipToFile, indexLines, type LineIndex } from '../text/lines.js';
+import { allTrivial, charsOf, clipToLines, indexLines, type LineIndex } from '../text/lines.js';
 import { earnsPointer, shareALine } from './_spans.js';
 import type { GateDecision, GateReason, GateVerdict } from './gates.js';
-import { type FileInput, type PlanSettings, readFileInput } from './read-input.js';
+import { type FileInput, type PlanSettings, readPlanFile } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
@@ -284,7 +284,7 @@ export function planWork(file: FileInput, s: PlanSettings): FileWork {
   const last = file.intended[file.intended.length - 1];
   // Lines past the last intended one are never scanned.
   const index = indexLines(content, last === undefined ? 1 : last.end);
-  const intended = clipToFile(file.intended, index.lineCount);
+  const intended = clipToLines(file.intended, index.lineCount);
   const { fingerprint } = file;
   const { render, emit, covered, folded, served, gates } = gate(
     { file, fingerprint, index, intended },
@@ -360,6 +360,6 @@ export function planOf(work: FileWork): FilePlan {
  * ```
  */
 export function planFile(input: PlanFileInput): FilePlan {
-  const { file, ...s } = readFileInput(input);
+  const { file, ...s } = readPlanFile(input);
   return planOf(planWork(file, s));
 }

@@ -10,7 +10,7 @@
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import { type FilePlan, planOf, planWork } from './plan-file.js';
-import { readReadInput } from './read-input.js';
+import { readPlanRead } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
@@ -66,6 +66,6 @@ export interface PlanReadInput {
  * ```
  */
 export function planRead(input: PlanReadInput): FilePlan {
-  const { file, ...settings } = readReadInput(input);
+  const { file, ...settings } = readPlanRead(input);
   return planOf(planWork(file, settings));
 }

@@ -8,13 +8,15 @@
  * and never sends the reader to the file.
  */
 
-import { formatSpans } from '../ranges/format.js';
+import { spansText } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
-import { readPointerInput } from './read-input.js';
+import { type PointerParts, readPointerInput } from './read-input.js';
 import { DEDUP_THRESHOLDS } from './thresholds.js';
 
 /**
- * What {@link formatPointer} takes.
+ * What a pointer is written from: the argument of {@link formatPointer}, and
+ * of a renderer's own `pointer` writer (`renderMarkdown` and `renderRead` pass
+ * every field).
  *
  * @example
  * ```ts
@@ -93,9 +95,17 @@ function refreshSentence(calls: readonly number[]): string {
  * ```
  */
 export function formatPointer(input: PointerInput): string {
-  const p = readPointerInput(input);
+  return writePointer(readPointerInput(input));
+}
+
+/**
+ * @internal The pointer text from parts already read (or built by the
+ * renderer from a plan it read): `covered` normalized, names trimmed and
+ * non-blank, `calls` positive and each once.
+ */
+export function writePointer(p: PointerParts): string {
   const name = p.path !== '' ? `\`${p.path}\`` : 'this file';
-  const spans = formatSpans(p.covered, DEDUP_THRESHOLDS.maxSpansInPointer);
+  const spans = spansText(p.covered, DEDUP_THRESHOLDS.maxSpansInPointer);
   const names = symbolList(p.symbols, DEDUP_THRESHOLDS.maxSymbolsInPointer);
   const when =
     p.calls.length === 0

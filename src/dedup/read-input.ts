@@ -136,7 +136,7 @@ function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
 }
 
 /** A `planCall` input: files in rank order (a non-array is none), and its settings. */
-export function readCallInput(raw: unknown): CallInput {
+export function readPlanCall(raw: unknown): CallInput {
   const { list, length } = listOf(prop(raw, 'files'));
   const files: FileInput[] = [];
   const paths = new Set<string>();
@@ -155,7 +155,7 @@ export function readCallInput(raw: unknown): CallInput {
 }
 
 /** A `planFile` input. */
-export function readFileInput(raw: unknown): OneFileInput {
+export function readPlanFile(raw: unknown): OneFileInput {
   const file = readFile(raw, readRanges(prop(raw, 'intended')));
   return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
 }
@@ -165,7 +165,7 @@ export function readFileInput(raw: unknown): OneFileInput {
  * file; a `range` that is not a valid range asks for nothing (the read is
  * skipped, never widened to the whole file).
  */
-export function readReadInput(raw: unknown): OneFileInput {
+export function readPlanRead(raw: unknown): OneFileInput {
   const range = prop(raw, 'range');
   let intended: readonly LineRange[] = WHOLE_FILE;
   if (range !== undefined && range !== null) {
@@ -176,7 +176,7 @@ export function readReadInput(raw: unknown): OneFileInput {
   return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
 }
 
-/** A symbol node read: a non-blank name, not an import or export, valid lines. */
+/** A symbol node read: a non-blank name (trimmed), not an import or export, valid lines. */
 export interface SymbolExtent {
   readonly name: string;
   readonly start: number;
@@ -193,8 +193,9 @@ export function readSymbolNodes(raw: unknown): SymbolExtent[] {
   const out: SymbolExtent[] = [];
   for (let i = 0; i < length; i++) {
     const node = at(list, i);
-    const name = prop(node, 'name');
-    if (typeof name !== 'string' || name.trim() === '') continue;
+    const raw = prop(node, 'name');
+    const name = typeof raw === 'string' ? raw.trim() : '';
+    if (name === '') continue;
     const kind = prop(node, 'kind');
     if (kind === 'import' || kind === 'export') continue;
     const start = prop(node, 'start');
@@ -228,7 +229,12 @@ function readNames(raw: unknown): string[] {
   return [...names];
 }
 
-function readCalls(raw: unknown): number[] {
+/**
+ * Response numbers cited (a pointer's `calls`, a plan's `coveredBy`): the
+ * positive safe integers of a foreign list, each once, in the order given;
+ * anything else in it is left out.
+ */
+export function readCalls(raw: unknown): number[] {
   const { list, length } = listOf(raw);
   const calls = new Set<number>();
   for (let i = 0; i < length; i++) {

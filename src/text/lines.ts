@@ -58,6 +58,24 @@ export function indexLines(content: string, upTo = Number.POSITIVE_INFINITY): Li
   return { content, offsets, lineCount: n, complete: true };
 }
 
+/** The text of line `n` (within the indexed lines), without its `'\n'` (a `'\r'` stays). */
+export function lineText(index: LineIndex, n: number): string {
+  const { content, offsets } = index;
+  const end = offsets[n]!;
+  return content.slice(offsets[n - 1]!, content.charCodeAt(end - 1) === 10 ? end - 1 : end);
+}
+
+/**
+ * The text of every line of `content`, in order (POSIX lines: `'a\nb\n'` and
+ * `'a\nb'` give `['a', 'b']`, `''` gives `[]`).
+ */
+export function splitLines(content: string): string[] {
+  const index = indexLines(content);
+  const out: string[] = [];
+  for (let n = 1; n <= index.lineCount; n++) out.push(lineText(index, n));
+  return out;
+}
+
 /** Chars of lines `start..end` (both within the file). */
 export function charsOfLines(index: LineIndex, start: number, end: number): number {
   return index.offsets[end]! - index.offsets[start - 1]!;
@@ -71,7 +89,7 @@ export function charsOf(index: LineIndex, spans: readonly LineRange[]): number {
 }
 
 /** The part of a normalized set that lies within the file's lines (as far as `lineCount`). */
-export function clipToFile(spans: readonly LineRange[], lineCount: number): readonly LineRange[] {
+export function clipToLines(spans: readonly LineRange[], lineCount: number): readonly LineRange[] {
   const last = spans[spans.length - 1];
   if (last === undefined || last.end <= lineCount) return spans;
   const out: LineRange[] = [];
