@@ -8,15 +8,8 @@ import { arrayOrNot, field, prop, UNREADABLE } from '../boundary/read.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import type { LedgerLimits } from './types.js';
 
-const FIELDS: readonly (keyof LedgerLimits)[] = [
-  'maxProjects',
-  'maxCallsRetained',
-  'maxFilesPerCall',
-  'maxRangesPerFile',
-  'maxViewCalls',
-  'maxRangesRetained',
-  'maxViewRanges',
-];
+/** Every bound a ledger keeps, in the order `DEFAULT_LIMITS` lists them. */
+const FIELDS = /* @__PURE__ */ Object.keys(DEFAULT_LIMITS) as readonly (keyof LedgerLimits)[];
 
 function isBound(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 0;
