@@ -21,35 +21,26 @@ const code = Array.from({ length: 40 }, (_, i) => `const v${i + 1} = ${i + 1};\n
 const content = `${code}${'}\n'.repeat(50)}`;
 const fp = fingerprint(content);
 
-/** The size gate's reason for L1-40 with `thresholds`, when response #1 sent L1-`held`. */
-function sizeGate(thresholds: unknown, held: number): string | undefined {
-  const prior = projectState([
-    callRecord([{ path: 'a.ts', ranges: [r(1, held)], chars: 1, fingerprint: fp }]),
-  ]);
+/** The gates' reasons for L1-`wanted` under `thresholds`, when response #1 sent L1-`held`. */
+function reasons(thresholds: unknown, held: number, wanted: number): (string | undefined)[] {
+  const served = { path: 'a.ts', ranges: [r(1, held)], chars: 1, fingerprint: fp };
+  const prior = projectState([callRecord([served])]);
+  const intended = [r(1, wanted)];
   const plan = planFile({
     path: 'a.ts',
     content,
-    intended: [r(1, 40)],
+    intended,
     prior,
     thresholds: thresholds as never,
   });
-  return plan.gates[3]?.reason;
+  return plan.gates.map((g) => g.reason);
 }
 
+/** The size gate's reason for L1-40 with `thresholds`, when response #1 sent L1-`held`. */
+const sizeGate = (thresholds: unknown, held: number) => reasons(thresholds, held, 40)[3];
+
 /** Whether the 100-char trivial tail after L1-40 is folded into the pointer under `thresholds`. */
-function foldsTail(thresholds: unknown): boolean {
-  const prior = projectState([
-    callRecord([{ path: 'a.ts', ranges: [r(1, 40)], chars: 1, fingerprint: fp }]),
-  ]);
-  const plan = planFile({
-    path: 'a.ts',
-    content,
-    intended: [r(1, 90)],
-    prior,
-    thresholds: thresholds as never,
-  });
-  return plan.gates[4]?.reason === 'folded-small-delta';
-}
+const foldsTail = (thresholds: unknown) => reasons(thresholds, 40, 90)[4] === 'folded-small-delta';
 
 describe('threshold overrides, as the planner reads them', () => {
   it.each([null, undefined, 'x', 8])('%s: the defaults (8 lines, 160 chars)', (t) => {

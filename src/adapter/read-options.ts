@@ -23,17 +23,15 @@ import type { LineRange } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
 import { isContextToken } from '../wire/args.js';
 import type { EmissionRecorder } from './recorder.js';
+import type { RenderablePlan } from './render.js';
 
-/** A planned file as the renderer trusts it: ranges normalized, numbers cited checked. */
-export interface PlannedFile {
-  readonly path: string;
-  readonly fingerprint: string;
-  readonly render: 'full' | 'partial' | 'pointer' | 'skipped';
-  readonly emit: readonly LineRange[];
-  readonly covered: readonly LineRange[];
-  /** The responses that served `covered`, most recent first (empty when unknown). */
+/**
+ * A `RenderablePlan` as the renderer trusts it: ranges normalized, the numbers
+ * it cites checked (none when unknown).
+ */
+export type PlannedFile = Omit<RenderablePlan, 'coveredBy'> & {
   readonly coveredBy: readonly number[];
-}
+};
 
 /** A file's content and its symbol nodes, read. */
 export interface SourceFile {

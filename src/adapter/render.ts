@@ -12,6 +12,7 @@
  * once, in `boundary/render.ts`; what is rendered here is trusted data.
  */
 
+import type { FileRender } from '../dedup/plan-file.js';
 import type { PointerInput } from '../dedup/pointer.js';
 import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
 import { mergeRanges } from '../ranges/merge.js';
@@ -43,7 +44,7 @@ import type { EmissionRecorder } from './recorder.js';
 export interface RenderablePlan {
   readonly path: string;
   readonly fingerprint: string;
-  readonly render: 'full' | 'partial' | 'pointer' | 'skipped';
+  readonly render: FileRender;
   readonly emit: readonly LineRange[];
   readonly covered: readonly LineRange[];
   /** The responses that served `covered`, most recent first: the pointer cites them. */
