@@ -9,7 +9,7 @@
  */
 import { at, count, isPositiveInteger, listOf, prop, shortString } from '../boundary/read.js';
 import { coalesceRanges } from '../ranges/coalesce.js';
-import { isLineRange, type LineRange } from '../ranges/range.js';
+import { readRanges } from '../ranges/read.js';
 import { freezeEmission } from './_freeze.js';
 import { addCounts } from './counts.js';
 import type { CallRecord, Emission, FileEmission, LedgerLimits } from './types.js';
@@ -42,24 +42,6 @@ interface Acc {
   agree: boolean;
   truncated: boolean;
   ranges: unknown[];
-}
-
-/**
- * The valid spans among the members of several reported range lists, as fresh
- * plain copies: what the range algebra is then handed is data this module
- * built, not the reporter's objects.
- */
-function checkedRanges(lists: readonly unknown[]): LineRange[] {
-  const out: LineRange[] = [];
-  for (const raw of lists) {
-    const { list, length } = listOf(raw);
-    for (let i = 0; i < length; i++) {
-      const member = at(list, i);
-      const range = { start: prop(member, 'start'), end: prop(member, 'end') };
-      if (isLineRange(range)) out.push(range);
-    }
-  }
-  return out;
 }
 
 /**
@@ -111,8 +93,9 @@ export function sanitizeFiles(raw: unknown, limits: LedgerLimits): FileEmission[
       .sort((a, b) => a.first - b.first);
   }
   return kept.map((acc) => {
+    // Each reported list read into fresh valid ranges; the cut then sees only those.
     const { ranges, truncated } = coalesceRanges(
-      checkedRanges(acc.ranges),
+      acc.ranges.flatMap((list) => readRanges(list)),
       limits.maxRangesPerFile,
     );
     const file: { -readonly [K in keyof FileEmission]: FileEmission[K] } = {

@@ -7,7 +7,15 @@
  */
 
 import { own } from '../boundary/own.js';
-import { at, count, isArray, listOf, prop, shortString } from '../boundary/read.js';
+import {
+  at,
+  count,
+  isArray,
+  isPositiveInteger,
+  listOf,
+  prop,
+  shortString,
+} from '../boundary/read.js';
 import { freezeProject } from './_freeze.js';
 import { projectKey } from './project-key.js';
 import { MAX_ROOT_CHARS, sanitizeRecord } from './read-emission.js';
@@ -47,10 +55,7 @@ export function sanitizeProject(
   calls.reverse();
   return freezeProject({
     projectRoot,
-    callCount:
-      typeof callCount === 'number' && Number.isSafeInteger(callCount) && callCount > 0
-        ? callCount
-        : 0,
+    callCount: isPositiveInteger(callCount) ? callCount : 0,
     responseChars: count(prop(raw, 'responseChars')),
     calls,
   });
