@@ -163,11 +163,12 @@ export interface Ledger {
   readonly version: 1;
   /** The bounds this ledger keeps to. */
   readonly limits: LedgerLimits;
-  /** Least recently used first, most recently used last. */
+  /** @internal The stored entries, least recently used first, most recently used last. */
   readonly entries: readonly LedgerEntry[];
   /**
-   * The counters of entries evicted whole, oldest first (at most 64), so a
-   * project that comes back keeps counting instead of starting again at call 1.
+   * @internal The counters of entries evicted whole, oldest first (at most
+   * 64), so a project that comes back keeps counting instead of starting again
+   * at call 1.
    */
   readonly evicted: readonly EvictedCounters[];
 }
