@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { withSessionView } from 'span-ledger';
+import { withSessionView } from 'span-ledger/wire';
 import { createSession } from './handler.mjs';
 import { createExploreServer } from './tool.mjs';
 

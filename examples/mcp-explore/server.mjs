@@ -55,7 +55,7 @@ if (redisUrl !== undefined && (port === undefined || redisUrl === '')) fail(USAG
 async function connectShared(url) {
   const { createClient } = await import('redis');
   const { connectRedis, redisBackend } = await import('span-ledger/redis');
-  const { createSharedSessionStore } = await import('span-ledger');
+  const { createSharedSessionStore } = await import('span-ledger/shared');
   const client = await connectRedis(createClient, url, {
     onError: (error) => log(`redis: ${error.message}`),
   }).catch((error) => fail(error.message));

@@ -1,28 +1,18 @@
 /**
- * What the proxy takes from span-ledger whose name or home is about to
- * change, in one place: the pointer's formatter and its render kind, the
- * recorder's pointer report, and the shared store's constructors. Everything
- * else comes straight from the public entries where it is used.
+ * What the proxy takes from span-ledger for pointers and the shared store, in
+ * one place: the pointer's formatter, the recorder's pointer report, and the
+ * shared store's constructor. Everything else comes straight from the public
+ * entries where it is used.
  *
  * The proxy writes no wording of its own for a response's header or a
  * pointer: both are the library's, so a change there reaches every proxied
  * response.
  */
-import { createSharedSessionStore, type FilePlan, formatBackReference } from 'span-ledger';
+import { type FilePlan, formatPointer } from 'span-ledger';
 import type { EmissionRecorder } from 'span-ledger/adapter';
+import { createSharedSessionStore } from 'span-ledger/shared';
 
-export { createSharedSessionStore };
-
-/**
- * The library's pointer text: path, spans, symbols, the responses that sent them, the refresh offer.
- *
- * @example
- * ```ts
- * formatPointer({ path: 'src/a.ts', covered: [{ start: 1, end: 40 }], calls: [1], refresh: true });
- * // 'Sent in response #1 of this conversation: `src/a.ts` L1-40. …'
- * ```
- */
-export const formatPointer = formatBackReference;
+export { createSharedSessionStore, formatPointer };
 
 /**
  * Tells the recorder a pointer was written (it records nothing for it).
@@ -38,7 +28,7 @@ export function reportPointer(
   covered: FilePlan['covered'],
   fingerprint: string,
 ): void {
-  recorder.backref(path, covered, fingerprint);
+  recorder.pointer(path, covered, fingerprint);
 }
 
 /**

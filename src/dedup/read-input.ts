@@ -1,21 +1,21 @@
 /**
- * Internal: what a host hands the planner — `planFile`, `planCall` and
- * `planRead` inputs, the prior a session view gave it, thresholds, budget,
- * symbol nodes and pointer inputs — read once into typed plain data. Behind
- * this file the planner trusts what it gets.
+ * What a host hands the planner — `planFile`, `planCall` and `planRead`
+ * inputs, thresholds, budget, symbol nodes and pointer inputs — read once into
+ * typed plain data (the prior through the ledger's reader). Behind this file
+ * the planner trusts what it gets.
  *
  * The direction every reader takes: what cannot be read is absent, and absent
  * never makes the planner withhold more. A prior record that cannot be read is
  * dropped (its lines are re-sent); a file that cannot be planned is skipped.
  */
-import type { DedupThresholds } from '../dedup/thresholds.js';
-import { DEDUP_THRESHOLDS } from '../dedup/thresholds.js';
-import { fingerprint as fingerprintOf } from '../fingerprint/fingerprint.js';
-import type { CallRecord, FileEmission, ProjectState } from '../ledger/types.js';
+import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
+import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
+import { readPrior } from '../ledger/read-prior.js';
+import type { ProjectState } from '../ledger/types.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
-import { isOwn } from './_own.js';
-import { at, count, listOf, prop, readRange, readRanges } from './_read.js';
-import { MAX_FINGERPRINT_CHARS, MAX_PATH_CHARS } from './ledger.js';
+import { readRange, readRanges } from '../ranges/read.js';
+import { DEDUP_THRESHOLDS, type DedupThresholds } from './thresholds.js';
 
 /** Why a path is not one the ledger could key a pointer on. */
 export type PathProblem = 'none' | 'no-path' | 'unusable-path';
@@ -78,12 +78,6 @@ function pathProblem(path: unknown): PathProblem {
   return /(^|[\\/])\.\.([\\/]|$)/.test(path) ? 'unusable-path' : 'none';
 }
 
-function readFingerprint(raw: unknown): string | undefined {
-  return typeof raw === 'string' && raw !== '' && raw.length <= MAX_FINGERPRINT_CHARS
-    ? raw
-    : undefined;
-}
-
 /**
  * One file of a call (or of `planFile`), with `intended` as given. The
  * fingerprint is the caller's when usable, else the content's own.
@@ -133,55 +127,6 @@ function readBudget(raw: unknown): BudgetLimits | null {
   return { maxChars: chars, maxFiles: files, bank: prop(raw, 'policy') === 'bank' };
 }
 
-const positiveInt = (x: unknown): x is number =>
-  typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
-
-/** One file of a prior record: only the paths asked about, only with a usable fingerprint. */
-function readServedFile(raw: unknown, wanted: ReadonlySet<string> | null): FileEmission | null {
-  const path = prop(raw, 'path');
-  if (typeof path !== 'string' || path === '') return null;
-  if (wanted !== null && !wanted.has(path)) return null;
-  const fingerprint = readFingerprint(prop(raw, 'fingerprint'));
-  const ranges = readRanges(prop(raw, 'ranges'));
-  const file: FileEmission = { path, ranges, chars: count(prop(raw, 'chars')) };
-  return fingerprint === undefined ? file : { ...file, fingerprint };
-}
-
-/**
- * What the session was served, for the paths in `wanted` (every path when
- * `null`): `null` when the prior is not an object (untracked). Records without
- * a positive safe-integer `index` are dropped (a pointer could not cite them);
- * files of other paths are left out, since nothing in this call asks about them.
- */
-export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): ProjectState | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  // A project the library built and froze (`projectFromView`) is exactly what it made.
-  if (isOwn(raw)) return raw as ProjectState;
-  const projectRoot = prop(raw, 'projectRoot');
-  const callCount = prop(raw, 'callCount');
-  const { list, length } = listOf(prop(raw, 'calls'));
-  const calls: CallRecord[] = [];
-  for (let i = 0; i < length; i++) {
-    const call = at(list, i);
-    const index = prop(call, 'index');
-    if (!positiveInt(index)) continue;
-    const files: FileEmission[] = [];
-    const raws = listOf(prop(call, 'files'));
-    for (let j = 0; j < raws.length; j++) {
-      const file = readServedFile(at(raws.list, j), wanted);
-      if (file !== null) files.push(file);
-    }
-    calls.push({ index, projectRoot: '', query: '', files, sourceChars: 0, responseChars: 0 });
-  }
-  return {
-    projectRoot: typeof projectRoot === 'string' ? projectRoot : '',
-    // Never below the calls it holds: the call being planned comes after them.
-    callCount: Math.max(Math.floor(Math.min(count(callCount), Number.MAX_SAFE_INTEGER)), length),
-    responseChars: count(prop(raw, 'responseChars')),
-    calls,
-  };
-}
-
 function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
   return {
     prior: readPrior(prop(raw, 'prior'), paths),
@@ -191,7 +136,7 @@ function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
 }
 
 /** A `planCall` input: files in rank order (a non-array is none), and its settings. */
-export function readCallInput(raw: unknown): CallInput {
+export function readPlanCall(raw: unknown): CallInput {
   const { list, length } = listOf(prop(raw, 'files'));
   const files: FileInput[] = [];
   const paths = new Set<string>();
@@ -210,7 +155,7 @@ export function readCallInput(raw: unknown): CallInput {
 }
 
 /** A `planFile` input. */
-export function readFileInput(raw: unknown): OneFileInput {
+export function readPlanFile(raw: unknown): OneFileInput {
   const file = readFile(raw, readRanges(prop(raw, 'intended')));
   return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
 }
@@ -220,7 +165,7 @@ export function readFileInput(raw: unknown): OneFileInput {
  * file; a `range` that is not a valid range asks for nothing (the read is
  * skipped, never widened to the whole file).
  */
-export function readReadInput(raw: unknown): OneFileInput {
+export function readPlanRead(raw: unknown): OneFileInput {
   const range = prop(raw, 'range');
   let intended: readonly LineRange[] = WHOLE_FILE;
   if (range !== undefined && range !== null) {
@@ -231,7 +176,7 @@ export function readReadInput(raw: unknown): OneFileInput {
   return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
 }
 
-/** A symbol node read: a non-blank name, not an import or export, valid lines. */
+/** A symbol node read: a non-blank name (trimmed), not an import or export, valid lines. */
 export interface SymbolExtent {
   readonly name: string;
   readonly start: number;
@@ -248,8 +193,9 @@ export function readSymbolNodes(raw: unknown): SymbolExtent[] {
   const out: SymbolExtent[] = [];
   for (let i = 0; i < length; i++) {
     const node = at(list, i);
-    const name = prop(node, 'name');
-    if (typeof name !== 'string' || name.trim() === '') continue;
+    const raw = prop(node, 'name');
+    const name = typeof raw === 'string' ? raw.trim() : '';
+    if (name === '') continue;
     const kind = prop(node, 'kind');
     if (kind === 'import' || kind === 'export') continue;
     const start = prop(node, 'start');
@@ -262,8 +208,8 @@ export function readSymbolNodes(raw: unknown): SymbolExtent[] {
   return out;
 }
 
-/** A `formatBackReference` input, read. */
-export interface PointerInput {
+/** A `formatPointer` input, read: every field present and checked. */
+export interface PointerParts {
   readonly path: string;
   readonly covered: readonly LineRange[];
   readonly symbols: readonly string[];
@@ -283,18 +229,23 @@ function readNames(raw: unknown): string[] {
   return [...names];
 }
 
-function readCalls(raw: unknown): number[] {
+/**
+ * Response numbers cited (a pointer's `calls`, a plan's `coveredBy`): the
+ * positive safe integers of a foreign list, each once, in the order given;
+ * anything else in it is left out.
+ */
+export function readCalls(raw: unknown): number[] {
   const { list, length } = listOf(raw);
   const calls = new Set<number>();
   for (let i = 0; i < length; i++) {
     const n = at(list, i);
-    if (positiveInt(n)) calls.add(n);
+    if (isPositiveInteger(n)) calls.add(n);
   }
   return [...calls];
 }
 
 /** What a pointer is about. */
-export function readPointerInput(raw: unknown): PointerInput {
+export function readPointerInput(raw: unknown): PointerParts {
   const path = prop(raw, 'path');
   return {
     path: typeof path === 'string' ? path : '',

@@ -3,24 +3,29 @@
  * native synchronous hash (browsers, workers, Deno). It only turns long session
  * ids into fixed-size keys; it is not offered as a general hash.
  */
-import { padMessage } from '../fingerprint/_pad.js';
+import { padMessage } from './_pad.js';
 
-/** The first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
-const K = /* @__PURE__ */ new Int32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-]);
+/** The first 32 bits of the fractional part of `x`, as a signed 32-bit word. */
+const fraction32 = (x: number): number => ((x - Math.floor(x)) * 2 ** 32) | 0;
 
-/** The first 32 bits of the fractional parts of the square roots of the first 8 primes. */
-const H0 = [
-  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-];
+/**
+ * The round constants (the first 32 bits of the fractional parts of the cube
+ * roots of the first 64 primes) and the initial hash (of the square roots of
+ * the first 8), computed as FIPS 180-4 defines them rather than written out:
+ * every one of those fractions lies more than 0.005 of a unit from a word
+ * boundary, a thousand times what a rounding error of `Math.cbrt` can move it.
+ * The published test vectors pin the result.
+ */
+function constants(): { k: Int32Array; h0: Int32Array } {
+  const primes: number[] = [];
+  for (let n = 2; primes.length < 64; n++) if (primes.every((p) => n % p !== 0)) primes.push(n);
+  return {
+    k: Int32Array.from(primes, (p) => fraction32(Math.cbrt(p))),
+    h0: Int32Array.from(primes.slice(0, 8), (p) => fraction32(Math.sqrt(p))),
+  };
+}
+
+let table: { k: Int32Array; h0: Int32Array } | undefined;
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
@@ -28,7 +33,9 @@ const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 export function sha256Hex(bytes: Uint8Array): string {
   const data = padMessage(bytes);
 
-  const h = Int32Array.from(H0);
+  table ??= constants();
+  const K = table.k;
+  const h = Int32Array.from(table.h0);
   const w = new Int32Array(64);
   for (let off = 0; off < data.byteLength; off += 64) {
     for (let t = 0; t < 16; t++) w[t] = data.getInt32(off + t * 4);

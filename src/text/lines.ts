@@ -1,8 +1,8 @@
 /**
- * Internal: line offsets of one file's content, so the chars of any span cost
- * O(1), and the span operations the planner needs on top of them (clip to the
- * file, cut a set to an allowance, tell trivial lines from code). Not part of
- * the public surface.
+ * The line model: line offsets of one file's content, so the chars of any span
+ * cost O(1), and the span operations on top of them (clip to the file, cut a
+ * set to an allowance, tell trivial lines from code). Not part of the public
+ * surface.
  *
  * Lines are POSIX lines: the content cut at each `\n`, where a final `\n` ends
  * the last line instead of starting an empty one (`'a\nb\n'` has 2 lines, `''`
@@ -58,6 +58,24 @@ export function indexLines(content: string, upTo = Number.POSITIVE_INFINITY): Li
   return { content, offsets, lineCount: n, complete: true };
 }
 
+/** The text of line `n` (within the indexed lines), without its `'\n'` (a `'\r'` stays). */
+export function lineText(index: LineIndex, n: number): string {
+  const { content, offsets } = index;
+  const end = offsets[n]!;
+  return content.slice(offsets[n - 1]!, content.charCodeAt(end - 1) === 10 ? end - 1 : end);
+}
+
+/**
+ * The text of every line of `content`, in order (POSIX lines: `'a\nb\n'` and
+ * `'a\nb'` give `['a', 'b']`, `''` gives `[]`).
+ */
+export function splitLines(content: string): string[] {
+  const index = indexLines(content);
+  const out: string[] = [];
+  for (let n = 1; n <= index.lineCount; n++) out.push(lineText(index, n));
+  return out;
+}
+
 /** Chars of lines `start..end` (both within the file). */
 export function charsOfLines(index: LineIndex, start: number, end: number): number {
   return index.offsets[end]! - index.offsets[start - 1]!;
@@ -71,7 +89,7 @@ export function charsOf(index: LineIndex, spans: readonly LineRange[]): number {
 }
 
 /** The part of a normalized set that lies within the file's lines (as far as `lineCount`). */
-export function clipToFile(spans: readonly LineRange[], lineCount: number): readonly LineRange[] {
+export function clipToLines(spans: readonly LineRange[], lineCount: number): readonly LineRange[] {
   const last = spans[spans.length - 1];
   if (last === undefined || last.end <= lineCount) return spans;
   const out: LineRange[] = [];
@@ -80,23 +98,6 @@ export function clipToFile(spans: readonly LineRange[], lineCount: number): read
     out.push(r.end <= lineCount ? r : { start: r.start, end: lineCount });
   }
   return out;
-}
-
-/** Whether a held run is long enough to earn a pointer of its own. */
-export function earnsPointer(run: LineRange, minCoveredLines: number): boolean {
-  return run.end - run.start + 1 >= minCoveredLines;
-}
-
-/** Whether two normalized sets share a line: one walk, nothing allocated. */
-export function shareALine(a: readonly LineRange[], b: readonly LineRange[]): boolean {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i]!.end < b[j]!.start) i++;
-    else if (b[j]!.end < a[i]!.start) j++;
-    else return true;
-  }
-  return false;
 }
 
 /** A prefix of a set, and its chars. */

@@ -7,7 +7,7 @@
  * nothing throws. The only thing a client can do with these is make the server
  * forget (re-send more), never make it withhold more.
  */
-import { at, lengthOf, ownProp } from './_read.js';
+import { ownProp, positiveIntegers } from '../boundary/read.js';
 
 /**
  * How many call numbers one `refresh` may name. A view holds at most
@@ -38,13 +38,9 @@ export interface Refresh {
 
 const EVERYTHING: Refresh = /* @__PURE__ */ Object.freeze({});
 
-function isCallNumber(x: unknown): x is number {
-  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
-}
-
 /**
  * The `refresh` tool argument: `true` → `{}` (everything); an array of
- * positive safe integers (at most {@link MAX_REFRESH_CALLS}) → `{ calls }`,
+ * positive safe integers (at most 1,024) → `{ calls }`,
  * sorted and deduplicated; anything else (absent, `false`, `'true'`, `[0]`,
  * `[1.5]`, a longer list, a value that cannot be read) → `null`, as if the
  * client had not passed it. Only own properties of `args` count. The host
@@ -63,15 +59,9 @@ function isCallNumber(x: unknown): x is number {
 export function readRefresh(args: unknown): Refresh | null {
   const raw = ownProp(args, 'refresh');
   if (raw === true) return EVERYTHING;
-  const length = lengthOf(raw);
-  if (length === undefined || length > MAX_REFRESH_CALLS) return null;
-  const calls = new Set<number>();
-  for (let i = 0; i < length; i++) {
-    const n = at(raw as readonly unknown[], i);
-    if (!isCallNumber(n)) return null;
-    calls.add(n);
-  }
-  return Object.freeze({ calls: Object.freeze([...calls].sort((a, b) => a - b)) });
+  const calls = positiveIntegers(raw, MAX_REFRESH_CALLS);
+  if (calls === null) return null;
+  return Object.freeze({ calls: Object.freeze([...new Set(calls)].sort((a, b) => a - b)) });
 }
 
 /**

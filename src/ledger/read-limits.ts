@@ -1,21 +1,15 @@
 /**
- * Internal: reading a caller's limits. `checkLimits` is for developer entry
+ * Reading a caller's limits. `checkLimits` is for developer entry
  * points (`createLedger`), which throw a TypeError naming the field;
  * `readLimits` is for places that may not throw (the wire, a foreign ledger),
  * where each unusable field takes its default.
  */
-import { DEFAULT_LIMITS } from '../ledger/limits.js';
-import type { LedgerLimits } from '../ledger/types.js';
+import { arrayOrNot, field, prop, UNREADABLE } from '../boundary/read.js';
+import { DEFAULT_LIMITS } from './limits.js';
+import type { LedgerLimits } from './types.js';
 
-const FIELDS: readonly (keyof LedgerLimits)[] = [
-  'maxProjects',
-  'maxCallsRetained',
-  'maxFilesPerCall',
-  'maxRangesPerFile',
-  'maxViewCalls',
-  'maxRangesRetained',
-  'maxViewRanges',
-];
+/** Every bound a ledger keeps, in the order `DEFAULT_LIMITS` lists them. */
+const FIELDS = /* @__PURE__ */ Object.keys(DEFAULT_LIMITS) as readonly (keyof LedgerLimits)[];
 
 function isBound(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 0;
@@ -34,26 +28,18 @@ function isBound(x: unknown): x is number {
  */
 export function checkLimits(limits: unknown, where: string): LedgerLimits {
   if (limits === undefined) return DEFAULT_LIMITS;
-  let isArray: boolean;
-  try {
-    isArray = Array.isArray(limits); // throws on a revoked proxy
-  } catch {
-    throw new TypeError(`${where}: limits could not be read`);
-  }
-  if (typeof limits !== 'object' || limits === null || isArray) {
+  const array = arrayOrNot(limits);
+  if (array === undefined) throw new TypeError(`${where}: limits could not be read`);
+  if (typeof limits !== 'object' || limits === null || array) {
     throw new TypeError(`${where}: limits must be an object`);
   }
   const out: Record<string, number> = {};
-  for (const field of FIELDS) {
-    let value: unknown;
-    try {
-      value = (limits as Record<string, unknown>)[field];
-    } catch {
-      throw new TypeError(`${where}: limits.${field} could not be read`);
-    }
-    if (value === undefined) out[field] = DEFAULT_LIMITS[field];
-    else if (isBound(value)) out[field] = value;
-    else throw new TypeError(`${where}: limits.${field} must be a non-negative safe integer`);
+  for (const name of FIELDS) {
+    const value = field(limits, name);
+    if (value === UNREADABLE) throw new TypeError(`${where}: limits.${name} could not be read`);
+    if (value === undefined) out[name] = DEFAULT_LIMITS[name];
+    else if (isBound(value)) out[name] = value;
+    else throw new TypeError(`${where}: limits.${name} must be a non-negative safe integer`);
   }
   return out as unknown as LedgerLimits;
 }
@@ -70,14 +56,9 @@ export function checkLimits(limits: unknown, where: string): LedgerLimits {
 export function readLimits(limits: unknown): LedgerLimits {
   if (limits === DEFAULT_LIMITS) return DEFAULT_LIMITS;
   const out: Record<string, number> = {};
-  for (const field of FIELDS) {
-    let value: unknown;
-    try {
-      value = (limits as Record<string, unknown> | null | undefined)?.[field];
-    } catch {
-      value = undefined;
-    }
-    out[field] = isBound(value) ? value : DEFAULT_LIMITS[field];
+  for (const name of FIELDS) {
+    const value = prop(limits, name);
+    out[name] = isBound(value) ? value : DEFAULT_LIMITS[name];
   }
   return out as unknown as LedgerLimits;
 }

@@ -1,17 +1,26 @@
 /**
- * Internal: reading a session view that arrived from outside (off the wire
+ * Reading a session view that arrived from outside (off the wire
  * into a worker, or written by a caller), and the project states inside views
  * and foreign ledgers, into fresh, frozen ones. The view decides what a call
  * may withhold, so nothing in it is trusted: malformed parts are dropped,
  * never repaired into something the server did not send.
  */
-import { freezeProject } from '../ledger/_freeze.js';
-import { projectKey } from '../ledger/project-key.js';
-import type { CallRecord, LedgerLimits, ProjectState, SessionView } from '../ledger/types.js';
-import { rangesOf } from '../ledger/window.js';
-import { own } from './_own.js';
-import { at, count, isArray, listOf, prop } from './_read.js';
-import { MAX_ROOT_CHARS, sanitizeRecord, shortString } from './emission.js';
+
+import { own } from '../boundary/own.js';
+import {
+  at,
+  count,
+  isArray,
+  isPositiveInteger,
+  listOf,
+  prop,
+  shortString,
+} from '../boundary/read.js';
+import { freezeProject } from './_freeze.js';
+import { projectKey } from './project-key.js';
+import { MAX_ROOT_CHARS, sanitizeRecord } from './read-emission.js';
+import type { CallRecord, LedgerLimits, ProjectState, SessionView } from './types.js';
+import { rangesOf } from './window.js';
 
 /** How many records, and how many ranges over them, a project read from outside keeps. */
 export interface RecordWindow {
@@ -46,10 +55,7 @@ export function sanitizeProject(
   calls.reverse();
   return freezeProject({
     projectRoot,
-    callCount:
-      typeof callCount === 'number' && Number.isSafeInteger(callCount) && callCount > 0
-        ? callCount
-        : 0,
+    callCount: isPositiveInteger(callCount) ? callCount : 0,
     responseChars: count(prop(raw, 'responseChars')),
     calls,
   });

@@ -1,19 +1,17 @@
 /**
- * Internal: reading a ledger that did not come from this library's own hands
+ * Reading a ledger that did not come from this library's own hands
  * (it went through JSON, a structured clone, or a shared store) into a fresh,
  * frozen one the reducer and the selectors can trust.
  */
-import { MAX_EVICTED_COUNTERS } from '../ledger/limits.js';
-import { projectKey } from '../ledger/project-key.js';
-import { normalizeSessionId } from '../ledger/session-id.js';
-import type { EvictedCounters, Ledger, LedgerEntry } from '../ledger/types.js';
-import { own } from './_own.js';
-import { at, isArray, listOf, prop } from './_read.js';
-import { readLimits } from './limits.js';
-import { sanitizeProject } from './view.js';
 
-// The emission reader's caps, also where the planner's reader looks for them.
-export { MAX_FINGERPRINT_CHARS, MAX_PATH_CHARS } from './emission.js';
+import { own } from '../boundary/own.js';
+import { at, isArray, listOf, prop } from '../boundary/read.js';
+import { MAX_EVICTED_COUNTERS } from './limits.js';
+import { projectKey } from './project-key.js';
+import { readLimits } from './read-limits.js';
+import { sanitizeProject } from './read-view.js';
+import { normalizeSessionId } from './session-id.js';
+import type { EvictedCounters, Ledger, LedgerEntry } from './types.js';
 
 function isCounters(c: unknown): c is EvictedCounters {
   const session = prop(c, 'session');

@@ -1,5 +1,5 @@
 /**
- * Internal: reading an emission — what a renderer reported it sent, carried
+ * Reading an emission — what a renderer reported it sent, carried
  * back from a tool (possibly out of a worker) or handed to the reducer in a
  * `recorded` event — into the ledger's plain shapes. Reads defensively (a
  * getter that throws, a proxy, a revoked proxy all read as "absent"), copies
@@ -7,11 +7,12 @@
  * Under-reports, never invents: what cannot be read is dropped, nothing is
  * widened or guessed.
  */
-import { freezeEmission } from '../ledger/_freeze.js';
-import type { CallRecord, Emission, FileEmission, LedgerLimits } from '../ledger/types.js';
+import { at, count, isPositiveInteger, listOf, prop, shortString } from '../boundary/read.js';
 import { coalesceRanges } from '../ranges/coalesce.js';
-import { isLineRange, type LineRange } from '../ranges/range.js';
-import { addCounts, at, count, listOf, prop } from './_read.js';
+import { readRanges } from '../ranges/read.js';
+import { freezeEmission } from './_freeze.js';
+import { addCounts } from './counts.js';
+import type { CallRecord, Emission, FileEmission, LedgerLimits } from './types.js';
 
 /** Longer roots are not keys anyone spells: such an emission is ignored. */
 export const MAX_ROOT_CHARS = 4096;
@@ -22,9 +23,13 @@ export const MAX_QUERY_CHARS = 1024;
 /** Fingerprints are ~30 chars; a longer one is not ours and proves nothing. */
 export const MAX_FINGERPRINT_CHARS = 256;
 
-/** A non-empty string of at most `max` chars, else `undefined`. */
-export function shortString(x: unknown, max: number): string | undefined {
-  return typeof x === 'string' && x !== '' && x.length <= max ? x : undefined;
+/**
+ * A fingerprint as the ledger and the planner take one: a non-empty string of
+ * at most {@link MAX_FINGERPRINT_CHARS}, else `undefined` (the file is never
+ * withheld on its say-so).
+ */
+export function readFingerprint(x: unknown): string | undefined {
+  return shortString(x, MAX_FINGERPRINT_CHARS);
 }
 
 /** One path's entries of an emission, being merged. */
@@ -37,24 +42,6 @@ interface Acc {
   agree: boolean;
   truncated: boolean;
   ranges: unknown[];
-}
-
-/**
- * The valid spans among the members of several reported range lists, as fresh
- * plain copies: what the range algebra is then handed is data this module
- * built, not the reporter's objects.
- */
-function checkedRanges(lists: readonly unknown[]): LineRange[] {
-  const out: LineRange[] = [];
-  for (const raw of lists) {
-    const { list, length } = listOf(raw);
-    for (let i = 0; i < length; i++) {
-      const member = at(list, i);
-      const range = { start: prop(member, 'start'), end: prop(member, 'end') };
-      if (isLineRange(range)) out.push(range);
-    }
-  }
-  return out;
 }
 
 /**
@@ -73,7 +60,7 @@ export function sanitizeFiles(raw: unknown, limits: LedgerLimits): FileEmission[
     const path = shortString(prop(file, 'path'), MAX_PATH_CHARS);
     if (path === undefined) continue;
     const chars = count(prop(file, 'chars'));
-    const fingerprint = shortString(prop(file, 'fingerprint'), MAX_FINGERPRINT_CHARS);
+    const fingerprint = readFingerprint(prop(file, 'fingerprint'));
     const truncated = prop(file, 'rangesTruncated') === true;
     const ranges = prop(file, 'ranges');
     const acc = byPath.get(path);
@@ -106,8 +93,9 @@ export function sanitizeFiles(raw: unknown, limits: LedgerLimits): FileEmission[
       .sort((a, b) => a.first - b.first);
   }
   return kept.map((acc) => {
+    // Each reported list read into fresh valid ranges; the cut then sees only those.
     const { ranges, truncated } = coalesceRanges(
-      checkedRanges(acc.ranges),
+      acc.ranges.flatMap((list) => readRanges(list)),
       limits.maxRangesPerFile,
     );
     const file: { -readonly [K in keyof FileEmission]: FileEmission[K] } = {
@@ -142,7 +130,7 @@ export function sanitizeEmission(raw: unknown, limits: LedgerLimits): Emission |
 /** A call record read from outside (a view in a worker): an emission plus a positive index. */
 export function sanitizeRecord(raw: unknown, limits: LedgerLimits): CallRecord | null {
   const index = prop(raw, 'index');
-  if (!Number.isSafeInteger(index) || (index as number) < 1) return null;
+  if (!isPositiveInteger(index)) return null;
   const emission = sanitizeEmission(raw, limits);
-  return emission === null ? null : { ...emission, index: index as number };
+  return emission === null ? null : { ...emission, index };
 }

@@ -5,6 +5,7 @@
  *
  * Not a security primitive: it detects edits, not adversaries.
  */
+import { isArray } from '../boundary/read.js';
 import { nativeCreateHash } from './_native.js';
 import { sha1Hex } from './_sha1.js';
 
@@ -57,10 +58,6 @@ export function fingerprint(content: string): string {
 
 function describe(x: unknown): string {
   if (x === null) return 'null';
-  try {
-    if (Array.isArray(x)) return 'an array';
-  } catch {
-    // A revoked proxy: say what typeof says.
-  }
-  return typeof x;
+  // A revoked proxy cannot say whether it is an array: typeof says 'object'.
+  return isArray(x) ? 'an array' : typeof x;
 }

@@ -1,44 +1,49 @@
 /**
- * Internal: reading what a renderer is handed — the plan, the sources and
- * their symbols, the recorder, the pointer writer, the header fields —, what
- * a render loop reports to the emission recorder, and the rendered responses
- * handed back to be measured. Read once here, into
- * plain data the adapter trusts; a getter that throws, a proxy or a revoked
- * proxy reads as "absent", and a callback that throws is contained.
+ * Reading what a renderer is handed — the plan, the sources and their
+ * symbols, the recorder, the pointer writer, the header fields —, what a
+ * render loop reports to the emission recorder, and the rendered responses
+ * handed back to be measured. Read once here, into plain data the adapter
+ * trusts; a getter that throws, a proxy or a revoked proxy reads as "absent",
+ * and a host callback that throws is contained.
  *
  * Under-reports, never invents: a plan file that cannot be read is not
  * rendered (nothing is recorded for it), ranges that cannot be read are
  * dropped, and a recorder that fails loses what it failed to record.
  */
-import type { EmissionRecorder } from '../adapter/recorder.js';
-import type { PointerInput } from '../adapter/render.js';
-import { formatBackReference } from '../dedup/pointer.js';
+import { frozen, frozenEach } from '../boundary/freeze.js';
+import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { writePointer } from '../dedup/pointer.js';
+import {
+  type PointerParts,
+  readCalls,
+  readSymbolNodes,
+  type SymbolExtent,
+} from '../dedup/read-input.js';
 import type { LineRange } from '../ranges/range.js';
-import { at, count, listOf, prop, readRange, readRanges } from './_read.js';
-import { isContextToken } from './args.js';
+import { readRange, readRanges } from '../ranges/read.js';
+import { isContextToken } from '../wire/args.js';
+import type { EmissionRecorder } from './recorder.js';
+import type { RenderablePlan } from './render.js';
 
-/** A planned file as the renderer trusts it: ranges normalized, numbers cited checked. */
-export interface PlannedFile {
-  readonly path: string;
-  readonly fingerprint: string;
-  readonly render: 'full' | 'partial' | 'backref' | 'skipped';
-  readonly emit: readonly LineRange[];
-  readonly covered: readonly LineRange[];
-  /** The responses that served `covered`, most recent first (empty when unknown). */
+/**
+ * A `RenderablePlan` as the renderer trusts it: ranges normalized, the numbers
+ * it cites checked (none when unknown).
+ */
+export type PlannedFile = Omit<RenderablePlan, 'coveredBy'> & {
   readonly coveredBy: readonly number[];
-}
+};
 
-/** A file's content and the symbols that came with it (read by `symbolsInSpans`). */
+/** A file's content and its symbol nodes, read. */
 export interface SourceFile {
   readonly content: string;
-  readonly symbols: unknown;
+  readonly symbols: readonly SymbolExtent[];
 }
 
 /** The recorder calls a render loop makes, each one contained: a throw loses that report. */
-export type Reporter = Pick<EmissionRecorder, 'source' | 'backref' | 'drop'>;
+export type Reporter = Pick<EmissionRecorder, 'source' | 'pointer' | 'drop'>;
 
 /** Writes a pointer; never throws, always returns a string. */
-export type PointerWriter = (input: PointerInput) => string;
+export type PointerWriter = (parts: PointerParts) => string;
 
 /** What opens a response: its number and the context token to echo, when known. */
 export interface ResponseHeader {
@@ -71,16 +76,12 @@ export interface ReadInput {
 const RENDERS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
   'full',
   'partial',
-  'backref',
+  'pointer',
   'skipped',
 ]);
 
 function nonEmpty(x: unknown): x is string {
   return typeof x === 'string' && x !== '';
-}
-
-function positiveInteger(x: unknown): x is number {
-  return Number.isSafeInteger(x) && (x as number) >= 1;
 }
 
 /**
@@ -91,17 +92,6 @@ export function readReportedRanges(raw: unknown): LineRange[] {
   if (listOf(raw).length > 0) return readRanges(raw);
   const one = readRange(raw);
   return one === null ? [] : [one];
-}
-
-/** Response numbers: positive safe integers, each once, in the order given. */
-function readCalls(raw: unknown): number[] {
-  const { list, length } = listOf(raw);
-  const out: number[] = [];
-  for (let i = 0; i < length; i++) {
-    const n = at(list, i);
-    if (positiveInteger(n) && !out.includes(n)) out.push(n);
-  }
-  return out;
 }
 
 /** A planned file copied into plain data, or null when its path or render kind is unusable. */
@@ -120,14 +110,12 @@ function readPlanned(raw: unknown): PlannedFile | null {
   };
 }
 
-/**
- * A source whose content is a string, with its symbols as given: they are
- * read where they are used, by `symbolsInSpans` (which drops what it cannot
- * read), so the rule for a usable symbol lives in one place.
- */
+/** A source whose content is a string, with its symbol nodes read (unusable ones left out). */
 function readSource(raw: unknown): SourceFile | null {
   const content = prop(raw, 'content');
-  return typeof content === 'string' ? { content, symbols: prop(raw, 'symbols') } : null;
+  return typeof content === 'string'
+    ? { content, symbols: readSymbolNodes(prop(raw, 'symbols')) }
+    : null;
 }
 
 /** Readable sources by path (the last one for a path wins). */
@@ -145,39 +133,50 @@ function readSources(raw: unknown): Map<string, SourceFile> {
 }
 
 /**
- * The recorder's three reporting methods, each contained so a recorder that
- * throws never fails the render (what it failed to record is under-reported,
- * the safe direction); null when `raw` lacks any of them.
+ * A host callback `f` called on `self` with `args`: what it returns, or
+ * `undefined` when it throws. A recorder or a pointer writer that fails loses
+ * what it was asked for (under-reported, the safe direction); the response
+ * still goes out.
  */
-function readReporter(raw: unknown): Reporter | null {
-  const source = prop(raw, 'source');
-  const backref = prop(raw, 'backref');
-  const drop = prop(raw, 'drop');
-  if (typeof source !== 'function' || typeof backref !== 'function' || typeof drop !== 'function')
-    return null;
-  const contain =
-    (f: unknown) =>
-    (...args: unknown[]): void => {
-      try {
-        Reflect.apply(f as (...a: unknown[]) => unknown, raw, args);
-      } catch {
-        // a failing recorder under-reports; the response still goes out
-      }
-    };
-  return { source: contain(source), backref: contain(backref), drop: contain(drop) };
+function contained(f: unknown, self: unknown, args: unknown[]): unknown {
+  try {
+    return Reflect.apply(f as (...a: unknown[]) => unknown, self, args);
+  } catch {
+    return undefined;
+  }
 }
 
-/** The caller's pointer writer, falling back to the default wording when it throws or returns no string. */
+/** The recorder's three reporting methods, each contained; null when `raw` lacks any of them. */
+function readReporter(raw: unknown): Reporter | null {
+  const source = prop(raw, 'source');
+  const pointer = prop(raw, 'pointer');
+  const drop = prop(raw, 'drop');
+  if (typeof source !== 'function' || typeof pointer !== 'function' || typeof drop !== 'function')
+    return null;
+  const report =
+    (f: unknown) =>
+    (...args: unknown[]): void => {
+      contained(f, raw, args);
+    };
+  return { source: report(source), pointer: report(pointer), drop: report(drop) };
+}
+
+/**
+ * The caller's pointer writer, falling back to the default wording when it
+ * throws or returns no string. It is handed the parts frozen, so what it does
+ * to them cannot reach the default wording.
+ */
 function readPointer(raw: unknown): PointerWriter {
-  if (typeof raw !== 'function') return formatBackReference;
-  return (input) => {
-    try {
-      const out = (raw as PointerWriter)(input);
-      if (typeof out === 'string') return out;
-    } catch {
-      // the default wording below
-    }
-    return formatBackReference(input);
+  if (typeof raw !== 'function') return writePointer;
+  return (parts) => {
+    const shown = Object.freeze({
+      ...parts,
+      covered: frozenEach([...parts.covered]),
+      symbols: frozen([...parts.symbols]),
+      calls: frozen([...parts.calls]),
+    });
+    const out = contained(raw, undefined, [shown]);
+    return typeof out === 'string' ? out : writePointer(parts);
   };
 }
 
@@ -191,7 +190,7 @@ export function readResponseHeader(options: unknown, planIndex?: unknown): Respo
   const callIndex = given === undefined ? planIndex : given;
   const context = prop(options, 'context');
   return {
-    callIndex: positiveInteger(callIndex) ? callIndex : null,
+    callIndex: isPositiveInteger(callIndex) ? callIndex : null,
     context: isContextToken(context) ? context : null,
     refresh: prop(options, 'refresh') === true,
   };
@@ -202,7 +201,7 @@ export function readResponseHeader(options: unknown, planIndex?: unknown): Respo
  * (nothing can be reported, so nothing is rendered). A cap that is not a
  * non-negative number is no cap; a title that is not a string is none.
  */
-export function readMarkdownInput(options: unknown): MarkdownInput | null {
+export function readMarkdownOptions(options: unknown): MarkdownInput | null {
   const reporter = readReporter(prop(options, 'recorder'));
   if (reporter === null) return null;
   const plan = prop(options, 'plan');
@@ -229,7 +228,7 @@ export function readMarkdownInput(options: unknown): MarkdownInput | null {
  * `renderRead`'s options read once, or null without a usable recorder, plan
  * or content (nothing is rendered or recorded then).
  */
-export function readReadInput(options: unknown): ReadInput | null {
+export function readReadOptions(options: unknown): ReadInput | null {
   const reporter = readReporter(prop(options, 'recorder'));
   const file = readPlanned(prop(options, 'plan'));
   const source = readSource(options);
@@ -255,16 +254,6 @@ export function readRecorderOptions(options: unknown): { projectRoot: string; qu
 /** A reported path: a non-empty string, else null (the report is ignored). */
 export function readPath(x: unknown): string | null {
   return nonEmpty(x) ? x : null;
-}
-
-/** A reported fingerprint: a non-empty string, else null (the file can never be withheld later). */
-export function readFingerprint(x: unknown): string | null {
-  return nonEmpty(x) ? x : null;
-}
-
-/** A reported char count: finite and non-negative, else 0. */
-export function readChars(x: unknown): number {
-  return count(x);
 }
 
 /** The responses of a list that are strings, in order; anything but a readable array holds none. */

@@ -1,5 +1,5 @@
 /**
- * Internal: one session bucket's ledger read back from a shared store (a
+ * One session bucket's ledger read back from a shared store (a
  * Redis value written by another process, or by anyone with access to it).
  * The text is foreign: it may be hand-edited, truncated, another program's,
  * or written under other limits. Text that is not a version-1 ledger reads as
@@ -12,8 +12,10 @@
  * or counter naming any session is not this store's, and is dropped so that
  * the next write does not carry it on.
  */
+
+import { parseJson } from '../boundary/read.js';
+import { readLedger } from '../ledger/read-ledger.js';
 import type { Ledger, LedgerLimits } from '../ledger/types.js';
-import { readLedger } from './ledger.js';
 
 /**
  * Longer values are not a bounded ledger (about 42 KB after 10,000 calls
@@ -37,12 +39,7 @@ function ofBucket(list: unknown): unknown {
  */
 export function readStoredLedger(text: string, limits: LedgerLimits): Ledger | null {
   if (text.length > MAX_STORED_CHARS) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const raw = parseJson(text);
   if (!isRecord(raw)) return null;
   return readLedger({
     version: raw.version,
