@@ -8,6 +8,8 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       adapter: 'src/adapter/index.ts',
+      shared: 'src/shared/index.ts',
+      wire: 'src/wire/index.ts',
       testing: 'src/testing/index.ts',
       redis: 'src/redis/index.ts',
     },

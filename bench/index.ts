@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- name…]` (`ranges`, `ledger`, `dedup`, `faults`): every benchmark (or those whose name contains
+ * `npm run bench [-- name…]` (`ranges`, `ledger`, `dedup`, `tokens`, `faults`): every benchmark (or those whose name contains
  * one of the arguments), one process, peers side by side. Each suite prints
  * its ratios and returns whether it met its targets.
  *
@@ -18,6 +18,10 @@ const suites: [string, () => boolean | Promise<boolean>][] = [
   ['ledger: session ledger', ledgerBench],
   ['dedup: planner', dedupBench],
   ['shared: shared store on Redis', sharedBench],
+  [
+    'tokens: token estimate against o200k and tokenx',
+    async () => (await import('./tokens.js')).tokensBench(),
+  ],
   ['daemon: the MCP example under load', async () => (await import('./daemon.js')).daemonBench()],
   [
     'faults: the MCP example against hostile local clients',

@@ -9,8 +9,8 @@
  */
 import { createInterface } from 'node:readline';
 import { createClient } from 'redis';
-import { createSharedSessionStore } from 'span-ledger';
 import { connectRedis, redisBackend } from 'span-ledger/redis';
+import { createSharedSessionStore } from 'span-ledger/shared';
 
 const [url, prefix, calls, concurrency, sessions] = process.argv.slice(2);
 const total = Number(calls);

@@ -16,13 +16,9 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
-import {
-  createMemoryBackend,
-  createSessionStore,
-  createSharedSessionStore,
-  type Emission,
-} from 'span-ledger';
+import { createSessionStore, type Emission } from 'span-ledger';
 import { connectRedis, redisBackend } from 'span-ledger/redis';
+import { createMemoryBackend, createSharedSessionStore } from 'span-ledger/shared';
 import { startRedis } from '../test/e2e/_redis.js';
 import { exploreEmission, hexDigits, median, type PeerResult, report } from './_harness.js';
 

@@ -41,12 +41,14 @@ function build(dir, output, inputs) {
   execFileSync(process.execPath, [tsup, '--silent'], { cwd: dir, stdio: 'inherit' });
 }
 
-const core = join(root, 'dist/index.js');
+// The type declarations are what a build writes last: a build that failed half-way is not fresh.
+const core = join(root, 'dist/index.d.ts');
 build(root, core, [join(root, 'src'), join(root, 'tsup.config.ts'), join(root, 'fixtures')]);
 const proxy = join(root, 'packages/proxy');
-build(proxy, join(proxy, 'dist/cli.js'), [
+build(proxy, join(proxy, 'dist/index.d.ts'), [
   join(proxy, 'src'),
   join(proxy, 'tsup.config.ts'),
+  join(proxy, 'tsconfig.json'),
   join(proxy, 'package.json'),
   core,
 ]);

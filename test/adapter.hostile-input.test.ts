@@ -46,7 +46,7 @@ describe('createEmissionRecorder on junk options', () => {
   ])('%s gives an inert recorder: it records nothing', (_label, options) => {
     const rec = createEmissionRecorder(options as never);
     rec.source('a.ts', { start: 1, end: 3 }, 30, 'fp');
-    rec.backref('b.ts', [{ start: 1, end: 9 }], 'fp');
+    rec.pointer('b.ts', [{ start: 1, end: 9 }], 'fp');
     expect(rec.finish(50)).toEqual({
       projectRoot: '',
       query: '',
@@ -130,7 +130,7 @@ describe('renderMarkdown on junk', () => {
     ['no recorder', undefined],
     ['a recorder without methods', {}],
     ['a revoked recorder', revoked(false)],
-    ['a recorder whose methods throw on read', throwingGetters('source', 'backref', 'drop')],
+    ['a recorder whose methods throw on read', throwingGetters('source', 'pointer', 'drop')],
   ])('%s: renders nothing', (_label, recorder) => {
     const out = renderMarkdown({
       plan: { files: [file] },
@@ -147,7 +147,7 @@ describe('renderMarkdown on junk', () => {
     const out = renderMarkdown({
       plan: { files: [file] },
       sources: [{ path: 'a.ts', content }],
-      recorder: { source: boom, backref: boom, drop: boom, dropped: () => [], finish: boom },
+      recorder: { source: boom, pointer: boom, drop: boom, dropped: () => [], finish: boom },
       maxResponseChars: 10_000,
     });
     expect(out.text).toContain('4\tdelta');
@@ -226,7 +226,7 @@ describe('renderMarkdown on junk', () => {
       fc.property(
         hostileRangeSetArb({ maxLine: 12 }),
         hostileRangeSetArb({ maxLine: 12 }),
-        fc.constantFrom('full', 'partial', 'backref'),
+        fc.constantFrom('full', 'partial', 'pointer'),
         (emit, covered, render) => {
           const recorder = createEmissionRecorder({ projectRoot: '/r' });
           renderMarkdown({

@@ -30,14 +30,14 @@ describe('createEmissionRecorder', () => {
 
   it('records nothing for a pointer: only the lines a response sent are claimed', () => {
     const rec = createEmissionRecorder(root);
-    rec.backref('src/a.ts', [{ start: 1, end: 40 }], 'fp-a');
+    rec.pointer('src/a.ts', [{ start: 1, end: 40 }], 'fp-a');
     rec.source('src/a.ts', { start: 41, end: 50 }, 200, 'fp-a');
     const e = rec.finish(500);
     expect(e.files).toEqual([
       { path: 'src/a.ts', ranges: [{ start: 41, end: 50 }], chars: 200, fingerprint: 'fp-a' },
     ]);
     const only = createEmissionRecorder(root);
-    only.backref('src/m.ts', [{ start: 3, end: 30 }], 'fp-m');
+    only.pointer('src/m.ts', [{ start: 3, end: 30 }], 'fp-m');
     expect(only.finish(80)).toMatchObject({ files: [], sourceChars: 0 });
   });
 
@@ -45,7 +45,7 @@ describe('createEmissionRecorder', () => {
     const rec = createEmissionRecorder(root);
     rec.source('src/a.ts', { start: 1, end: 5 }, 50, 'fp-a');
     rec.source('src/big.ts', { start: 1, end: 400 }, 15000, 'fp-big');
-    rec.backref('src/big.ts', [{ start: 500, end: 600 }], 'fp-big');
+    rec.pointer('src/big.ts', [{ start: 500, end: 600 }], 'fp-big');
     rec.drop('src/big.ts');
     const e = rec.finish(100);
     expect(e.files.map((f) => f.path)).toEqual(['src/a.ts']);
@@ -59,7 +59,7 @@ describe('createEmissionRecorder', () => {
     a.source('x.ts', { start: 5, end: 6 }, 10, 'fp-2');
     const b = createEmissionRecorder(root);
     b.source('x.ts', { start: 1, end: 2 }, 10);
-    b.backref('x.ts', [{ start: 5, end: 30 }], 'fp-1');
+    b.pointer('x.ts', [{ start: 5, end: 30 }], 'fp-1');
     for (const rec of [a, b]) {
       const [file] = rec.finish(0).files;
       expect(file).toBeDefined();
@@ -83,7 +83,7 @@ describe('createEmissionRecorder', () => {
     rec.source('b.ts', { start: 2.5, end: 4 }, 10, 'fp');
     rec.source('c.ts', { start: 1, end: 1 }, Number.NaN, 'fp');
     rec.source('d.ts', { start: 1, end: 1 }, -5, 'fp');
-    rec.backref('e.ts', null as never, 'fp');
+    rec.pointer('e.ts', null as never, 'fp');
     rec.drop(42 as never);
     const e = rec.finish(Number.POSITIVE_INFINITY);
     expect(e.files).toEqual([

@@ -16,11 +16,16 @@ import {
   renderMarkdown,
 } from '../src/adapter/index.js';
 import { sampleProject, sampleSequence } from '../src/cli/sample.js';
-import { planCall } from '../src/dedup/index.js';
-import { fingerprint } from '../src/fingerprint/index.js';
-import { createLedger, ledgerReducer, projectFromView, sessionView } from '../src/ledger/index.js';
-import type { LineRange } from '../src/ranges/index.js';
-import { mergeRanges } from '../src/ranges/index.js';
+import { fingerprint } from '../src/hash/fingerprint.js';
+import type { LineRange } from '../src/index.js';
+import {
+  createLedger,
+  ledgerReducer,
+  mergeRanges,
+  planCall,
+  projectFromView,
+  sessionView,
+} from '../src/index.js';
 import { shortLength } from './_short-length.js';
 
 const content = 'alpha\nbeta\ngamma\ndelta\nepsilon';
@@ -359,7 +364,7 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
           {
             path: 'a.ts',
             fingerprint: 'fp',
-            render: 'backref',
+            render: 'pointer',
             covered: [{ start: 1, end: 5 }],
             emit: [],
           },
@@ -389,7 +394,7 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
     const calls: unknown[][] = [];
     const spy = {
       source: (...args: unknown[]) => calls.push(['source', ...args]),
-      backref: (...args: unknown[]) => calls.push(['backref', ...args]),
+      pointer: (...args: unknown[]) => calls.push(['pointer', ...args]),
       drop: (...args: unknown[]) => calls.push(['drop', ...args]),
     };
     renderMarkdown({
@@ -409,18 +414,18 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
     });
     // delta + its newline: 6 chars.
     expect(calls).toEqual([
-      ['backref', 'a.ts', [{ start: 1, end: 2 }], ''],
+      ['pointer', 'a.ts', [{ start: 1, end: 2 }], ''],
       ['source', 'a.ts', { start: 4, end: 4 }, 6, ''],
     ]);
   });
 
-  it.each([['source'], ['backref'], ['drop']])(
+  it.each([['source'], ['pointer'], ['drop']])(
     'a recorder without %s renders nothing',
     (missing) => {
       const real = createEmissionRecorder({ projectRoot: '/r' });
       const methods: Record<string, unknown> = {
         source: real.source,
-        backref: real.backref,
+        pointer: real.pointer,
         drop: real.drop,
       };
       delete methods[missing];
@@ -539,7 +544,7 @@ describe('renderMarkdown: fence languages and quoting', () => {
           {
             path: 'a.ts',
             fingerprint: 'fp',
-            render: 'backref',
+            render: 'pointer',
             emit: [],
             covered: [{ start: 1, end: 3 }],
           },

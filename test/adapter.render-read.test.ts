@@ -13,9 +13,14 @@ import {
   type RenderablePlan,
   renderRead,
 } from '../src/adapter/index.js';
-import { planRead } from '../src/dedup/index.js';
-import { fingerprint } from '../src/fingerprint/index.js';
-import { createLedger, ledgerReducer, projectFromView, sessionView } from '../src/ledger/index.js';
+import { fingerprint } from '../src/hash/fingerprint.js';
+import {
+  createLedger,
+  ledgerReducer,
+  planRead,
+  projectFromView,
+  sessionView,
+} from '../src/index.js';
 
 const content = 'alpha\nbeta\ngamma\ndelta\nepsilon\n';
 
@@ -89,9 +94,9 @@ describe('renderRead: the layout', () => {
     ]);
   });
 
-  it('an unchanged re-read (backref) prints the pointer alone, not partial', () => {
+  it('an unchanged re-read (pointer) prints the pointer alone, not partial', () => {
     const { text, told, emission } = read(
-      plan({ render: 'backref', covered: [{ start: 1, end: 5 }] }),
+      plan({ render: 'pointer', covered: [{ start: 1, end: 5 }] }),
     );
     expect(text).toBe('POINTER 1-5\n');
     expect(told[0]?.partial).toBe(false);
@@ -121,7 +126,7 @@ describe('renderRead: the layout', () => {
     const source = 'export function a() {\n  return 1;\n}\nexport const b = 2;\n';
     const told: PointerInput[] = [];
     renderRead({
-      plan: plan({ render: 'backref', covered: [{ start: 1, end: 3 }] }),
+      plan: plan({ render: 'pointer', covered: [{ start: 1, end: 3 }] }),
       content: source,
       symbols: extractSymbols(source, 'a.ts'),
       recorder: createEmissionRecorder({ projectRoot: '/r' }),
@@ -150,7 +155,7 @@ describe('renderRead: the layout', () => {
   it('with the default pointer, says the lines were sent earlier', () => {
     const recorder = createEmissionRecorder({ projectRoot: '/r' });
     const { text } = renderRead({
-      plan: plan({ render: 'backref', covered: [{ start: 1, end: 5 }] }),
+      plan: plan({ render: 'pointer', covered: [{ start: 1, end: 5 }] }),
       content,
       recorder,
     });
@@ -259,7 +264,7 @@ describe('renderRead on junk', () => {
   it('response numbers that are not positive integers are not cited; repeats are cited once', () => {
     const { told } = read(
       plan({
-        render: 'backref',
+        render: 'pointer',
         covered: [{ start: 1, end: 2 }],
         coveredBy: [0, -1, 1.5, '3', 3, Number.NaN, 3, 2] as never,
       }),
@@ -268,7 +273,7 @@ describe('renderRead on junk', () => {
   });
 
   it('a refresh flag that is not true is off; a header that is not a number or token is left out', () => {
-    const { text, told } = read(plan({ render: 'backref', covered: [{ start: 1, end: 1 }] }), {
+    const { text, told } = read(plan({ render: 'pointer', covered: [{ start: 1, end: 1 }] }), {
       refresh: 'yes',
       callIndex: '4',
       context: '../x',
@@ -305,7 +310,7 @@ describe('renderRead on junk', () => {
     const { text } = renderRead({
       plan: good,
       content,
-      recorder: { source: boom, backref: boom, drop: boom, dropped: () => [], finish: boom },
+      recorder: { source: boom, pointer: boom, drop: boom, dropped: () => [], finish: boom },
     });
     expect(text).toBe('     1\talpha\n');
   });

@@ -16,8 +16,13 @@ import {
   type RenderablePlan,
   renderMarkdown,
 } from '../src/adapter/index.js';
-import { planCall } from '../src/dedup/index.js';
-import { createLedger, ledgerReducer, projectFromView, sessionView } from '../src/ledger/index.js';
+import {
+  createLedger,
+  ledgerReducer,
+  planCall,
+  projectFromView,
+  sessionView,
+} from '../src/index.js';
 
 const content = 'alpha\nbeta\ngamma\n';
 const HINT = '(send "context": "k7f3q2ab" with your later calls to this tool)';

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import {
   CONTEXT_INPUT_SCHEMA,
   contextIdFromMeta,
-  MAX_REFRESH_CALLS,
   mintContextToken,
   REFRESH_INPUT_SCHEMA,
   readContextToken,
   readRefresh,
 } from '../src/index.js';
+import { MAX_REFRESH_CALLS } from '../src/wire/args.js';
 
 function throwingProxy(array: boolean): object {
   const boom = (): never => {

@@ -5,10 +5,18 @@
  * the limits a caller passes, checked or read.
  */
 import { describe, expect, it } from 'vitest';
-import { readLimits } from '../src/boundary/limits.js';
-import { createLedger, type FileEmission, type Ledger, sessionView } from '../src/index.js';
-import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
+import {
+  createLedger,
+  DEFAULT_LIMITS,
+  type FileEmission,
+  type Ledger,
+  sessionView,
+} from '../src/index.js';
 import { emission, filesOf, record } from './_ledger.js';
+
+/** The limits a ledger that went through JSON comes back with, once the reducer has read it. */
+const limitsRead = (limits: unknown) =>
+  record({ version: 1, limits, entries: [], evicted: [] } as unknown as Ledger).limits;
 
 /** `n` files named f0…f(n-1), each with `chars` = its number + 1. */
 function numberedFiles(n: number): FileEmission[] {
@@ -413,9 +421,9 @@ describe('limits', () => {
     );
   });
 
-  it('readLimits takes each usable field and defaults the rest', () => {
+  it('the limits of a foreign ledger: each usable field is taken, the rest default', () => {
     expect(
-      readLimits({
+      limitsRead({
         maxProjects: 0,
         maxCallsRetained: -1,
         maxFilesPerCall: 2.5,
@@ -442,9 +450,9 @@ describe('limits', () => {
       maxRangesRetained: 4096,
       maxViewRanges: 1024,
     };
-    expect(readLimits(null)).toEqual(defaults);
-    expect(readLimits(undefined)).toEqual(defaults);
-    expect(readLimits(DEFAULT_LIMITS)).toEqual(defaults);
+    expect(limitsRead(null)).toEqual(defaults);
+    expect(limitsRead(undefined)).toEqual(defaults);
+    expect(limitsRead(DEFAULT_LIMITS)).toEqual(defaults);
   });
 
   it('a reducer reading unusable limits falls back to the defaults', () => {

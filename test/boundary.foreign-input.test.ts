@@ -5,24 +5,24 @@
  * views and results. Malformed parts are dropped, never repaired.
  */
 import { describe, expect, it } from 'vitest';
-import { copyWithout } from '../src/boundary/_copy.js';
-import { hasOwn, listOf, prop } from '../src/boundary/_read.js';
-import { readLimits } from '../src/boundary/limits.js';
 import {
-  attachEmission,
   createLedger,
   createSessionStore,
-  EMISSION_KEY,
+  DEFAULT_LIMITS,
   type Ledger,
   ledgerReducer,
   projectFromView,
-  readSessionView,
   servedRangesForFile,
   sessionView,
+} from '../src/index.js';
+import {
+  attachEmission,
+  EMISSION_KEY,
+  readSessionView,
   takeEmission,
   VIEW_KEY,
-} from '../src/index.js';
-import { DEFAULT_LIMITS } from '../src/ledger/limits.js';
+  withSessionView,
+} from '../src/wire/index.js';
 import { emission, filesOf, record } from './_ledger.js';
 
 /** A view carried in args, ready for `readSessionView`. */
@@ -36,33 +36,40 @@ function rawCall(index: number, files: unknown[] = []) {
   return { index, projectRoot: '/repo', query: '', files, sourceChars: 0, responseChars: 0 };
 }
 
-describe('internal readers', () => {
-  it('hasOwn answers false for what it cannot ask, and sees only own keys', () => {
+/** The limits a ledger that went through JSON comes back with, once the reducer has read it. */
+const limitsRead = (limits: unknown) =>
+  record({ version: 1, limits, entries: [], evicted: [] } as unknown as Ledger).limits;
+
+describe('the readers at the edge', () => {
+  it('a carrier is looked for only among own keys, and not at all on what cannot be asked', () => {
     const { proxy, revoke } = Proxy.revocable({ a: 1 }, {});
     revoke();
-    expect(hasOwn(proxy, 'a')).toBe(false);
-    expect(hasOwn({ a: 1 }, 'a')).toBe(true);
-    expect(hasOwn(Object.create({ a: 1 }), 'a')).toBe(false);
+    const taken = takeEmission(proxy);
+    expect(taken.result).toBe(proxy);
+    expect(taken.emission).toBeNull();
+    const inherited = Object.create({ [EMISSION_KEY]: emission() });
+    expect(takeEmission(inherited).result).toBe(inherited);
+    expect(takeEmission(inherited).emission).toBeNull();
+    expect(takeEmission({ a: 1, [EMISSION_KEY]: emission() }).emission).not.toBeNull();
   });
 
-  it('prop reads only objects', () => {
-    const fn = Object.assign(() => 0, { a: 1 });
-    expect(prop(fn, 'a')).toBeUndefined();
-    expect(prop({ a: 1 }, 'a')).toBe(1);
-    expect(prop(null, 'a')).toBeUndefined();
-    expect(prop('abc', 'length')).toBeUndefined();
+  it('a view is read only from an object carrying it', () => {
+    const view = { version: 1, projects: [] };
+    expect(readSessionView(Object.assign(() => 0, { [VIEW_KEY]: view }))).toBeNull();
+    expect(readSessionView('abc')).toBeNull();
+    expect(readSessionView(null)).toBeNull();
+    expect(readSessionView(wrap(view))).toEqual(view);
   });
 
-  it('listOf refuses a list whose length is not a safe integer', () => {
-    const lying = new Proxy(['a', 'b'], {
+  it('a list whose length is not a safe integer, or cannot be read, holds nothing', () => {
+    const lying = new Proxy([emission().files[0]!], {
       get: (target, key) => (key === 'length' ? 1.5 : Reflect.get(target, key)),
     });
-    expect(listOf(lying)).toEqual({ list: [], length: 0 });
-    expect(listOf(['a'])).toEqual({ list: ['a'], length: 1 });
-    expect(listOf([]).length).toBe(0);
+    expect(filesOf(emission({ files: lying }))).toEqual([]);
     const { proxy, revoke } = Proxy.revocable([], {});
     revoke();
-    expect(listOf(proxy)).toEqual({ list: [], length: 0 });
+    expect(filesOf(emission({ files: proxy }))).toEqual([]);
+    expect(filesOf(emission()).map((f) => f.path)).toEqual(['a.ts']);
   });
 
   it('an emission whose files list lies about its length keeps no files', () => {
@@ -82,13 +89,13 @@ describe('internal readers', () => {
     expect(filesOf(emission({ files: files as never })).map((f) => f.path)).toEqual(['a', 'c']);
   });
 
-  it('copyWithout copies own enumerable properties, symbols too, as plain writable ones', () => {
+  it('forwarded arguments are a plain copy of the own enumerable properties, symbols too', () => {
     const sym = Symbol('s');
-    const source = Object.defineProperty({ a: 1, drop: 2, [sym]: 3 }, 'hidden', {
+    const source = Object.defineProperty({ a: 1, [VIEW_KEY]: 2, [sym]: 3 }, 'hidden', {
       value: 4,
       enumerable: false,
     });
-    const out = copyWithout(source, 'drop')!;
+    const out = withSessionView(source, null) as Record<PropertyKey, unknown>;
     expect(Reflect.ownKeys(out)).toEqual(['a', sym]);
     expect(out[sym]).toBe(3);
     expect(Object.getOwnPropertyDescriptor(out, 'a')).toEqual({
@@ -100,16 +107,20 @@ describe('internal readers', () => {
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
   });
 
-  it('copyWithout gives undefined, or skips, an unreadable property', () => {
-    const source = Object.defineProperty({ a: 1, b: 2 }, 'bad', {
+  it('an unreadable property: the arguments are not forwarded, the result goes out without it', () => {
+    const bad = {
       enumerable: true,
       get(): never {
         throw new Error('hostile');
       },
-    });
-    expect(copyWithout(source, 'b')).toBeUndefined();
-    expect(copyWithout(source, 'b', true)).toEqual({ a: 1 });
-    expect(copyWithout(source, 'bad')).toEqual({ a: 1, b: 2 });
+    };
+    const args = Object.defineProperty({ a: 1, b: 2 }, 'bad', bad);
+    expect(withSessionView(args, null)).toEqual({});
+    const result = Object.defineProperty({ a: 1, [EMISSION_KEY]: emission() }, 'bad', bad);
+    expect(takeEmission(result).result).toEqual({ a: 1 });
+    // The carrier key itself is skipped without being read.
+    const carrier = Object.defineProperty({ a: 1, b: 2 }, VIEW_KEY, bad);
+    expect(withSessionView(carrier, null)).toEqual({ a: 1, b: 2 });
   });
 });
 
@@ -478,14 +489,14 @@ describe('malformed ledgers, views and results', () => {
 });
 
 describe('the ledger on unreadable input', () => {
-  it('readLimits: a getter that throws reads as the default for that field', () => {
+  it('limits a foreign ledger carries: a getter that throws reads as the default for that field', () => {
     const limits = Object.defineProperty({ maxProjects: 9 }, 'maxViewCalls', {
       enumerable: true,
       get(): never {
         throw new Error('hostile');
       },
     });
-    expect(readLimits(limits)).toEqual({ ...DEFAULT_LIMITS, maxProjects: 9 });
+    expect(limitsRead(limits)).toEqual({ ...DEFAULT_LIMITS, maxProjects: 9 });
   });
 
   it('a ledger whose entries are a revoked proxy comes back unchanged', () => {

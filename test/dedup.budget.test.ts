@@ -177,7 +177,7 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
       file('b.ts', 5),
     ]);
     expect(off.files.map((f) => f.newChars)).toEqual([950, 50]);
-    expect(plan.files[0]!.render).toBe('backref');
+    expect(plan.files[0]!.render).toBe('pointer');
     expect(plan.files[0]!.covered).toEqual([{ start: 1, end: 95 }]);
     expect(plan.files[1]!.emit).toEqual([{ start: 1, end: 5 }]);
     expect(plan.newChars).toBe(50);
@@ -234,7 +234,7 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
     expect(lone.newChars).toBe(10);
     // A run of exactly minCoveredLines (8) reaching into the dedup-off lines keeps the pointer.
     const both = plan(layout(8), { maxChars: 20, policy: 'bank' }).files[0]!;
-    expect(both.render).toBe('backref');
+    expect(both.render).toBe('pointer');
     expect(both.covered).toEqual(layout(8));
     expect(both.emit).toEqual([]);
   });
@@ -260,7 +260,7 @@ describe('bank', () => {
     expect(bank.newChars).toBe(10);
     // With room for b.ts, its pointer shows.
     const roomy = planCall({ files, prior, budget: { maxChars: 300, policy: 'bank' } });
-    expect(roomy.files.map((f) => f.render)).toEqual(['full', 'backref']);
+    expect(roomy.files.map((f) => f.render)).toEqual(['full', 'pointer']);
   });
 
   it('leaves a file with no intended lines as dedup off does', () => {
@@ -281,7 +281,7 @@ describe('what planCall passes on and restores', () => {
     const prior = priorFor([files[0]!], 5);
     expect(planCall({ files, prior }).files[0]!.render).toBe('full');
     expect(planCall({ files, prior, thresholds: { minCoveredLines: 3 } }).files[0]!.render).toBe(
-      'backref',
+      'pointer',
     );
   });
 
@@ -290,10 +290,10 @@ describe('what planCall passes on and restores', () => {
     const prior = priorFor(files, 10);
     const roomy = planCall({ files, prior, budget: { maxChars: 1000 } });
     expect(roomy.heldBack).toBe('a.ts');
-    expect(roomy.files.map((f) => f.render)).toEqual(['full', 'backref']);
+    expect(roomy.files.map((f) => f.render)).toEqual(['full', 'pointer']);
     const tight = planCall({ files, prior, budget: { maxChars: 5 } });
     expect(tight.heldBack).toBeNull();
-    expect(tight.files.map((f) => f.render)).toEqual(['backref', 'backref']);
+    expect(tight.files.map((f) => f.render)).toEqual(['pointer', 'pointer']);
     expect(tight.files[0]!.covered).toEqual([{ start: 1, end: 10 }]);
     expect(tight.newChars).toBe(0);
   });

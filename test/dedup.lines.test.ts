@@ -6,15 +6,15 @@
  * A chars figure that is off by one line here is a budget overrun there.
  */
 import { describe, expect, it } from 'vitest';
+import { type LineRange, mergeRanges } from '../src/index.js';
 import {
   allTrivial,
   charsOf,
   charsOfLines,
-  clipToFile,
+  clipToLines,
   indexLines,
   takePrefix,
-} from '../src/dedup/_lines.js';
-import { type LineRange, mergeRanges } from '../src/index.js';
+} from '../src/text/lines.js';
 
 /** A normalized set, as the planner hands its helpers. */
 const set = (...pairs: [number, number][]): LineRange[] =>
@@ -103,7 +103,7 @@ describe('indexLines', () => {
   });
 });
 
-describe('charsOf and clipToFile', () => {
+describe('charsOf and clipToLines', () => {
   it('adds the chars of each span', () => {
     const index = indexLines(FOUR);
     expect(charsOf(index, set([1, 1], [3, 4]))).toBe(3 + 3 + 1);
@@ -112,16 +112,16 @@ describe('charsOf and clipToFile', () => {
 
   it('cuts spans at the last line and drops those past it', () => {
     const spans = set([1, 3], [5, 7], [9, 12]);
-    expect(pairs(clipToFile(spans, 6))).toEqual([
+    expect(pairs(clipToLines(spans, 6))).toEqual([
       [1, 3],
       [5, 6],
     ]);
-    expect(pairs(clipToFile(spans, 4))).toEqual([[1, 3]]);
-    expect(pairs(clipToFile(spans, 5))).toEqual([
+    expect(pairs(clipToLines(spans, 4))).toEqual([[1, 3]]);
+    expect(pairs(clipToLines(spans, 5))).toEqual([
       [1, 3],
       [5, 5],
     ]);
-    expect(pairs(clipToFile(spans, 11))).toEqual([
+    expect(pairs(clipToLines(spans, 11))).toEqual([
       [1, 3],
       [5, 7],
       [9, 11],
@@ -130,11 +130,11 @@ describe('charsOf and clipToFile', () => {
 
   it('hands back the same set when it fits, or is empty', () => {
     const spans = set([1, 3], [5, 7]);
-    expect(clipToFile(spans, 7)).toBe(spans);
-    expect(clipToFile(spans, 100)).toBe(spans);
+    expect(clipToLines(spans, 7)).toBe(spans);
+    expect(clipToLines(spans, 100)).toBe(spans);
     const none = set();
-    expect(clipToFile(none, 0)).toBe(none);
-    expect(clipToFile(spans, 0)).toEqual([]);
+    expect(clipToLines(none, 0)).toBe(none);
+    expect(clipToLines(spans, 0)).toEqual([]);
   });
 });
 

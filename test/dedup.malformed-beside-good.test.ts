@@ -36,7 +36,7 @@ describe('served records next to junk', () => {
         record,
       ]),
     ]);
-    expect(plan(p).render).toBe('backref');
+    expect(plan(p).render).toBe('pointer');
     expect(plan(p).covered).toEqual(whole);
   });
 

@@ -5,11 +5,10 @@
  * pointer inputs at the edges, and the session block's wording.
  */
 import { describe, expect, it } from 'vitest';
-import { readPrior, readThresholds as resolveThresholds } from '../src/boundary/planner.js';
 import {
   describeSession,
   fingerprint,
-  formatBackReference,
+  formatPointer,
   formatSessionBlock,
   type ProjectState,
   planCall,
@@ -80,8 +79,12 @@ describe('the prior, as the planner reads it', () => {
       { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
       { path: 'b.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
     ]);
-    expect(readPrior(p, new Set(['a.ts']))?.calls[0]?.files.map((f) => f.path)).toEqual(['a.ts']);
-    expect(readPrior(p, null)?.calls[0]?.files.map((f) => f.path)).toEqual(['a.ts', 'b.ts']);
+    expect(describeSession(p)?.priorFiles.map((f) => f.path)).toEqual(['a.ts', 'b.ts']);
+    expect(servedRangesForFile(p, 'a.ts', fp)).toEqual([{ start: 1, end: 30 }]);
+    expect(servedRangesForFile(p, '', fp)).toEqual([]);
+    expect(servedRangesForFile(p, 7 as never, fp)).toEqual([]);
+    const plan = planFile({ path: 'b.ts', content, intended: [{ start: 1, end: 30 }], prior: p });
+    expect(plan.covered).toEqual([{ start: 1, end: 30 }]);
   });
 
   it('a record without a positive integer index is dropped: nothing could cite it', () => {
@@ -168,7 +171,7 @@ describe('the bank budget', () => {
       prior: p,
       budget: { maxChars: 10_000, policy: 'bank' },
     });
-    expect(plan.files.map((f) => f.render)).toEqual(['backref', 'full']);
+    expect(plan.files.map((f) => f.render)).toEqual(['pointer', 'full']);
     expect(plan.files[0]?.covered).toEqual([{ start: 1, end: 30 }]);
     expect(plan.files[1]?.emit).toEqual([{ start: 1, end: 3 }]);
   });
@@ -185,17 +188,19 @@ describe('the bank budget', () => {
 });
 
 describe('thresholds and the pointer at the edges', () => {
-  it('Infinity is kept as a threshold, -Infinity falls back to the default', () => {
-    const t = resolveThresholds({
-      minCoveredLines: Number.POSITIVE_INFINITY,
-      minDeltaChars: Number.NEGATIVE_INFINITY,
-    });
-    expect(t.minCoveredLines).toBe(Number.POSITIVE_INFINITY);
-    expect(t.minDeltaChars).toBe(resolveThresholds(undefined).minDeltaChars);
+  it('Infinity is kept as a threshold: no held run is long enough for it', () => {
+    const p = prior([
+      { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
+    ]);
+    const intended = [{ start: 1, end: 30 }];
+    const thresholds = { minCoveredLines: Number.POSITIVE_INFINITY };
+    const plan = planFile({ path: 'a.ts', content, intended, prior: p, thresholds });
+    expect(plan.render).toBe('full');
+    expect(plan.gates[3]?.reason).toBe('below-min-covered');
   });
 
   it('a pointer names only the string symbols of its list', () => {
-    const text = formatBackReference({
+    const text = formatPointer({
       path: 'a.ts',
       covered: [{ start: 1, end: 9 }],
       symbols: ['Cart', 7 as never, 'total'],
@@ -217,12 +222,12 @@ describe('thresholds and the pointer at the edges', () => {
   });
 
   it('a pointer with symbols that are not a list names none', () => {
-    const withList = formatBackReference({
+    const withList = formatPointer({
       path: 'a.ts',
       covered: [{ start: 1, end: 9 }],
       symbols: ['Cart'],
     });
-    const without = formatBackReference({
+    const without = formatPointer({
       path: 'a.ts',
       covered: [{ start: 1, end: 9 }],
       symbols: 'Cart' as never,

@@ -65,7 +65,7 @@ describe('planRead', () => {
     const s = reads();
     expect(s.read({ path: 'a.ts', content, range: r(1, 100) }).render).toBe('full');
     const again = s.read({ path: 'a.ts', content, range: r(1, 100) });
-    expect(again.render).toBe('backref');
+    expect(again.render).toBe('pointer');
     expect(again.covered).toEqual([r(1, 100)]);
     expect(again.coveredBy).toEqual([1]);
     expect(again.newChars).toBe(0);
@@ -180,7 +180,7 @@ describe('planRead', () => {
   it('keeps a name with two dots that is not a .. segment', () => {
     const s = reads();
     s.read({ path: 'a..b.ts', content, range: r(1, 100) });
-    expect(s.read({ path: 'a..b.ts', content, range: r(1, 100) }).render).toBe('backref');
+    expect(s.read({ path: 'a..b.ts', content, range: r(1, 100) }).render).toBe('pointer');
   });
 
   it('never throws on junk input', () => {
@@ -213,7 +213,7 @@ describe('planCall with holdBack: false', () => {
     expect(on.heldBack).toBe('a.ts');
     const off = planCall({ files, prior, holdBack: false });
     expect(off.heldBack).toBeNull();
-    expect(off.files[0]!.render).toBe('backref');
+    expect(off.files[0]!.render).toBe('pointer');
     expect(off.newChars).toBe(0);
     // Anything but false keeps it on.
     expect(planCall({ files, prior, holdBack: 'no' as never }).heldBack).toBe('a.ts');

@@ -232,7 +232,7 @@ describe('dedup safety over random sessions', () => {
             // (b) folded lines: only beside covered ones, under minDeltaChars, and trivial.
             if (folded.size > 0) {
               expect(covered.size).toBeGreaterThan(0);
-              expect(p.render).toBe('backref');
+              expect(p.render).toBe('pointer');
               expect(charsModel(content, p.folded)).toBeLessThan(DEDUP_THRESHOLDS.minDeltaChars);
               const lines = linesOf(content);
               for (const l of folded) expect(lines[l - 1]).toMatch(TRIVIAL);

@@ -283,7 +283,7 @@ describe('planFile: the five gates', () => {
     const tfp = fingerprint(text);
     const prior = project([[{ path: 'a.ts', ranges: [r(1, 40)], fingerprint: tfp }]]);
     const plan = planFile({ path: 'a.ts', content: text, intended: [r(1, 44)], prior });
-    expect(plan.render).toBe('backref');
+    expect(plan.render).toBe('pointer');
     expect(plan.emit).toEqual([]);
     expect(plain(plan.folded)).toEqual([r(41, 44)]);
     expect(plan.foldedChars).toBe(charsModel(text, [r(41, 44)]));
@@ -332,7 +332,7 @@ describe('planFile: the five gates', () => {
   it('renders a pointer only when every intended line is held', () => {
     const prior = project([[{ path: 'a.ts', ranges: [r(1, 100)], fingerprint: fp }]]);
     const plan = planFile({ path: 'a.ts', content, intended: [r(10, 30)], prior });
-    expect(plan.render).toBe('backref');
+    expect(plan.render).toBe('pointer');
     expect(plan.foldedChars).toBe(0);
     expect(reasons(plan)[4]).toBe('delta:pass:all-covered');
   });
@@ -441,7 +441,7 @@ describe('planCall: scenarios', () => {
     for (const plan of plans.slice(1)) {
       expect(plan.heldBack).toBe('a.ts');
       expect(plan.files[0]!.render).toBe('full');
-      expect(plan.files[1]!.render).toBe('backref');
+      expect(plan.files[1]!.render).toBe('pointer');
     }
     expect(plans[3]!.newChars).toBe(charsModel(a, [r(1, 60)]));
   });
@@ -488,7 +488,7 @@ describe('planCall: scenarios', () => {
     expect(off.heldBack).toBeNull();
   });
 
-  it('hold-back restores exactly one file, the first fully back-referenced one', () => {
+  it('hold-back restores exactly one file, the first one that is all pointer', () => {
     const fa = fingerprint(a);
     const fb = fingerprint(b);
     const prior = project([
@@ -505,7 +505,7 @@ describe('planCall: scenarios', () => {
       prior,
     });
     expect(plan.heldBack).toBe('a.ts');
-    expect(plan.files.map((f) => f.render)).toEqual(['full', 'backref']);
+    expect(plan.files.map((f) => f.render)).toEqual(['full', 'pointer']);
     expect(plain(plan.files[0]!.emit)).toEqual([r(1, 10), r(30, 50)]);
     expect(plan.newChars).toBe(charsModel(a, [r(1, 10), r(30, 50)]));
     // Only the restored file's pointer is gone: the other one still counts.
@@ -522,10 +522,10 @@ describe('planCall: scenarios', () => {
       prior,
     });
     expect(plan.heldBack).toBeNull();
-    expect(plan.files.map((f) => f.render)).toEqual(['backref', 'full']);
+    expect(plan.files.map((f) => f.render)).toEqual(['pointer', 'full']);
   });
 
-  it('a fully back-referenced file takes no file slot', () => {
+  it('a file that is all pointer takes no file slot', () => {
     const prior = project([[{ path: 'a.ts', ranges: [r(1, 120)], fingerprint: fingerprint(a) }]]);
     const plan = planCall({
       files: [
@@ -536,7 +536,7 @@ describe('planCall: scenarios', () => {
       prior,
       budget: { maxFiles: 1 },
     });
-    expect(plan.files.map((f) => f.render)).toEqual(['backref', 'full', 'skipped']);
+    expect(plan.files.map((f) => f.render)).toEqual(['pointer', 'full', 'skipped']);
     expect(plan.files[2]!.emit).toEqual([]);
   });
 

@@ -5,9 +5,9 @@
  * whose lookup finds none, and by a `process` whose builtin lookup fails.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nativeCreateHash } from '../src/fingerprint/_native.js';
+import { nativeCreateHash } from '../src/hash/_native.js';
 
-const NATIVE = '../src/fingerprint/_native.js';
+const NATIVE = '../src/hash/_native.js';
 /** SHA-1("abc"), FIPS 180. */
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
 
@@ -20,7 +20,7 @@ afterEach(() => {
 async function withNative(factory: unknown) {
   vi.resetModules();
   vi.doMock(NATIVE, () => ({ nativeCreateHash: () => factory }));
-  return import('../src/fingerprint/fingerprint.js');
+  return import('../src/hash/fingerprint.js');
 }
 
 describe('on a runtime without a native hash', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sha1OfUtf8 } from '../src/fingerprint/fingerprint.js';
-import { fingerprint, fingerprintBackend } from '../src/index.js';
+import { sha1OfUtf8 } from '../src/hash/fingerprint.js';
+import { fingerprint } from '../src/index.js';
+import { fingerprintBackend } from '../src/testing/index.js';
 
 /**
  * SHA-1 vectors from FIPS 180 examples and from independent tools (coreutils

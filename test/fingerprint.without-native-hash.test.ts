@@ -16,7 +16,7 @@ describe('fingerprint without a native hash', () => {
 
   /** The fingerprint module loaded fresh while `process.getBuiltinModule` is `value`. */
   const loadWith = (value: unknown) =>
-    loadWithBuiltinModule(value, () => import('../src/fingerprint/fingerprint.js'));
+    loadWithBuiltinModule(value, () => import('../src/hash/fingerprint.js'));
 
   it.each([
     ['missing', undefined],
@@ -37,7 +37,7 @@ describe('fingerprint without a native hash', () => {
   });
 
   it('with a native hash, both backends agree on the vectors', async () => {
-    const fresh = await import('../src/fingerprint/fingerprint.js');
+    const fresh = await import('../src/hash/fingerprint.js');
     expect(fresh.fingerprintBackend()).toBe('native');
     expect(fresh.sha1OfUtf8('abc', 'native')).toBe(ABC);
     expect(fresh.sha1OfUtf8('abc', 'portable')).toBe(ABC);

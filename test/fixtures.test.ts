@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { extractSymbols } from '../src/adapter/index.js';
 import { embeddedSampleModule, readFixtures } from '../src/cli/fixtures.js';
 import { SAMPLE_FILES, SAMPLE_SEQUENCES } from '../src/cli/sample-data.js';
-import { isLineRange } from '../src/ranges/index.js';
+import { isLineRange } from '../src/index.js';
 
 const root = join(import.meta.dirname, '..', 'fixtures');
 

@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import * as adapter from '../src/adapter/index.js';
 import type { Emission, LineRange, ProjectState } from '../src/index.js';
 import * as main from '../src/index.js';
+import * as shared from '../src/shared/index.js';
 import * as testing from '../src/testing/index.js';
 import {
   hostileEmissionArb,
@@ -22,6 +23,7 @@ import {
   ledgerEventArb,
   linesOf,
 } from '../src/testing/index.js';
+import * as wire from '../src/wire/index.js';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -173,6 +175,8 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   // fingerprint
   fingerprint: { args: () => [content], kind: 'developer' },
   fingerprintBackend: { args: () => [], kind: 'tool' },
+  // tokens
+  estimateTokens: { args: () => [content], kind: 'developer' },
   // ledger
   createLedger: { args: () => [{ maxProjects: 2 }], kind: 'developer' },
   createSessionStore: { args: () => [{ maxProjects: 2 }], kind: 'developer' },
@@ -188,7 +192,7 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   mintContextToken: { args: () => [], kind: 'tool' },
   // shared store
   createSharedSessionStore: {
-    args: () => [main.createMemoryBackend(), { ttlMs: 1000 }],
+    args: () => [shared.createMemoryBackend(), { ttlMs: 1000 }],
     kind: 'developer',
   },
   createMemoryBackend: { args: () => [{ now: () => 0 }], kind: 'developer' },
@@ -199,13 +203,13 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   // wire
   withSessionView: { args: () => [{ q: 1 }, { version: 1, projects: [project] }], kind: 'tool' },
   readSessionView: {
-    args: () => [{ [main.VIEW_KEY]: { version: 1, projects: [project] } }],
+    args: () => [{ [wire.VIEW_KEY]: { version: 1, projects: [project] } }],
     kind: 'tool',
   },
   attachEmission: { args: () => [{ content: [] }, emission], kind: 'tool' },
-  takeEmission: { args: () => [{ content: [], [main.EMISSION_KEY]: emission }], kind: 'tool' },
+  takeEmission: { args: () => [{ content: [], [wire.EMISSION_KEY]: emission }], kind: 'tool' },
   recordSafely: {
-    args: () => [main.createSessionStore(), { [main.EMISSION_KEY]: emission }, 's1'],
+    args: () => [main.createSessionStore(), { [wire.EMISSION_KEY]: emission }, { sessionId: 's1' }],
     kind: 'tool',
   },
   // dedup
@@ -228,7 +232,7 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
     kind: 'tool',
   },
   dedupEnabledFromEnv: { args: () => [{ SPAN_LEDGER_DEDUP: 'off' }], kind: 'tool' },
-  formatBackReference: {
+  formatPointer: {
     args: () => [{ path: 'a.ts', covered: [{ start: 1, end: 9 }], symbols: ['f'], partial: true }],
     kind: 'tool',
   },
@@ -305,7 +309,7 @@ const NOT_CALLED = new Set(['RangeAlgebraLawError', 'runsOf', 'intersectLines', 
 /** Functions of every entry point, by name. */
 function exportedFunctions(): [string, Fn][] {
   const all = new Map<string, Fn>();
-  for (const mod of [main, adapter, testing] as Record<string, unknown>[]) {
+  for (const mod of [main, adapter, shared, wire, testing] as Record<string, unknown>[]) {
     for (const [name, value] of Object.entries(mod)) {
       if (typeof value !== 'function' || NOT_CALLED.has(name) || name.endsWith('Arb')) continue;
       all.set(name, value as Fn);
@@ -563,12 +567,12 @@ describe('nothing recorded that the input did not contain', () => {
           }
         });
         const args = {
-          [main.VIEW_KEY]: {
+          [wire.VIEW_KEY]: {
             version: 1,
             projects: [{ projectRoot: '/repo', callCount: 9, responseChars: 0, calls }],
           },
         };
-        const view = main.readSessionView(args);
+        const view = wire.readSessionView(args);
         if (view !== null) expectNothingInvented(view.projects, emissions);
       }),
       { seed: 4102, numRuns: Math.min(150, fc.readConfigureGlobal().numRuns ?? 150) },
@@ -578,8 +582,8 @@ describe('nothing recorded that the input did not contain', () => {
   it('takeEmission strips the key and keeps nothing the emission did not contain (seed 4103)', () => {
     fc.assert(
       fc.property(hostileEmissionArb(), (raw) => {
-        const taken = main.takeEmission({ text: 'x', [main.EMISSION_KEY]: raw });
-        expect(Object.keys(taken.result as object)).not.toContain(main.EMISSION_KEY);
+        const taken = wire.takeEmission({ text: 'x', [wire.EMISSION_KEY]: raw });
+        expect(Object.keys(taken.result as object)).not.toContain(wire.EMISSION_KEY);
         if (taken.emission !== null)
           expectNothingInvented(
             [
@@ -664,7 +668,7 @@ describe('nothing recorded that the input did not contain', () => {
     for (const store of stores) {
       for (const [, make] of HOSTILE) {
         expect(() =>
-          main.recordSafely(store as never, { [main.EMISSION_KEY]: make() }),
+          main.recordSafely(store as never, { [wire.EMISSION_KEY]: make() }),
         ).not.toThrow();
         expect(() => main.recordSafely(store as never, make())).not.toThrow();
       }

@@ -9,17 +9,14 @@ import { describe, expect, it } from 'vitest';
 import {
   createLedger,
   createSessionStore,
-  EMISSION_KEY,
   type Emission,
   type Ledger,
   ledgerReducer,
   projectFromView,
-  readSessionView,
   servedRangesForFile,
   sessionView,
-  takeEmission,
-  VIEW_KEY,
 } from '../src/index.js';
+import { EMISSION_KEY, readSessionView, takeEmission, VIEW_KEY } from '../src/wire/index.js';
 
 function emission(root = '/repo'): Emission {
   return {

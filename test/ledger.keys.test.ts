@@ -3,8 +3,8 @@
  * first), both SHA-256 backends, and project keys per platform.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sha256OfUtf8 } from '../src/hash/sha256.js';
 import { createLedger, normalizeSessionId, projectKey } from '../src/index.js';
-import { sha256OfUtf8 } from '../src/ledger/session-id.js';
 import { loadWithBuiltinModule } from './_builtin-module.js';
 import { emission, record } from './_ledger.js';
 
@@ -87,9 +87,12 @@ describe('sha256OfUtf8 backends', () => {
     vi.resetModules();
   });
 
-  /** The session-id module loaded fresh while `process.getBuiltinModule` is `value`. */
+  /** The hash and session-id modules loaded fresh while `process.getBuiltinModule` is `value`. */
   const loadWith = (value: unknown) =>
-    loadWithBuiltinModule(value, () => import('../src/ledger/session-id.js'));
+    loadWithBuiltinModule(value, async () => ({
+      ...(await import('../src/hash/sha256.js')),
+      ...(await import('../src/ledger/session-id.js')),
+    }));
 
   it('the native backend asks the runtime hash; the portable one never does', async () => {
     const crypto = process.getBuiltinModule('crypto');

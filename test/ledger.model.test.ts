@@ -12,9 +12,9 @@ import {
   type Ledger,
   type LedgerLimits,
   ledgerReducer,
-  MAX_EVICTED_COUNTERS,
   sessionView,
 } from '../src/index.js';
+import { MAX_EVICTED_COUNTERS } from '../src/ledger/limits.js';
 
 /** Raw session ids the commands use, and the bucket the model expects for each. */
 const LONG_A = `${'s'.repeat(140)}-a`;

@@ -14,10 +14,9 @@ import {
   type LedgerLimits,
   ledgerReducer,
   READ_TOOL_LIMITS,
-  readSessionView,
   sessionView,
-  VIEW_KEY,
 } from '../src/index.js';
+import { readSessionView, VIEW_KEY } from '../src/wire/index.js';
 
 /** An emission of one file holding `n` separate one-line spans (lines 1, 3, 5, …). */
 function withRanges(n: number, path = 'a.ts'): Emission {

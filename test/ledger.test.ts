@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../src/hash/_sha256.js';
+import { sha256OfUtf8 } from '../src/hash/sha256.js';
 import {
   createLedger,
   DEFAULT_LIMITS,
   type Emission,
   type Ledger,
   ledgerReducer,
-  MAX_EVICTED_COUNTERS,
   normalizeSessionId,
   projectFromView,
   projectKey,
   servedRangesForFile,
   sessionView,
 } from '../src/index.js';
-import { sha256Hex } from '../src/ledger/_sha256.js';
-import { sha256OfUtf8 } from '../src/ledger/session-id.js';
+import { MAX_EVICTED_COUNTERS } from '../src/ledger/limits.js';
 import { filesOf, record } from './_ledger.js';
 
 function emission(over: Partial<Emission> = {}): Emission {

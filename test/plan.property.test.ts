@@ -153,7 +153,7 @@ describe('planCall budget: spend', () => {
             cut++;
             expect(lineChars(files[i]!.content, want[got.length]!)).toBeGreaterThan(left);
           }
-          if (free.files[i]!.render === 'backref') expect(f.render).toBe('backref');
+          if (free.files[i]!.render === 'pointer') expect(f.render).toBe('pointer');
         }
       }),
       { seed: 101, numRuns: 250 },
@@ -161,7 +161,7 @@ describe('planCall budget: spend', () => {
     expect(cut).toBeGreaterThan(0);
   });
 
-  it('a fully back-referenced file never takes a file slot (seed 102)', () => {
+  it('a file that is all pointer never takes a file slot (seed 102)', () => {
     fc.assert(
       fc.property(callArb, fc.integer({ min: 0, max: 6 }), (specs, maxFiles) => {
         const { files, prior } = build(specs);
@@ -172,7 +172,7 @@ describe('planCall budget: spend', () => {
         const got = plan.files.flatMap((f, i) => (rendersSource(f) ? [i] : []));
         expect(got).toEqual(wanted.slice(0, maxFiles));
         for (const [i, f] of free.files.entries()) {
-          if (f.render === 'backref') expect(plan.files[i]!.render).toBe('backref');
+          if (f.render === 'pointer') expect(plan.files[i]!.render).toBe('pointer');
           if (got.includes(i)) expect(plan.files[i]!.emit).toEqual(f.emit);
         }
       }),
@@ -224,7 +224,7 @@ describe('planCall budget: bank', () => {
 });
 
 describe('planCall hold-back', () => {
-  it('fires only when new source would be zero, and restores exactly the first back-referenced file (seed 104)', () => {
+  it('fires only when new source would be zero, and restores exactly the first file that is all pointer (seed 104)', () => {
     let fired = 0;
     fc.assert(
       fc.property(callArb, fc.boolean(), (specs, repeat) => {
@@ -232,7 +232,7 @@ describe('planCall hold-back', () => {
         const plan = planCall({ files, prior });
         const alone = files.map((f) => planFile({ ...f, prior }));
         const zero = alone.every((p) => p.newChars === 0);
-        const first = alone.findIndex((p) => p.render === 'backref');
+        const first = alone.findIndex((p) => p.render === 'pointer');
         expect(plan.heldBack !== null).toBe(zero && first >= 0);
         for (const [i, p] of plan.files.entries()) {
           if (plan.heldBack !== null && i === first) {

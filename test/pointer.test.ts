@@ -1,11 +1,6 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  formatBackReference,
-  type LineRange,
-  type SymbolNode,
-  symbolsInSpans,
-} from '../src/index.js';
+import { formatPointer, type LineRange, type SymbolNode, symbolsInSpans } from '../src/index.js';
 
 const r = (start: number, end: number): LineRange => ({ start, end });
 
@@ -14,9 +9,9 @@ const GAP_WORDS = /omitted|unavailable|missing|could not|not found/i;
 /** Any sentence that sends the reader to the file. */
 const SENDS_TO_FILE = /\b(read|reads|reading|open|opening|fetch|fetching)\b/i;
 
-describe('formatBackReference', () => {
+describe('formatPointer', () => {
   it('names the path, the spans and the symbols', () => {
-    const text = formatBackReference({
+    const text = formatPointer({
       path: 'src/auth/session.ts',
       covered: [r(10, 80), r(95, 120)],
       symbols: ['Session', 'login'],
@@ -31,20 +26,20 @@ describe('formatBackReference', () => {
 
   it('past four spans says +N more spans', () => {
     const covered = [1, 20, 40, 60, 80, 100].map((s) => r(s, s + 9));
-    const text = formatBackReference({ path: 'a.ts', covered, symbols: [], partial: false });
+    const text = formatPointer({ path: 'a.ts', covered, symbols: [], partial: false });
     expect(text).toContain('L1-10, L20-29, L40-49, L60-69, +2 more spans');
     expect(text).not.toContain('L80');
   });
 
   it('past five symbols says +N more', () => {
     const symbols = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'];
-    const text = formatBackReference({ path: 'a.ts', covered: [r(1, 9)], symbols, partial: false });
+    const text = formatPointer({ path: 'a.ts', covered: [r(1, 9)], symbols, partial: false });
     expect(text).toContain('(a1, a2, a3, a4, a5, +3 more)');
     expect(text).not.toContain('a6');
   });
 
   it('lists each symbol once and ignores blanks', () => {
-    const text = formatBackReference({
+    const text = formatPointer({
       path: 'a.ts',
       covered: [r(1, 9)],
       symbols: ['x', ' ', 'x', 'y'],
@@ -54,13 +49,13 @@ describe('formatBackReference', () => {
   });
 
   it('says only the new lines follow when partial, and not otherwise', () => {
-    const partial = formatBackReference({
+    const partial = formatPointer({
       path: 'a.ts',
       covered: [r(1, 9)],
       symbols: [],
       partial: true,
     });
-    const whole = formatBackReference({
+    const whole = formatPointer({
       path: 'a.ts',
       covered: [r(1, 9)],
       symbols: [],
@@ -86,7 +81,7 @@ describe('formatBackReference', () => {
         fc.array(fc.integer({ min: -2, max: 300 }), { maxLength: 8 }),
         fc.boolean(),
         (path, covered, symbols, partial, calls, refresh) => {
-          const text = formatBackReference({ path, covered, symbols, partial, calls, refresh });
+          const text = formatPointer({ path, covered, symbols, partial, calls, refresh });
           expect(text).not.toMatch(GAP_WORDS);
           expect(text).not.toMatch(SENDS_TO_FILE);
           expect(text).toMatch(/of this conversation|earlier in this conversation/);
@@ -99,25 +94,25 @@ describe('formatBackReference', () => {
   });
 
   it('cites the response that delivered the lines', () => {
-    const text = formatBackReference({ path: 'a.ts', covered: [r(1, 40)], calls: [3] });
+    const text = formatPointer({ path: 'a.ts', covered: [r(1, 40)], calls: [3] });
     expect(text.startsWith('Sent in response #3 of this conversation: `a.ts` L1-40.')).toBe(true);
     expect(text).not.toMatch(/refresh/);
   });
 
   it('cites several responses most recent first, as given, each once', () => {
-    expect(formatBackReference({ path: 'a.ts', covered: [r(1, 9)], calls: [5, 3] })).toMatch(
+    expect(formatPointer({ path: 'a.ts', covered: [r(1, 9)], calls: [5, 3] })).toMatch(
       /^Sent in responses #5 and #3 of this conversation: /,
     );
     expect(
-      formatBackReference({ path: 'a.ts', covered: [r(1, 9)], calls: [9, 5, 9, 3, 0, 1.5, -2] }),
+      formatPointer({ path: 'a.ts', covered: [r(1, 9)], calls: [9, 5, 9, 3, 0, 1.5, -2] }),
     ).toMatch(/^Sent in responses #9, #5 and #3 of this conversation: /);
-    expect(
-      formatBackReference({ path: 'a.ts', covered: [r(1, 9)], calls: [9, 8, 7, 6, 5, 4] }),
-    ).toMatch(/^Sent in responses #9, #8, #7, #6 and 2 earlier ones of this conversation: /);
+    expect(formatPointer({ path: 'a.ts', covered: [r(1, 9)], calls: [9, 8, 7, 6, 5, 4] })).toMatch(
+      /^Sent in responses #9, #8, #7, #6 and 2 earlier ones of this conversation: /,
+    );
   });
 
   it('with refresh, ends with one sentence naming the responses to pass back', () => {
-    const one = formatBackReference({
+    const one = formatPointer({
       path: 'a.ts',
       covered: [r(1, 9)],
       partial: true,
@@ -127,7 +122,7 @@ describe('formatBackReference', () => {
     expect(one).toBe(
       'Sent in response #3 of this conversation: `a.ts` L1-9. The file is unchanged since, so that earlier copy is still exact. Only the lines not sent before follow. If response #3 is no longer in your context, call this tool again with `refresh: [3]`.',
     );
-    const two = formatBackReference({
+    const two = formatPointer({
       path: 'a.ts',
       covered: [r(1, 9)],
       calls: [5, 3],
@@ -138,14 +133,14 @@ describe('formatBackReference', () => {
         'If responses #5 and #3 are no longer in your context, call this tool again with `refresh: [5, 3]`.',
       ),
     ).toBe(true);
-    const many = formatBackReference({
+    const many = formatPointer({
       path: 'a.ts',
       covered: [r(1, 9)],
       calls: [9, 8, 7, 6, 5],
       refresh: true,
     });
     expect(many.endsWith('call this tool again with `refresh: true`.')).toBe(true);
-    const uncited = formatBackReference({ path: 'a.ts', covered: [r(1, 9)], refresh: true });
+    const uncited = formatPointer({ path: 'a.ts', covered: [r(1, 9)], refresh: true });
     expect(
       uncited.endsWith(
         'If that copy is no longer in your context, call this tool again with `refresh: true`.',
@@ -155,7 +150,7 @@ describe('formatBackReference', () => {
 
   it('says nothing of refresh unless refresh is exactly true', () => {
     for (const refresh of [false, undefined, 'true', 1]) {
-      const text = formatBackReference({
+      const text = formatPointer({
         path: 'a.ts',
         covered: [r(1, 9)],
         calls: [2],
@@ -167,7 +162,7 @@ describe('formatBackReference', () => {
 
   it('never throws on junk input', () => {
     for (const input of [null, undefined, 1, {}, { path: 3, covered: 'x', symbols: 7 }]) {
-      const text = formatBackReference(input as never);
+      const text = formatPointer(input as never);
       expect(typeof text).toBe('string');
       expect(text).not.toMatch(GAP_WORDS);
     }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ReplayRow, runReplay, shareCut } from '../bench/replay/run.js';
 import { TOPICS } from '../bench/replay/sequences.js';
-import { DEDUP_THRESHOLDS } from '../src/dedup/index.js';
+import { DEDUP_THRESHOLDS } from '../src/index.js';
 
 const rows: ReplayRow[] = runReplay(TOPICS.map((t) => ({ ...t, calls: 3 as const })));
 

@@ -5,12 +5,12 @@
  * call renders in full); once the backend answers again, so does the store.
  */
 import { describe, expect, it } from 'vitest';
+import type { Emission } from '../src/index.js';
 import {
   createMemoryBackend,
   createSharedSessionStore,
-  type Emission,
   type SharedStoreBackend,
-} from '../src/index.js';
+} from '../src/shared/index.js';
 
 const emission: Emission = {
   projectRoot: '/repo',

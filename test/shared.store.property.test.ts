@@ -7,14 +7,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createSessionStore, type SessionStore } from '../src/index.js';
 import {
   createMemoryBackend,
-  createSessionStore,
   createSharedSessionStore,
-  type SessionStore,
   type SharedSessionStoreOptions,
   type SharedStoreBackend,
-} from '../src/index.js';
+} from '../src/shared/index.js';
 import { emissionArb, hostileEmissionArb } from '../src/testing/index.js';
 
 /** A store that waits on its backend as long as a loaded machine needs: time is not what these tests check. */

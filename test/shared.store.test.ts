@@ -5,14 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createSessionStore, type Emission } from '../src/index.js';
 import {
   createMemoryBackend,
-  createSessionStore,
   createSharedSessionStore,
-  type Emission,
   type SharedSessionStoreOptions,
   type SharedStoreBackend,
-} from '../src/index.js';
+} from '../src/shared/index.js';
 
 /** A store that waits on its backend as long as a loaded machine needs: time is not what these tests check. */
 function patient(backend: SharedStoreBackend, options: SharedSessionStoreOptions = {}) {

@@ -8,14 +8,14 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { Emission } from '../src/index.js';
 import {
   createMemoryBackend,
   createSharedSessionStore,
-  type Emission,
   type MemoryBackend,
   type SharedSessionStoreOptions,
   type SharedStoreBackend,
-} from '../src/index.js';
+} from '../src/shared/index.js';
 
 /** A store that waits on its backend as long as a loaded machine needs: time is not what these tests check. */
 function patient(backend: SharedStoreBackend, options: SharedSessionStoreOptions = {}) {

@@ -5,7 +5,8 @@
  * absorbed, and the call under-reports instead of throwing.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSessionStore, EMISSION_KEY, recordSafely } from '../src/index.js';
+import { createSessionStore, recordSafely } from '../src/index.js';
+import { EMISSION_KEY } from '../src/wire/index.js';
 
 const faults = vi.hoisted(() => ({
   reducer: false,
@@ -15,12 +16,12 @@ function injected(): never {
   throw new Error('injected fault');
 }
 
-vi.mock('../src/ledger/ledger.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../src/ledger/ledger.js')>();
+vi.mock('../src/ledger/reduce.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/ledger/reduce.js')>();
   return {
     ...real,
-    ledgerReducer: (...args: Parameters<typeof real.ledgerReducer>) =>
-      faults.reducer ? injected() : real.ledgerReducer(...args),
+    applyEvent: (...args: Parameters<typeof real.applyEvent>) =>
+      faults.reducer ? injected() : real.applyEvent(...args),
   };
 });
 

@@ -4,16 +4,14 @@
  * `recordSafely` recording only a carried emission.
  */
 import { describe, expect, it } from 'vitest';
+import { type Emission, type FileEmission, recordSafely } from '../src/index.js';
 import {
   attachEmission,
   EMISSION_KEY,
-  type Emission,
-  type FileEmission,
-  recordSafely,
   takeEmission,
   VIEW_KEY,
   withSessionView,
-} from '../src/index.js';
+} from '../src/wire/index.js';
 import { emission } from './_ledger.js';
 
 /** `n` files named f0…f(n-1), each with `chars` = its number + 1. */
@@ -89,7 +87,9 @@ describe('the carriers', () => {
     expect(recordSafely(sink, { a: 1, [EMISSION_KEY]: { projectRoot: '' } })).toEqual({ a: 1 });
     expect(seen).toEqual([]);
     const raw = { a: 1, [EMISSION_KEY]: emission({ files: numberedFiles(3) }) };
-    expect(recordSafely(sink, raw, 'conn', { maxFilesPerCall: 1 })).toEqual({ a: 1 });
+    expect(recordSafely(sink, raw, { sessionId: 'conn', limits: { maxFilesPerCall: 1 } })).toEqual({
+      a: 1,
+    });
     expect(seen).toHaveLength(1);
     expect(seen[0]![1]).toBe('conn');
     expect((seen[0]![0] as Emission).files.map((f) => f.path)).toEqual(['f2']);

@@ -5,14 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  attachEmission,
   createSessionStore,
   type Emission,
   fingerprint,
   planCall,
   recordSafely,
-  withSessionView,
 } from '../src/index.js';
+import { attachEmission, withSessionView } from '../src/wire/index.js';
 
 const content = Array.from({ length: 102 }, (_, i) => `const line${i + 1} = ${i + 1};`).join('\n');
 const FP = fingerprint(content);
@@ -103,29 +102,20 @@ describe('recordSafely with a signal', () => {
     expect(store.project('/repo')?.callCount).toBe(0);
   });
 
-  it('takes limits after an options object too, and the options’ own limits first', () => {
+  it('bounds the copy it records by the limits in its options', () => {
     const wide = () =>
       attachEmission(
         {},
         { ...emission(), files: [emission().files[0]!, { path: 'b.ts', ranges: [], chars: 1 }] },
       );
     const store = createSessionStore();
-    recordSafely(store, wide(), { sessionId: 'a' }, { maxFilesPerCall: 1 });
-    recordSafely(
-      store,
-      wide(),
-      { sessionId: 'b', limits: { maxFilesPerCall: 2 } },
-      { maxFilesPerCall: 1 },
-    );
+    recordSafely(store, wide(), { sessionId: 'a', limits: { maxFilesPerCall: 1 } });
+    recordSafely(store, wide(), { sessionId: 'b', limits: { maxFilesPerCall: 2 } });
+    recordSafely(store, wide(), { sessionId: 'c' });
     const paths = (id: string) => store.project('/repo', id)?.calls[0]?.files.map((f) => f.path);
     expect(paths('a')).toEqual(['src/checkout.ts']);
     expect(paths('b')).toEqual(['src/checkout.ts', 'b.ts']);
-  });
-
-  it('keeps the revision-1 form: a session id, then limits', () => {
-    const store = createSessionStore();
-    recordSafely(store, answer(), 'conn-3');
-    expect(store.project('/repo', 'conn-3')?.callCount).toBe(1);
+    expect(paths('c')).toEqual(['src/checkout.ts', 'b.ts']);
   });
 
   it('a view carried in, a cancelled answer out: the ledger is as before the call', () => {

@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  attachEmission,
   createSessionStore,
   DEFAULT_LIMITS,
-  EMISSION_KEY,
   type Emission,
-  readSessionView,
   recordSafely,
   type SessionView,
+} from '../src/index.js';
+import {
+  attachEmission,
+  EMISSION_KEY,
+  readSessionView,
   takeEmission,
   VIEW_KEY,
   withSessionView,
-} from '../src/index.js';
+} from '../src/wire/index.js';
 import { callRecord, projectState } from './_prior.js';
 
 const FP = '1200:0123456789abcdef';
@@ -368,7 +370,7 @@ describe('recordSafely', () => {
 
   it('records under the given session', () => {
     const store = createSessionStore();
-    recordSafely(store, attachEmission({}, emission()), 'conn-9');
+    recordSafely(store, attachEmission({}, emission()), { sessionId: 'conn-9' });
     expect(store.view('conn-9').projects).toHaveLength(1);
     expect(store.view().projects).toHaveLength(0);
   });

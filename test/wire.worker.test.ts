@@ -6,15 +6,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSessionStore,
-  EMISSION_KEY,
-  recordSafely,
-  type SessionView,
-  takeEmission,
-  VIEW_KEY,
-  withSessionView,
-} from '../src/index.js';
+import { createSessionStore, recordSafely, type SessionView } from '../src/index.js';
+import { EMISSION_KEY, takeEmission, VIEW_KEY, withSessionView } from '../src/wire/index.js';
 import { callRecord, projectState } from './_prior.js';
 
 let worker: Worker;
@@ -70,7 +63,7 @@ describe('across a real worker_threads boundary', () => {
     expect((first.observed as Observed).tracked).toBe(true);
     expect((first.observed as Observed).priorCalls).toBe(0);
     expect(first[EMISSION_KEY]).toBeDefined(); // survived the clone back
-    const agentSees = recordSafely(store, first, 'conn-1');
+    const agentSees = recordSafely(store, first, { sessionId: 'conn-1' });
     expect(Object.hasOwn(agentSees, EMISSION_KEY)).toBe(false);
     expect(JSON.stringify(agentSees)).not.toContain(EMISSION_KEY);
 
@@ -90,7 +83,7 @@ describe('across a real worker_threads boundary', () => {
     expect(observed.viewArrived).toEqual(view);
     expect(observed.priorCalls).toBe(1);
     expect(observed.held).toEqual([{ start: 10, end: 40 }]);
-    recordSafely(store, second, 'conn-1');
+    recordSafely(store, second, { sessionId: 'conn-1' });
     expect(store.view('conn-1').projects[0]!.calls.map((c) => c.index)).toEqual([1, 2]);
 
     // Another session on the same worker sees none of it.

@@ -22,7 +22,8 @@ import {
   type CallPlan,
   createSessionStore,
   describeSession,
-  formatBackReference,
+  formatPointer,
+  type PointerInput,
   planCall,
   projectFromView,
   readContextToken,
@@ -89,13 +90,8 @@ function filesOf(project: ReadonlyMap<string, ProjectFile>, call: RecordedCall) 
 }
 
 /** Revision 1's pointer: no response number, no way back through the tool. */
-const revisionOnePointer = (p: {
-  path: string;
-  covered: readonly { start: number; end: number }[];
-  symbols: readonly string[];
-  partial: boolean;
-}) =>
-  formatBackReference({ path: p.path, covered: p.covered, symbols: p.symbols, partial: p.partial });
+const revisionOnePointer = (p: PointerInput) =>
+  formatPointer({ path: p.path, covered: p.covered, symbols: p.symbols, partial: p.partial });
 
 /** How a response is rendered: revision 1 (no number, its pointer) or revision 2. */
 interface RenderAs {

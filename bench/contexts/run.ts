@@ -10,7 +10,7 @@
  */
 import type { ProjectFile, RecordedSequence } from '../../src/cli/replay.js';
 import type { CallPlan } from '../../src/dedup/plan-call.js';
-import { fingerprint } from '../../src/fingerprint/fingerprint.js';
+import { fingerprint } from '../../src/hash/fingerprint.js';
 import type { LineRange } from '../../src/ranges/range.js';
 import { byArm } from '../_arms.js';
 import { lineOffsets } from '../_lines.js';
@@ -74,7 +74,7 @@ interface Pointer {
 /** The pointers of a plan: every file that renders with one, and what it cites. */
 function pointersOf(plan: CallPlan): Pointer[] {
   return plan.files.flatMap((f) =>
-    f.render === 'partial' || f.render === 'backref'
+    f.render === 'partial' || f.render === 'pointer'
       ? [
           {
             path: f.path,

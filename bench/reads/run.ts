@@ -118,7 +118,7 @@ function stubArm(keyOf: (read: FileRead) => string): { decide: Decide } {
         ? {
             path: read.path,
             fingerprint: read.fingerprint,
-            render: 'backref',
+            render: 'pointer',
             emit: [],
             covered: windowOf(read),
             coveredBy: [...before.calls].reverse(),
@@ -209,7 +209,7 @@ export function runReadArm(
           seenNow.push(line(n));
         }
       }
-      if (plan.render === 'partial' || plan.render === 'backref') {
+      if (plan.render === 'partial' || plan.render === 'pointer') {
         const wrong = plan.covered.some((s) => {
           for (let n = s.start; n <= s.end; n++) if (!held.has(line(n))) return true;
           return false;

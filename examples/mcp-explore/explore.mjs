@@ -10,15 +10,9 @@
  * on the result (`_spanLedgerEmission`): plain data that survives the
  * structured clone in and out of the worker.
  */
-import {
-  attachEmission,
-  describeSession,
-  planCall,
-  projectFromView,
-  readContextToken,
-  readSessionView,
-} from 'span-ledger';
+import { describeSession, planCall, projectFromView, readContextToken } from 'span-ledger';
 import { createEmissionRecorder, renderMarkdown } from 'span-ledger/adapter';
+import { attachEmission, readSessionView } from 'span-ledger/wire';
 import { rankFiles, readProject } from './project.mjs';
 
 /** How much of the query a title repeats: enough to recognise it, never a payload. */

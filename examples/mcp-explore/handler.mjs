@@ -22,9 +22,8 @@ import {
   readContextToken,
   readRefresh,
   recordSafely,
-  VIEW_KEY,
-  withSessionView,
 } from 'span-ledger';
+import { VIEW_KEY, withSessionView } from 'span-ledger/wire';
 import { PoolError } from './pool.mjs';
 
 /**

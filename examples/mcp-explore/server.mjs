@@ -86,7 +86,7 @@ if (tokens !== null) {
 async function connectShared(url) {
   const { createClient } = await import('redis');
   const { connectRedis, redisBackend } = await import('span-ledger/redis');
-  const { createSharedSessionStore } = await import('span-ledger');
+  const { createSharedSessionStore } = await import('span-ledger/shared');
   const { redisCancelRelay } = await import('span-ledger-proxy/http');
   const client = await connectRedis(createClient, url, {
     onError: (error) => log(`redis: ${error.message}`),

@@ -5,7 +5,8 @@ import { defineConfig } from 'tsup';
  * programmatic entry (`dist/index.js`) and the HTTP front (`dist/http.js`,
  * which the repository's example daemon serves through too). ESM for Node
  * only; `span-ledger` and the MCP SDK stay external (they are dependencies),
- * so the core's entries are the ones its own build made.
+ * so the core's entries are the ones its own build made. No source maps, as
+ * the core: the bundles are unminified and the tarball ships no src/.
  */
 export default defineConfig({
   entry: { index: 'src/index.ts', cli: 'src/cli.ts', http: 'src/http/index.ts' },
@@ -17,7 +18,6 @@ export default defineConfig({
     compilerOptions: { paths: {} },
   },
   clean: true,
-  sourcemap: true,
   target: 'node18',
   platform: 'node',
   splitting: true,

@@ -4,6 +4,7 @@
  * that reads rendered responses back to measure them, and a heuristic symbol
  * extractor for hosts without an index of their own.
  */
+export type { PointerInput } from '../dedup/pointer.js';
 export type { LineSymbolNode, SymbolKind, SymbolNode } from '../dedup/symbols.js';
 export type { Emission, FileEmission } from '../ledger/types.js';
 export {
@@ -21,7 +22,6 @@ export {
 } from './recorder.js';
 export {
   formatResponseHeader,
-  type PointerInput,
   type RenderablePlan,
   type RenderedMarkdown,
   type RenderedRead,

@@ -10,9 +10,10 @@
  * lines and lines that are not numbered are ignored, never guessed at.
  */
 
-import { readResponseTexts } from '../boundary/render.js';
+import { frozenEach } from '../boundary/freeze.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { readResponseTexts } from './read-options.js';
 
 /**
  * One numbered source line as the response shows it.
@@ -130,9 +131,9 @@ export function parseRenderedResponse(text: string): RenderedResponse {
 function freezeSection(s: Building): RenderedSection {
   return Object.freeze({
     path: s.path,
-    lines: Object.freeze(s.lines.map((l) => Object.freeze(l))),
+    lines: frozenEach(s.lines),
     pointer: s.pointer,
-    pointed: Object.freeze(mergeRanges(s.pointed).map((r) => Object.freeze(r))),
+    pointed: frozenEach(mergeRanges(s.pointed)),
   });
 }
 

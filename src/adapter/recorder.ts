@@ -10,16 +10,13 @@
  * the agent never saw.
  */
 
-import {
-  readChars,
-  readFingerprint,
-  readPath,
-  readRecorderOptions,
-  readReportedRanges,
-} from '../boundary/render.js';
+import { frozenEach } from '../boundary/freeze.js';
+import { count } from '../boundary/read.js';
+import { readFingerprint } from '../ledger/read-emission.js';
 import type { Emission, FileEmission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { readPath, readRecorderOptions, readReportedRanges } from './read-options.js';
 
 /**
  * Where and why a recorder is collecting: copied into the `Emission`.
@@ -43,7 +40,7 @@ export interface EmissionRecorderOptions {
  * ```ts
  * const rec: EmissionRecorder = createEmissionRecorder({ projectRoot: '/repo' });
  * rec.source('src/a.ts', { start: 1, end: 20 }, 640, fp); // a fence was pushed
- * rec.backref('src/b.ts', [{ start: 5, end: 60 }], fpB);  // a pointer was written
+ * rec.pointer('src/b.ts', [{ start: 5, end: 60 }], fpB);  // a pointer was written
  * rec.drop('src/c.ts');                                   // the cap cut this section
  * const emission = rec.finish(text.length);
  * ```
@@ -69,7 +66,7 @@ export interface EmissionRecorder {
    * would be pointed at a copy it no longer holds. The lines stay held
    * through the record of the response that sent them.
    */
-  backref(path: string, covered: readonly LineRange[], fingerprint: string): void;
+  pointer(path: string, covered: readonly LineRange[], fingerprint: string): void;
   /**
    * The section of `path` was cut by the hard response cap: whatever this
    * call recorded for it is forgotten, since the agent never received it.
@@ -101,7 +98,7 @@ interface Entry {
  * ```ts
  * const rec = createEmissionRecorder({ projectRoot: '/repo', query: 'cart totals' });
  * rec.source('src/cart.ts', { start: 10, end: 40 }, 912, fp);
- * rec.backref('src/money.ts', [{ start: 1, end: 30 }], fpMoney); // a pointer: not recorded
+ * rec.pointer('src/money.ts', [{ start: 1, end: 30 }], fpMoney); // a pointer: not recorded
  * rec.source('src/big.ts', { start: 1, end: 400 }, 15000, fpBig);
  * rec.drop('src/big.ts');                                         // cut by the cap
  * rec.finish(text.length);
@@ -124,16 +121,16 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
     }
     for (const r of ranges) entry.ranges.push(r);
     entry.chars += chars;
-    const given = readFingerprint(fp);
+    const given = readFingerprint(fp) ?? null;
     if (entry.fingerprint === undefined) entry.fingerprint = given;
     else if (entry.fingerprint !== given) entry.fingerprint = null;
   }
 
   return {
     source(path, ranges, chars, fp) {
-      report(path, readReportedRanges(ranges), readChars(chars), fp);
+      report(path, readReportedRanges(ranges), count(chars), fp);
     },
-    backref() {},
+    pointer() {},
     drop(rawPath) {
       const path = readPath(rawPath);
       if (path === null) return;
@@ -148,7 +145,7 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
       let sourceChars = 0;
       for (const [path, entry] of entries) {
         sourceChars += entry.chars;
-        const ranges = Object.freeze(mergeRanges(entry.ranges).map((r) => Object.freeze(r)));
+        const ranges = frozenEach(mergeRanges(entry.ranges));
         files.push(
           Object.freeze(
             typeof entry.fingerprint === 'string'
@@ -163,7 +160,7 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
         query,
         files: Object.freeze(files),
         sourceChars,
-        responseChars: readChars(responseChars),
+        responseChars: count(responseChars),
       });
     },
   };

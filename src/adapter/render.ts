@@ -12,19 +12,22 @@
  * once, in `boundary/render.ts`; what is rendered here is trusted data.
  */
 
+import type { FileRender } from '../dedup/plan-file.js';
+import type { PointerInput } from '../dedup/pointer.js';
+import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
+import { mergeRanges } from '../ranges/merge.js';
+import type { LineRange } from '../ranges/range.js';
+import { charsOfLines, clipToLines, indexLines, type LineIndex, lineText } from '../text/lines.js';
 import {
   type PlannedFile,
   type PointerWriter,
   type Reporter,
   type ResponseHeader,
-  readMarkdownInput,
-  readReadInput,
+  readMarkdownOptions,
+  readReadOptions,
   readResponseHeader,
   type SourceFile,
-} from '../boundary/render.js';
-import { type LineSymbolNode, type SymbolNode, symbolsInSpans } from '../dedup/symbols.js';
-import type { LineRange } from '../ranges/range.js';
-import { type FileLines, fileLines, lineChars } from './_lines.js';
+} from './read-options.js';
 import type { EmissionRecorder } from './recorder.js';
 
 /**
@@ -41,7 +44,7 @@ import type { EmissionRecorder } from './recorder.js';
 export interface RenderablePlan {
   readonly path: string;
   readonly fingerprint: string;
-  readonly render: 'full' | 'partial' | 'backref' | 'skipped';
+  readonly render: FileRender;
   readonly emit: readonly LineRange[];
   readonly covered: readonly LineRange[];
   /** The responses that served `covered`, most recent first: the pointer cites them. */
@@ -63,28 +66,6 @@ export interface RenderSource {
   readonly content: string;
   /** Symbol definitions, to name in the header and the pointer (`extractSymbols` gives some). */
   readonly symbols?: readonly (SymbolNode | LineSymbolNode)[] | undefined;
-}
-
-/**
- * What a pointer is written from (the argument of `formatBackReference`).
- *
- * @example
- * ```ts
- * const input: PointerInput = {
- *   path: 'src/a.ts', covered: [{ start: 1, end: 40 }], symbols: ['Cart'], partial: true,
- *   calls: [3], refresh: true,
- * };
- * ```
- */
-export interface PointerInput {
-  readonly path: string;
-  readonly covered: readonly LineRange[];
-  readonly symbols: readonly string[];
-  readonly partial: boolean;
-  /** The responses that delivered the covered lines, most recent first (a plan's `coveredBy`). */
-  readonly calls: readonly number[];
-  /** Whether the tool takes a `refresh` argument the pointer may mention. */
-  readonly refresh: boolean;
 }
 
 /**
@@ -131,7 +112,7 @@ export interface RenderMarkdownOptions extends ResponseHeaderInput {
   readonly sources: readonly RenderSource[];
   /** Told about every span the moment it is pushed. */
   readonly recorder: EmissionRecorder;
-  /** Writes the pointer for covered spans (quoted with `>`). Default `formatBackReference`. */
+  /** Writes the pointer for covered spans (quoted with `>`). Default `formatPointer`. */
   readonly pointer?: ((input: PointerInput) => string) | undefined;
   /** Hard cap on the whole response: sections that would cross it are dropped whole. */
   readonly maxResponseChars?: number | undefined;
@@ -212,7 +193,7 @@ export function formatResponseHeader(input: ResponseHeaderInput): string {
  * Renders a planned call as markdown and reports each span to `recorder` as it
  * is pushed: `source` for every fence (chars counted as the content slice:
  * each line with its `'\n'`, the last line's only when the file ends with one;
- * POSIX lines, so a final `'\n'` never shows as an empty extra line), `backref` for
+ * POSIX lines, so a final `'\n'` never shows as an empty extra line), `pointer` for
  * every pointer. The response opens with its number (the plan's `callIndex`,
  * or the `callIndex` option) and the context token when one is passed; each
  * pointer cites the responses in its file's `coveredBy`. A section that would
@@ -238,7 +219,7 @@ export function formatResponseHeader(input: ResponseHeaderInput): string {
  * ```
  */
 export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown {
-  const input = readMarkdownInput(options);
+  const input = readMarkdownOptions(options);
   if (input === null) return Object.freeze({ text: '', dropped: Object.freeze([]) });
   const { reporter, pointer, header } = input;
   const opening = [headerLine(header), input.title].filter((line) => line !== '');
@@ -261,16 +242,9 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
   return Object.freeze({ text, dropped: Object.freeze(dropped) });
 }
 
-/** The spans of a set that lie within the file, cut at its last line. */
-function clip(set: readonly LineRange[], lineCount: number): LineRange[] {
-  return set
-    .filter((r) => r.start <= lineCount)
-    .map((r) => ({ start: r.start, end: Math.min(r.end, lineCount) }));
-}
-
 /** What a file's section shows: the spans within the file, and the pointer when there is one. */
 interface Shown {
-  readonly lines: FileLines;
+  readonly lines: LineIndex;
   readonly emit: readonly LineRange[];
   readonly covered: readonly LineRange[];
   /** The pointer text (unquoted), '' when nothing is covered. */
@@ -285,19 +259,19 @@ function show(
   pointer: PointerWriter,
   refresh: boolean,
 ): Shown {
-  const lines = fileLines(source.content);
-  const emit = clip(file.emit, lines.text.length);
-  const covered = file.render === 'full' ? [] : clip(file.covered, lines.text.length);
+  const lines = indexLines(source.content);
+  const emit = clipToLines(file.emit, lines.lineCount);
+  const covered = file.render === 'full' ? [] : clipToLines(file.covered, lines.lineCount);
   if (covered.length === 0) return { lines, emit, covered, pointer: '' };
   const text = pointer({
     path: file.path,
     covered,
-    symbols: symbolsInSpans(source.symbols as readonly SymbolNode[], covered),
+    symbols: symbolNames(source.symbols, covered),
     partial: emit.length > 0,
     calls: file.coveredBy,
     refresh,
   });
-  reporter.backref(file.path, covered, file.fingerprint);
+  reporter.pointer(file.path, covered, file.fingerprint);
   return { lines, emit, covered, pointer: text };
 }
 
@@ -311,7 +285,7 @@ function renderSection(
   const shown = show(file, source, reporter, pointer, refresh);
   const { lines, emit, covered } = shown;
   if (emit.length === 0 && covered.length === 0) return '';
-  const named = symbolsInSpans(source.symbols as readonly SymbolNode[], [...covered, ...emit]);
+  const named = symbolNames(source.symbols, mergeRanges([...covered, ...emit]));
   const names = named.length > 5 ? [...named.slice(0, 5), `+${named.length - 5} more`] : named;
   const header = `**\`${file.path}\`**`;
   const parts = [names.length > 0 ? `${header} — ${names.join(', ')}` : header];
@@ -319,13 +293,9 @@ function renderSection(
   const lang = languageOf(file.path);
   for (const span of emit) {
     const body: string[] = [];
-    let chars = 0;
-    for (let n = span.start; n <= span.end; n++) {
-      body.push(`${n}\t${lines.text[n - 1]!}`);
-      chars += lineChars(lines, n);
-    }
+    for (let n = span.start; n <= span.end; n++) body.push(`${n}\t${lineText(lines, n)}`);
     parts.push(`\`\`\`${lang}\n${body.join('\n')}\n\`\`\``);
-    reporter.source(file.path, span, chars, file.fingerprint);
+    reporter.source(file.path, span, charsOfLines(lines, span.start, span.end), file.fingerprint);
   }
   return `${parts.join('\n')}\n`;
 }
@@ -350,7 +320,7 @@ export interface RenderReadOptions extends ResponseHeaderInput {
   readonly symbols?: readonly (SymbolNode | LineSymbolNode)[] | undefined;
   /** Told about every span the moment it is pushed. */
   readonly recorder: EmissionRecorder;
-  /** Writes the pointer for covered spans. Default `formatBackReference`. */
+  /** Writes the pointer for covered spans. Default `formatPointer`. */
   readonly pointer?: ((input: PointerInput) => string) | undefined;
   /** The tool takes `refresh`: the pointer ends with how to get its lines back. */
   readonly refresh?: boolean | undefined;
@@ -375,8 +345,8 @@ const NUMBER_WIDTH = 6;
  * Renders one read the way agent harnesses print a file: the response number
  * (and context token) when given, the pointer for covered lines, then the new
  * lines `cat -n` style — the line number right-aligned, a tab, the text (POSIX
- * lines, as `renderMarkdown`). Reports to `recorder` as it goes: `backref` for
- * the pointer, `source` for each run of lines. An unchanged re-read (`backref`)
+ * lines, as `renderMarkdown`). Reports to `recorder` as it goes: `pointer` for
+ * the pointer, `source` for each run of lines. An unchanged re-read (`pointer`)
  * prints the pointer alone; a `skipped` plan, or one with nothing inside the
  * content, prints `''` and records nothing (the host says why, e.g. the file
  * is shorter than the offset). Call `recorder.finish(text.length)` afterwards.
@@ -394,7 +364,7 @@ const NUMBER_WIDTH = 6;
  * ```
  */
 export function renderRead(options: RenderReadOptions): RenderedRead {
-  const input = readReadInput(options);
+  const input = readReadOptions(options);
   if (input === null || input.file.render === 'skipped') return Object.freeze({ text: '' });
   const { file, reporter } = input;
   const shown = show(file, input.source, reporter, input.pointer, input.header.refresh);
@@ -402,12 +372,10 @@ export function renderRead(options: RenderReadOptions): RenderedRead {
   if (emit.length === 0 && covered.length === 0) return Object.freeze({ text: '' });
   const parts = [headerLine(input.header), shown.pointer].filter((part) => part !== '');
   for (const span of emit) {
-    let chars = 0;
     for (let n = span.start; n <= span.end; n++) {
-      parts.push(`${String(n).padStart(NUMBER_WIDTH)}\t${lines.text[n - 1]!}`);
-      chars += lineChars(lines, n);
+      parts.push(`${String(n).padStart(NUMBER_WIDTH)}\t${lineText(lines, n)}`);
     }
-    reporter.source(file.path, span, chars, file.fingerprint);
+    reporter.source(file.path, span, charsOfLines(lines, span.start, span.end), file.fingerprint);
   }
   return Object.freeze({ text: `${parts.join('\n')}\n` });
 }

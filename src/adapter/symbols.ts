@@ -15,7 +15,7 @@
  */
 
 import type { SymbolKind, SymbolNode } from '../dedup/symbols.js';
-import { fileLines } from './_lines.js';
+import { splitLines } from '../text/lines.js';
 
 const KINDS: Readonly<Record<string, SymbolKind>> = {
   function: 'function',
@@ -51,7 +51,7 @@ const PY_DECL = /^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)/;
  */
 export function extractSymbols(content: string, path: string): SymbolNode[] {
   if (typeof content !== 'string') return [];
-  const lines = fileLines(content).text;
+  const lines = splitLines(content);
   return isPython(path) ? pythonSymbols(lines) : typescriptSymbols(lines);
 }
 

@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJson } from '../boundary/read.js';
 
 /**
  * A problem with the input the user pointed at (exit code 1, one line).
@@ -34,12 +35,17 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
 
-function readText(path: string): string {
+/** What `call` returns, or an `InputError` saying which step failed on `path`, and why. */
+function onDisk<T>(step: 'read' | 'list', path: string, call: () => T): T {
   try {
-    return readFileSync(path, 'utf8');
+    return call();
   } catch (error) {
-    throw new InputError(`cannot read ${path}: ${describe(error)}`);
+    throw new InputError(`cannot ${step} ${path}: ${describe(error)}`);
   }
+}
+
+function readText(path: string): string {
+  return onDisk('read', path, () => readFileSync(path, 'utf8'));
 }
 
 /**
@@ -52,20 +58,8 @@ function readText(path: string): string {
  * ```
  */
 export function readResponses(path: string): string[] {
-  let isDirectory: boolean;
-  try {
-    isDirectory = statSync(path).isDirectory();
-  } catch (error) {
-    throw new InputError(`cannot read ${path}: ${describe(error)}`);
-  }
-  if (isDirectory) {
-    let names: string[];
-    try {
-      names = readdirSync(path);
-    } catch (error) {
-      throw new InputError(`cannot list ${path}: ${describe(error)}`);
-    }
-    const responses = names
+  if (onDisk('read', path, () => statSync(path).isDirectory())) {
+    const responses = onDisk('list', path, () => readdirSync(path))
       .filter((name) => name.toLowerCase().endsWith('.md'))
       .sort(naturalOrder.compare)
       .map((name) => readText(join(path, name)));
@@ -84,10 +78,9 @@ function parseJsonl(path: string, text: string): string[] {
   for (const [i, raw] of lines.entries()) {
     const line = raw.trim();
     if (line === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
+    // JSON never parses to `undefined`: that is what text that is not JSON reads as.
+    const value = parseJson(line);
+    if (value === undefined) {
       throw new InputError(
         `${path}:${i + 1}: not JSON (expected a directory of .md files or JSONL of { "text": … })`,
       );

@@ -8,7 +8,6 @@
  * the rendered text contains, never what the planner says it did.
  */
 
-import { fileLines } from '../adapter/_lines.js';
 import {
   type DuplicateReport,
   measureDuplicates,
@@ -23,6 +22,7 @@ import { projectFromView } from '../ledger/selectors.js';
 import type { Emission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { splitLines } from '../text/lines.js';
 
 /**
  * One call of a recorded sequence: the files the ranking chose, in rank order, and their spans.
@@ -200,7 +200,7 @@ export function withheldUnseen(
     for (const section of parsed.sections) {
       if (!section.pointer) continue;
       const plan = call.plan.files.find((f) => f.path === section.path);
-      const lines = fileLines(project.get(section.path)?.content ?? '').text;
+      const lines = splitLines(project.get(section.path)?.content ?? '');
       const held = delivered.get(section.path);
       const unseen = (n: number) => !held?.has(`${n}\t${lines[n - 1] ?? ''}`);
       const covered = plan?.covered ?? [];

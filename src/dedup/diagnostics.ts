@@ -6,13 +6,15 @@
  * Not for decisions: the planner never reads these figures.
  */
 
-import { at, count, listOf, prop, readRanges } from '../boundary/_read.js';
-import { readPrior } from '../boundary/planner.js';
-import { freezeRanges } from '../ledger/_freeze.js';
+import { frozenEach } from '../boundary/freeze.js';
+import { isOwn, own } from '../boundary/own.js';
+import { at, count, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { readPrior } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
-import { formatSpans } from '../ranges/format.js';
+import { spansText } from '../ranges/format.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { readRanges } from '../ranges/read.js';
 
 /**
  * What one path was served over the retained calls.
@@ -76,14 +78,17 @@ export function describeSession(project: ProjectState | null): SessionDiagnostic
   const priorFiles = [...byPath.entries()]
     .sort((a, b) => b[1].last - a[1].last)
     .map(([path, e]) =>
-      Object.freeze({ path, ranges: freezeRanges(mergeRanges(e.ranges)), chars: e.chars }),
+      Object.freeze({ path, ranges: frozenEach(mergeRanges(e.ranges)), chars: e.chars }),
     );
-  return Object.freeze({
-    callIndex: prior.callCount + 1,
-    priorCalls: prior.callCount,
-    priorChars: prior.responseChars,
-    priorFiles,
-  });
+  // Deep-frozen and marked: `formatSessionBlock` takes it back as it is.
+  return own(
+    Object.freeze({
+      callIndex: prior.callCount + 1,
+      priorCalls: prior.callCount,
+      priorChars: prior.responseChars,
+      priorFiles: Object.freeze(priorFiles) as PriorFile[],
+    }),
+  );
 }
 
 function thousands(n: number): string {
@@ -106,27 +111,54 @@ const MAX_FILES_SHOWN = 8;
  * ```
  */
 export function formatSessionBlock(d: SessionDiagnostics | undefined): string {
-  const index = prop(d, 'callIndex');
-  // A block without a call number is not one `describeSession` built: none.
-  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 1) return '';
-  const calls = count(prop(d, 'priorCalls'));
+  const block = isOwn(d) ? (d as SessionDiagnostics) : readSessionBlock(d);
+  return block === null ? '' : sessionBlock(block);
+}
+
+/**
+ * A session block the library did not build (written by hand, or after a trip
+ * through JSON) read into the shape `describeSession` gives, or `null` when
+ * it has no call number (it is not a block). Counts that are not counts read
+ * as 0, a path that is not a string as '', spans that cannot be read as none.
+ */
+function readSessionBlock(raw: unknown): SessionDiagnostics | null {
+  const callIndex = prop(raw, 'callIndex');
+  if (!isPositiveInteger(callIndex)) return null;
+  const { list, length } = listOf(prop(raw, 'priorFiles'));
+  const priorFiles: PriorFile[] = [];
+  for (let i = 0; i < length; i++) {
+    const f = at(list, i);
+    const path = prop(f, 'path');
+    priorFiles.push({
+      path: typeof path === 'string' ? path : '',
+      ranges: readRanges(prop(f, 'ranges')),
+      chars: count(prop(f, 'chars')),
+    });
+  }
+  return {
+    callIndex,
+    priorCalls: count(prop(raw, 'priorCalls')),
+    priorChars: count(prop(raw, 'priorChars')),
+    priorFiles,
+  };
+}
+
+/** The session block's text, from a block read or built by `describeSession`. */
+function sessionBlock(d: SessionDiagnostics): string {
+  const { callIndex: index, priorCalls: calls, priorFiles } = d;
   const head =
     calls === 0
       ? `session: call #${index} for this project · no earlier calls`
-      : `session: call #${index} for this project · ${calls} earlier ${calls === 1 ? 'call' : 'calls'} · ${thousands(count(prop(d, 'priorChars')))} chars sent so far`;
+      : `session: call #${index} for this project · ${calls} earlier ${calls === 1 ? 'call' : 'calls'} · ${thousands(d.priorChars)} chars sent so far`;
   const lines = [head];
-  const { list, length } = listOf(prop(d, 'priorFiles'));
-  for (let i = 0; i < Math.min(length, MAX_FILES_SHOWN); i++) {
-    const f = at(list, i);
-    const path = prop(f, 'path');
-    // A junk `ranges` reads as no spans.
-    const spans = formatSpans(readRanges(prop(f, 'ranges')));
+  for (const f of priorFiles.slice(0, MAX_FILES_SHOWN)) {
+    const spans = spansText(f.ranges, 4);
     lines.push(
-      `  sent before: ${String(typeof path === 'string' ? path : '')} · ${thousands(count(prop(f, 'chars')))} chars${spans ? ` · ${spans}` : ''}`,
+      `  sent before: ${f.path} · ${thousands(f.chars)} chars${spans ? ` · ${spans}` : ''}`,
     );
   }
-  if (length > MAX_FILES_SHOWN) {
-    const rest = length - MAX_FILES_SHOWN;
+  if (priorFiles.length > MAX_FILES_SHOWN) {
+    const rest = priorFiles.length - MAX_FILES_SHOWN;
     lines.push(`  +${rest} more ${rest === 1 ? 'file' : 'files'}`);
   }
   return lines.join('\n');

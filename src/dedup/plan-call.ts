@@ -6,11 +6,13 @@
  * reports what it really sent.
  */
 
-import { type BudgetLimits, readCallInput } from '../boundary/planner.js';
 import type { ProjectState } from '../ledger/types.js';
-import { intersectRanges, type LineRange, subtractRanges } from '../ranges/index.js';
-import { charsOf, earnsPointer, type LineIndex, shareALine, takePrefix } from './_lines.js';
+import type { LineRange } from '../ranges/range.js';
+import { intersectRanges, subtractRanges } from '../ranges/setops.js';
+import { charsOf, type LineIndex, takePrefix } from '../text/lines.js';
+import { earnsPointer, shareALine } from './_spans.js';
 import { type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
+import { type BudgetLimits, readPlanCall } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
@@ -203,7 +205,7 @@ function bankTo(work: FileWork, offLines: readonly LineRange[], minCoveredLines:
   }
   const folded = intersectRanges(work.folded, offLines);
   const emit = subtractRanges(subtractRanges(offLines, covered), folded);
-  return { ...work, render: emit.length === 0 ? 'backref' : 'partial', emit, covered, folded };
+  return { ...work, render: emit.length === 0 ? 'pointer' : 'partial', emit, covered, folded };
 }
 
 /** Under `spend`: the file sends the prefix of its deduped lines it was granted. */
@@ -247,7 +249,7 @@ interface HeldBack {
 
 /**
  * The hold-back step: when the budgeted call would carry no new source and
- * some file is fully back-referenced, the first such file is restored to its
+ * some file is all pointer, the first such file is restored to its
  * real section, and the budget runs again. If the budget has no room for the
  * restored section either, the pointer stays.
  */
@@ -259,7 +261,7 @@ function holdBackStep(
 ): HeldBack {
   const none = { gated, cut, heldBack: null };
   if (newCharsOf(cut) > 0) return none;
-  const i = cut.findIndex((w) => w.render === 'backref');
+  const i = cut.findIndex((w) => w.render === 'pointer');
   if (i < 0) return none;
   const g = gated[i]!;
   const restored = { ...g, render: 'full' as const, emit: g.intended, covered: [], folded: [] };
@@ -274,14 +276,14 @@ function holdBackStep(
  * budget, then the hold-back (which may run the budget once more).
  *
  * - **Anti-abandonment hold-back**: when the call would carry zero new source
- *   chars and some file is fully back-referenced, the first such file is
+ *   chars and some file is all pointer, the first such file is
  *   restored to its real section (`heldBack` names it). A response of pointers
  *   only reads as "found nothing". The restored file then takes its place in
  *   the budget like any other; if the budget has no room for it at all, its
  *   pointer stays and `heldBack` is `null`. `holdBack: false` turns it off (a
  *   read tool answers an unchanged re-read with the pointer).
- * - **Budget** (`maxChars` counts source chars only): a fully back-referenced
- *   file takes no file slot; the files that render share `maxChars` max-min
+ * - **Budget** (`maxChars` counts source chars only): a file that is all pointer
+ *   takes no file slot; the files that render share `maxChars` max-min
  *   fairly in rank order, by their deduped length; a file is cut at whole
  *   lines from its end (its `emit` shrinks to what is really sent). Files past
  *   the slots or the budget render `'skipped'`. `spend` (default) emits
@@ -306,14 +308,14 @@ function holdBackStep(
  * for (const f of plan.files) {
  *   if (f.render === 'skipped') continue;
  *   if (f.render !== 'full') {
- *     out.push(formatBackReference({ path: f.path, covered: f.covered, symbols, partial: f.render === 'partial', calls: f.coveredBy, refresh: true }));
+ *     out.push(formatPointer({ path: f.path, covered: f.covered, symbols, partial: f.render === 'partial', calls: f.coveredBy, refresh: true }));
  *   }
  *   // …then the source lines of f.emit
  * }
  * ```
  */
 export function planCall(input: PlanCallInput): CallPlan {
-  const call = readCallInput(input);
+  const call = readPlanCall(input);
   const gated = call.files.map((f) => planWork(f, call));
   const cut = budgetStep(gated, call.budget, call.thresholds);
   const held = call.holdBack

@@ -5,28 +5,22 @@
  * Not for call-level rules (hold-back, budget): those are in `plan-call.ts`.
  */
 
-import { type FileInput, type PlanSettings, readFileInput } from '../boundary/planner.js';
+import { frozenEach } from '../boundary/freeze.js';
 import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
-import { subtractRanges } from '../ranges/index.js';
 import type { LineRange } from '../ranges/range.js';
-import {
-  allTrivial,
-  charsOf,
-  clipToFile,
-  earnsPointer,
-  indexLines,
-  type LineIndex,
-  shareALine,
-} from './_lines.js';
+import { subtractRanges } from '../ranges/setops.js';
+import { allTrivial, charsOf, clipToLines, indexLines, type LineIndex } from '../text/lines.js';
+import { earnsPointer, shareALine } from './_spans.js';
 import type { GateDecision, GateReason, GateVerdict } from './gates.js';
+import { type FileInput, type PlanSettings, readPlanFile } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
  * How a file appears in the response:
  * - `full` — nothing withheld: its section shows `emit` (the intended spans);
  * - `partial` — a pointer for `covered`, then the new lines in `emit`;
- * - `backref` — a pointer only, `emit` empty;
+ * - `pointer` — a pointer only, `emit` empty;
  * - `skipped` — left out: nothing of the file to send once its intended spans
  *   are clipped to its lines, or (from `planCall` with a budget) no room for it.
  *   No source, no pointer, no file slot, never recorded, whatever the other
@@ -37,7 +31,7 @@ import type { DedupThresholds } from './thresholds.js';
  * if (plan.render === 'skipped') continue;
  * ```
  */
-export type FileRender = 'full' | 'partial' | 'backref' | 'skipped';
+export type FileRender = 'full' | 'partial' | 'pointer' | 'skipped';
 
 /**
  * The decision for one file.
@@ -49,7 +43,7 @@ export type FileRender = 'full' | 'partial' | 'backref' | 'skipped';
  * @example
  * ```ts
  * const plan: FilePlan = planFile({ path, content, intended, prior });
- * if (plan.render === 'partial' || plan.render === 'backref') rec.backref(plan.path, plan.covered, plan.fingerprint);
+ * if (plan.render === 'partial' || plan.render === 'pointer') rec.pointer(plan.path, plan.covered, plan.fingerprint);
  * if (plan.emit.length > 0) rec.source(plan.path, plan.emit, plan.newChars, plan.fingerprint);
  * ```
  */
@@ -82,7 +76,7 @@ export interface FilePlan {
    * of it anyway). Never read it as savings.
    */
   readonly coveredChars: number;
-  /** Chars of `folded`; when > 0, `render` is `backref` and `newChars` is 0. */
+  /** Chars of `folded`; when > 0, `render` is `pointer` and `newChars` is 0. */
   readonly foldedChars: number;
   /** Each gate's verdict with a reason code, in order: switch, session, content, size, delta. */
   readonly gates: readonly GateDecision[];
@@ -264,13 +258,13 @@ function gate(
   if (rest.length === 0) {
     return {
       ...withheld,
-      render: 'backref',
+      render: 'pointer',
       gates: [...passed, decide('delta', 'pass', 'all-covered')],
     };
   }
   if (charsOf(work.index, rest) < s.thresholds.minDeltaChars && allTrivial(work.index, rest)) {
     const gates = [...passed, decide('delta', 'fold', 'folded-small-delta')];
-    return { ...withheld, render: 'backref', folded: rest, gates };
+    return { ...withheld, render: 'pointer', folded: rest, gates };
   }
   return {
     ...withheld,
@@ -290,7 +284,7 @@ export function planWork(file: FileInput, s: PlanSettings): FileWork {
   const last = file.intended[file.intended.length - 1];
   // Lines past the last intended one are never scanned.
   const index = indexLines(content, last === undefined ? 1 : last.end);
-  const intended = clipToFile(file.intended, index.lineCount);
+  const intended = clipToLines(file.intended, index.lineCount);
   const { fingerprint } = file;
   const { render, emit, covered, folded, served, gates } = gate(
     { file, fingerprint, index, intended },
@@ -319,26 +313,21 @@ function citing(served: readonly ServedRecord[], covered: readonly LineRange[]):
 }
 
 /**
- * A plan's list, frozen through, in place: every list and range in a plan is
- * the planner's own (inputs are copied at the boundary) and none is changed
- * once made.
+ * @internal Builds the public plan, frozen through: no caller can make it
+ * claim more later. Every list and range in a plan is the planner's own
+ * (inputs are copied as they are read) and none is changed once made, so they
+ * are frozen in place.
  */
-function frozen(spans: readonly LineRange[]): LineRange[] {
-  for (const r of spans) Object.freeze(r);
-  return Object.freeze(spans) as LineRange[];
-}
-
-/** @internal Builds the public plan, frozen through: no caller can make it claim more later. */
 export function planOf(work: FileWork): FilePlan {
   const { index } = work;
   return Object.freeze({
     path: work.file.path,
     fingerprint: work.fingerprint,
     render: work.render,
-    emit: frozen(work.emit),
-    covered: frozen(work.covered),
+    emit: frozenEach(work.emit),
+    covered: frozenEach(work.covered),
     coveredBy: Object.freeze(citing(work.served, work.covered)) as number[],
-    folded: frozen(work.folded),
+    folded: frozenEach(work.folded),
     newChars: charsOf(index, work.emit),
     coveredChars: charsOf(index, work.covered),
     foldedChars: charsOf(index, work.folded),
@@ -371,6 +360,6 @@ export function planOf(work: FileWork): FilePlan {
  * ```
  */
 export function planFile(input: PlanFileInput): FilePlan {
-  const { file, ...s } = readFileInput(input);
+  const { file, ...s } = readPlanFile(input);
   return planOf(planWork(file, s));
 }

@@ -6,10 +6,11 @@
  *
  * Not for explore calls of several ranked files: those go through `planCall`.
  */
-import { readReadInput } from '../boundary/planner.js';
+
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import { type FilePlan, planOf, planWork } from './plan-file.js';
+import { readPlanRead } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
@@ -44,7 +45,7 @@ export interface PlanReadInput {
 /**
  * Plans one read: the lines of `range` (the whole file when absent) through
  * the five gates, with no hold-back — a re-read of lines the reader holds from
- * this very content answers with the pointer alone (`render: 'backref'`), a
+ * this very content answers with the pointer alone (`render: 'pointer'`), a
  * window that reaches new lines gets the pointer and only those lines, and an
  * edited file comes back whole. Lines are POSIX lines.
  *
@@ -61,10 +62,10 @@ export interface PlanReadInput {
  * plan.render;    // 'partial'
  * plan.covered;   // [{ start: 100, end: 120 }] → a pointer citing plan.coveredBy, [1]
  * plan.emit;      // [{ start: 121, end: 180 }] → source
- * planRead({ path: 'src/a.ts', content, range: { start: 1, end: 120 }, prior }).render; // 'backref'
+ * planRead({ path: 'src/a.ts', content, range: { start: 1, end: 120 }, prior }).render; // 'pointer'
  * ```
  */
 export function planRead(input: PlanReadInput): FilePlan {
-  const { file, ...settings } = readReadInput(input);
+  const { file, ...settings } = readPlanRead(input);
   return planOf(planWork(file, settings));
 }

@@ -1,5 +1,5 @@
 /**
- * The back-reference: the text that stands in for source the reader already
+ * The pointer: the text that stands in for source the reader already
  * holds. It makes that earlier copy usable — which file, which lines, which
  * symbols, and the two facts that make it trustworthy (it came from this
  * conversation; the file has not changed since).
@@ -7,22 +7,25 @@
  * Not a gap marker: it never calls the source omitted, unavailable or missing,
  * and never sends the reader to the file.
  */
-import { readPointerInput } from '../boundary/planner.js';
-import { formatSpans } from '../ranges/format.js';
+
+import { spansText } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
+import { type PointerParts, readPointerInput } from './read-input.js';
 import { DEDUP_THRESHOLDS } from './thresholds.js';
 
 /**
- * What {@link formatBackReference} takes.
+ * What a pointer is written from: the argument of {@link formatPointer}, and
+ * of a renderer's own `pointer` writer (`renderMarkdown` and `renderRead` pass
+ * every field).
  *
  * @example
  * ```ts
- * const input: BackReferenceInput = {
+ * const input: PointerInput = {
  *   path: plan.path, covered: plan.covered, partial: plan.render === 'partial', calls: plan.coveredBy, refresh: true,
  * };
  * ```
  */
-export interface BackReferenceInput {
+export interface PointerInput {
   /** The file, as the response's file headers spell it. */
   readonly path: string;
   /** The lines the pointer stands for (a plan's `covered`). */
@@ -77,7 +80,7 @@ function refreshSentence(calls: readonly number[]): string {
  *
  * @example
  * ```ts
- * formatBackReference({
+ * formatPointer({
  *   path: 'src/auth.ts',
  *   covered: [{ start: 10, end: 80 }],
  *   symbols: ['Session', 'login'],
@@ -91,10 +94,18 @@ function refreshSentence(calls: readonly number[]): string {
  * //  call this tool again with `refresh: [3]`.'   (one line)
  * ```
  */
-export function formatBackReference(input: BackReferenceInput): string {
-  const p = readPointerInput(input);
+export function formatPointer(input: PointerInput): string {
+  return writePointer(readPointerInput(input));
+}
+
+/**
+ * @internal The pointer text from parts already read (or built by the
+ * renderer from a plan it read): `covered` normalized, names trimmed and
+ * non-blank, `calls` positive and each once.
+ */
+export function writePointer(p: PointerParts): string {
   const name = p.path !== '' ? `\`${p.path}\`` : 'this file';
-  const spans = formatSpans(p.covered, DEDUP_THRESHOLDS.maxSpansInPointer);
+  const spans = spansText(p.covered, DEDUP_THRESHOLDS.maxSpansInPointer);
   const names = symbolList(p.symbols, DEDUP_THRESHOLDS.maxSymbolsInPointer);
   const when =
     p.calls.length === 0

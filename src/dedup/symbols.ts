@@ -3,9 +3,9 @@
  * pointer to list. Not a parser: the caller brings the symbol nodes it already
  * has from its index.
  */
-import { readRanges } from '../boundary/_read.js';
-import { readSymbolNodes } from '../boundary/planner.js';
 import type { LineRange } from '../ranges/range.js';
+import { readRanges } from '../ranges/read.js';
+import { readSymbolNodes, type SymbolExtent } from './read-input.js';
 
 /**
  * The kinds of symbol a node can be. Imports and exports are never named in a pointer.
@@ -97,8 +97,16 @@ export function symbolsInSpans(
   spans: readonly LineRange[],
 ): string[] {
   const set = readRanges(spans);
-  if (set.length === 0) return [];
-  const hits = readSymbolNodes(nodes).filter((node) => {
+  // No spans, no names: the nodes need not be read.
+  return set.length === 0 ? [] : symbolNames(readSymbolNodes(nodes), set);
+}
+
+/**
+ * @internal {@link symbolsInSpans} over symbol nodes already read and a
+ * normalized set of spans.
+ */
+export function symbolNames(nodes: readonly SymbolExtent[], set: readonly LineRange[]): string[] {
+  const hits = nodes.filter((node) => {
     const k = firstEndingAtOrAfter(set, node.start);
     return k < set.length && set[k]!.start <= node.end;
   });

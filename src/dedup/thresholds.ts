@@ -4,7 +4,7 @@
  * Not for deciding anything itself: the gates live in `plan-file.ts`, the
  * call-level rules in `plan-call.ts`.
  */
-import { prop } from '../boundary/_read.js';
+import { prop } from '../boundary/read.js';
 
 /**
  * The thresholds the gates and the pointer use. See {@link DEDUP_THRESHOLDS}.

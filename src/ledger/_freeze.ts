@@ -4,14 +4,13 @@
  * otherwise rewrite what the session was served, and a later call would
  * withhold lines on its say-so.
  */
-import type { LineRange } from '../ranges/range.js';
+import { frozenEach } from '../boundary/freeze.js';
 import type { CallRecord, Emission, ProjectState } from './types.js';
 
 /** Freezes a fresh emission (or record) all the way down. */
 export function freezeEmission<T extends Emission>(emission: T): T {
   for (const file of emission.files) {
-    for (const range of file.ranges) Object.freeze(range);
-    Object.freeze(file.ranges);
+    frozenEach(file.ranges);
     Object.freeze(file);
   }
   Object.freeze(emission.files);
@@ -28,10 +27,4 @@ export function freezeProject(project: ProjectState): ProjectState {
   for (const call of project.calls) freezeRecord(call);
   Object.freeze(project.calls);
   return Object.freeze(project);
-}
-
-/** Freezes a fresh list of ranges and each range in it. */
-export function freezeRanges(ranges: LineRange[]): LineRange[] {
-  for (const range of ranges) Object.freeze(range);
-  return Object.freeze(ranges) as LineRange[];
 }

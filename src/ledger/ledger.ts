@@ -1,30 +1,19 @@
 /**
  * The session ledger as a reducer: `(ledger, event) => ledger` over plain,
  * readonly data. Every session's record of what it was served, bounded in
- * memory, never persisted. This file decides what is kept; it renders nothing
- * and decides nothing about what a call may withhold (that is the dedup layer's,
- * reading the view through the selectors).
+ * memory and never written to disk (a shared store keeps it only for the
+ * session's idle lifetime). This file is the public face: it reads the ledger
+ * and the event once and hands them to `reduce.ts`, which decides what is
+ * kept. It renders nothing and decides nothing about what a call may withhold
+ * (that is the dedup layer's, reading the view through the selectors).
  */
-import { isOwn, own } from '../boundary/_own.js';
-import { addCounts } from '../boundary/_read.js';
-import { type CheckedEvent, readEvent } from '../boundary/event.js';
-import { readLedger } from '../boundary/ledger.js';
-import { checkLimits } from '../boundary/limits.js';
-import { freezeRecord } from './_freeze.js';
-import { MAX_EVICTED_COUNTERS } from './limits.js';
-import { projectKey } from './project-key.js';
+import { isOwn, own } from '../boundary/own.js';
+import { readEvent } from './read-event.js';
+import { readLedger } from './read-ledger.js';
+import { checkLimits } from './read-limits.js';
+import { applyEvent, emptyView, viewOf } from './reduce.js';
 import { normalizeSessionId } from './session-id.js';
-import type {
-  Emission,
-  EvictedCounters,
-  Ledger,
-  LedgerEntry,
-  LedgerEvent,
-  LedgerLimits,
-  ProjectState,
-  SessionView,
-} from './types.js';
-import { appendWithin, recentWithin } from './window.js';
+import type { Ledger, LedgerEvent, LedgerLimits, SessionView } from './types.js';
 
 /**
  * An empty ledger. `limits` may name any of the bounds; the others keep
@@ -113,7 +102,7 @@ export function ledgerReducer(ledger: Ledger, event: LedgerEvent): Ledger {
   if (mine === null) return ledger;
   const checked = readEvent(event, mine.limits);
   if (checked === null) return ledger;
-  const next = apply(mine, checked);
+  const next = applyEvent(mine, checked);
   // An event that changed nothing answers the ledger it was given.
   return next === mine ? ledger : next;
 }
@@ -121,112 +110,6 @@ export function ledgerReducer(ledger: Ledger, event: LedgerEvent): Ledger {
 /** The ledger as this library built it: itself when it is, else read through the boundary. */
 function ownLedger(ledger: unknown): Ledger | null {
   return isOwn(ledger) ? (ledger as Ledger) : readLedger(ledger);
-}
-
-function apply(ledger: Ledger, event: CheckedEvent): Ledger {
-  switch (event.type) {
-    case 'recorded':
-      return recorded(ledger, event.session, event.emission);
-    case 'forgotten': {
-      const { session } = event;
-      const entries = ledger.entries.filter((e) => e.session !== session);
-      const evicted = ledger.evicted.filter((c) => c.session !== session);
-      if (entries.length === ledger.entries.length && evicted.length === ledger.evicted.length) {
-        return ledger;
-      }
-      return freezeLedger(ledger, entries, evicted);
-    }
-    case 'cleared':
-      return ledger.entries.length === 0 && ledger.evicted.length === 0
-        ? ledger
-        : freezeLedger(ledger, [], []);
-    case 'pruned':
-      return pruned(ledger, event.session, event.key, event.calls);
-  }
-}
-
-function freezeLedger(
-  ledger: Ledger,
-  entries: readonly LedgerEntry[],
-  evicted: readonly EvictedCounters[],
-): Ledger {
-  return own(
-    Object.freeze({
-      version: 1,
-      limits: ledger.limits,
-      entries: Object.freeze(entries),
-      evicted: Object.freeze(evicted),
-    }),
-  );
-}
-
-function recorded(ledger: Ledger, session: string | null, emission: Emission): Ledger {
-  const { limits, entries } = ledger;
-  const key = projectKey(emission.projectRoot);
-  const at = entries.findIndex((e) => e.session === session && e.key === key);
-  const prev = at >= 0 ? entries[at]!.project : undefined;
-  // An entry evicted earlier goes on counting from where it stopped.
-  let evicted = ledger.evicted;
-  const back = at >= 0 ? -1 : evicted.findIndex((c) => c.session === session && c.key === key);
-  const counted = prev ?? evicted[back];
-  if (back >= 0) evicted = evicted.filter((_, i) => i !== back);
-  const callCount = (counted?.callCount ?? 0) + 1;
-  const record = freezeRecord({ ...emission, index: callCount });
-  const calls = appendWithin(
-    prev?.calls ?? [],
-    record,
-    limits.maxCallsRetained,
-    limits.maxRangesRetained,
-  );
-  const project: ProjectState = Object.freeze({
-    projectRoot: emission.projectRoot,
-    callCount,
-    responseChars: addCounts(counted?.responseChars ?? 0, emission.responseChars),
-    calls: Object.freeze(calls),
-  });
-
-  const next: LedgerEntry[] = [];
-  for (let i = 0; i < entries.length; i++) if (i !== at) next.push(entries[i]!);
-  next.push(Object.freeze({ session, key, project }));
-  // Least recently used first: evict from the front, whole entries, keeping
-  // only their counters.
-  const over = Math.max(0, next.length - limits.maxProjects);
-  if (over > 0) {
-    const gone = next.slice(0, over).map((e) =>
-      Object.freeze({
-        session: e.session,
-        key: e.key,
-        callCount: e.project.callCount,
-        responseChars: e.project.responseChars,
-      }),
-    );
-    evicted = [...evicted, ...gone].slice(-MAX_EVICTED_COUNTERS);
-  }
-  return freezeLedger(ledger, next.slice(over), evicted);
-}
-
-/**
- * Drops the named records of the bucket's entries (of the one entry `key`
- * names, when given); every retained record when `calls` is undefined.
- * Counters and recency stay as they are.
- */
-function pruned(
-  ledger: Ledger,
-  session: string | null,
-  key: string | undefined,
-  calls: ReadonlySet<number> | undefined,
-): Ledger {
-  let changed = false;
-  const entries = ledger.entries.map((entry) => {
-    if (entry.session !== session || (key !== undefined && entry.key !== key)) return entry;
-    const held = entry.project.calls;
-    const kept = calls === undefined ? [] : held.filter((c) => !calls.has(c.index));
-    if (kept.length === held.length) return entry;
-    changed = true;
-    const project = Object.freeze({ ...entry.project, calls: Object.freeze(kept) });
-    return Object.freeze({ ...entry, project });
-  });
-  return changed ? freezeLedger(ledger, entries, ledger.evicted) : ledger;
 }
 
 /**
@@ -247,19 +130,5 @@ function pruned(
 export function sessionView(ledger: Ledger, sessionId?: string): SessionView {
   const mine = ownLedger(ledger);
   const session = normalizeSessionId(sessionId) ?? null;
-  const projects: ProjectState[] = [];
-  if (mine !== null) {
-    const { maxViewCalls, maxViewRanges } = mine.limits;
-    for (const entry of mine.entries) {
-      if (entry.session !== session) continue;
-      const { project } = entry;
-      const calls = recentWithin(project.calls, maxViewCalls, maxViewRanges);
-      projects.push(
-        calls === project.calls
-          ? project
-          : Object.freeze({ ...project, calls: Object.freeze(calls) }),
-      );
-    }
-  }
-  return own(Object.freeze({ version: 1, projects: Object.freeze(projects) }));
+  return mine === null ? emptyView() : viewOf(mine, session);
 }

@@ -20,9 +20,11 @@ import type { LedgerLimits } from './types.js';
  * - `maxViewCalls: 4` — calls per project handed to a tool call: what a call
  *   needs to decide, small enough to clone into a worker on every call.
  * - `maxRangesRetained: 4096` — ranges per entry over its retained records,
- *   the oldest records dropped whole past it. Far above what the call bounds
- *   allow here (8 × 24 × 24); it is the bound that binds when the call bounds
- *   are raised, as `READ_TOOL_LIMITS` does.
+ *   the oldest records dropped whole past it. Only the most extreme entry the
+ *   call bounds allow here reaches it (8 × 24 × 24 = 4,608 ranges; real
+ *   sessions hold a few dozen), so under these limits it almost never binds;
+ *   it is the bound that binds when the call bounds are raised, as
+ *   `READ_TOOL_LIMITS` does.
  * - `maxViewRanges: 1024` — ranges per project in a view, counted from the most
  *   recent record back; the oldest records go whole. Keeps the clone into a
  *   worker small whatever the call bounds say.

@@ -5,16 +5,14 @@
  * emission carries the root the host resolved.
  */
 
+import { prop } from '../boundary/read.js';
+
 /** The platforms whose default filesystems compare names without case. */
 const CASE_FOLDING = new Set(['win32', 'darwin']);
 
 function currentPlatform(): string {
-  try {
-    const p = (globalThis as { process?: { platform?: unknown } }).process?.platform;
-    return typeof p === 'string' && p !== '' ? p : 'linux';
-  } catch {
-    return 'linux';
-  }
+  const p = prop(prop(globalThis, 'process'), 'platform');
+  return typeof p === 'string' && p !== '' ? p : 'linux';
 }
 
 /**

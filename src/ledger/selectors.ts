@@ -2,13 +2,14 @@
  * Selectors over a session view: how a tool call reads what its session has
  * been served, without reaching into the shape.
  */
-import { isOwn, own } from '../boundary/_own.js';
-import { readPrior } from '../boundary/planner.js';
-import { OPEN_LIMITS, readView } from '../boundary/view.js';
+
+import { frozenEach } from '../boundary/freeze.js';
+import { isOwn, own } from '../boundary/own.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
-import { freezeRanges } from './_freeze.js';
 import { projectKey } from './project-key.js';
+import { readPrior } from './read-prior.js';
+import { OPEN_LIMITS, readView } from './read-view.js';
 import type { CallRecord, FileEmission, ProjectState, SessionView } from './types.js';
 
 /**
@@ -137,8 +138,6 @@ export function servedRangesForFile(
   // Read as the planner reads its prior (a project the library built comes
   // back as it is), so this answer and what a plan withholds never disagree.
   const plain = typeof fingerprint === 'string' ? readPrior(project, new Set([path])) : null;
-  if (plain === null) return freezeRanges([]);
-  return freezeRanges(
-    mergeRanges(servedRecords(plain, path, fingerprint).flatMap((r) => r.ranges)),
-  );
+  if (plain === null) return frozenEach([]);
+  return frozenEach(mergeRanges(servedRecords(plain, path, fingerprint).flatMap((r) => r.ranges)));
 }

@@ -3,23 +3,10 @@
  * authentication scheme: the id is whatever the host says identifies the
  * conversation, and it is a key only — it never appears in a response or a log.
  */
-import { nativeCreateHash } from '../fingerprint/_native.js';
-import { sha256Hex } from './_sha256.js';
-
-const createHash = /* @__PURE__ */ nativeCreateHash();
-let encoder: TextEncoder | undefined;
+import { sha256OfUtf8 } from '../hash/sha256.js';
 
 /** Ids up to this many chars (after trimming) are keys as they are. */
 const MAX_PLAIN_ID = 128;
-
-/** SHA-256 hex of the UTF-8 bytes of `text`, native on Node, portable elsewhere. */
-export function sha256OfUtf8(text: string, backend: 'native' | 'portable' = 'native'): string {
-  if (backend === 'native' && createHash) {
-    return createHash('sha256').update(text, 'utf8').digest('hex');
-  }
-  encoder ??= new TextEncoder();
-  return sha256Hex(encoder.encode(text));
-}
 
 /**
  * The bucket key for a raw session id.

@@ -3,16 +3,18 @@
  * hang one on the session object (never on a handler shared by every client)
  * and it lives and dies with the connection.
  */
-import { prop } from '../boundary/_read.js';
-import { createLedger, ledgerReducer, sessionView } from './ledger.js';
+import { prop } from '../boundary/read.js';
+import { createLedger } from './ledger.js';
+import { type CheckedEvent, readForgotten, readPruned, readRecorded } from './read-event.js';
+import { applyEvent, lastRecord, viewOf } from './reduce.js';
 import { projectFromView } from './selectors.js';
+import { normalizeSessionId } from './session-id.js';
 import type {
   CallRecord,
   Emission,
   Ledger,
   LedgerLimits,
   ProjectState,
-  PrunedEvent,
   SessionView,
 } from './types.js';
 
@@ -92,34 +94,29 @@ export interface SessionStore {
  */
 export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore {
   let current = createLedger(limits);
+  // Each argument is read once, here; the reducer's inside takes the event as read.
+  const step = (event: CheckedEvent | null): Ledger => {
+    if (event !== null) current = applyEvent(current, event);
+    return current;
+  };
+  const view = (sessionId: unknown): SessionView =>
+    viewOf(current, normalizeSessionId(sessionId) ?? null);
   return {
     record(emission, sessionId) {
-      const next = ledgerReducer(current, { type: 'recorded', emission, sessionId });
-      if (next === current) return null;
-      current = next;
-      // The entry just recorded into is the most recently used: the last one.
-      const project = next.entries[next.entries.length - 1]?.project;
-      const last = project?.calls[project.calls.length - 1];
-      return last !== undefined && last.index === project?.callCount ? last : null;
+      const event = readRecorded(emission, sessionId, current.limits);
+      return event === null ? null : lastRecord(step(event));
     },
-    view(sessionId) {
-      return sessionView(current, sessionId);
-    },
+    view,
     project(projectRoot, sessionId) {
-      return projectFromView(sessionView(current, sessionId), projectRoot);
+      return projectFromView(view(sessionId), projectRoot);
     },
     prune(request) {
       // Read field by field: the request may come straight from a tool call.
-      const event = {
-        type: 'pruned',
-        sessionId: prop(request, 'sessionId'),
-        projectRoot: prop(request, 'projectRoot'),
-        calls: prop(request, 'calls'),
-      };
-      current = ledgerReducer(current, event as PrunedEvent);
+      const session = normalizeSessionId(prop(request, 'sessionId')) ?? null;
+      step(readPruned(prop(request, 'projectRoot'), prop(request, 'calls'), session));
     },
     forget(sessionId) {
-      current = ledgerReducer(current, { type: 'forgotten', sessionId });
+      step(readForgotten(sessionId));
     },
     ledger() {
       return current;

@@ -147,25 +147,28 @@ export interface LedgerEntry {
 /**
  * Every session's record of what it was served, as one plain value. Build it
  * with `createLedger`, change it only through `ledgerReducer`, read it through
- * `sessionView`. Structured-clone and JSON safe; never persisted. The objects
- * are frozen: a tool holding a view cannot write to what was served.
+ * `sessionView`. Structured-clone and JSON safe; held in memory, never written
+ * to disk (a shared store keeps a session's ledger only for its idle
+ * lifetime). The objects are frozen: a tool holding a view cannot write to
+ * what was served. `entries` and `evicted` are how the ledger stores what it
+ * keeps, not API: their shapes may change; read through the selectors.
  *
  * @example
  * ```ts
  * const ledger: Ledger = createLedger();
- * JSON.stringify(ledger); // '{"version":1,"limits":{"maxProjects":4,…},"entries":[]}'
+ * JSON.stringify(ledger); // '{"version":1,"limits":{"maxProjects":4,…},"entries":[],"evicted":[]}'
  * ```
  */
 export interface Ledger {
   readonly version: 1;
   /** The bounds this ledger keeps to. */
   readonly limits: LedgerLimits;
-  /** Least recently used first, most recently used last. */
+  /** @internal The stored entries, least recently used first, most recently used last. */
   readonly entries: readonly LedgerEntry[];
   /**
-   * The counters of entries evicted whole, oldest first (at most
-   * `MAX_EVICTED_COUNTERS`), so a project that comes back keeps counting
-   * instead of starting again at call 1.
+   * @internal The counters of entries evicted whole, oldest first (at most
+   * 64), so a project that comes back keeps counting instead of starting again
+   * at call 1.
    */
   readonly evicted: readonly EvictedCounters[];
 }

@@ -5,52 +5,33 @@
  * an object whose `start` and `end` are safe integers with `1 <= start <= end`;
  * a primitive (even one whose prototype carries `start` and `end`), a hole, a
  * member whose getter throws or a list whose proxy trap throws reads as no
- * range. Each member is read once, so a getter cannot show one value to a
- * check and another to the code that uses it.
+ * range. Each member is read once per pass, so a getter cannot show one value
+ * to a check and another to the code that uses it.
+ *
+ * Sets are read in one plain pass, the fast way; a pass that a getter or a
+ * proxy trap interrupts is thrown away, and the set is read again through the
+ * boundary's guarded primitives ({@link guarded}), which give every member as
+ * it reads — an unreadable one as no range. No function here catches anything.
  */
+import { frozen } from '../boundary/freeze.js';
+import { at, lengthOf, listOf, prop, readOr } from '../boundary/read.js';
 import type { LineRange } from './range.js';
 
 /** A member's ends, written by {@link readMember}. */
 export type Ends = [start: number, end: number];
 
-/**
- * Freezes a set the library hands out, the array only: no member can be added,
- * removed or replaced. Its ranges are fresh objects nothing trusts later, since
- * every range function reads the sets it is given as foreign input. The type
- * stays the plain `LineRange[]` the rest of the contract speaks.
- */
-export function frozen(set: LineRange[]): LineRange[] {
-  Object.freeze(set);
-  return set;
-}
-
 /** The empty set every function returns for "no lines". */
 export const NO_RANGES: LineRange[] = /* @__PURE__ */ frozen([]);
 
-/** The number of members of `x` when it is an array, else 0 (also when a proxy's trap throws). */
-export function lengthOf(x: unknown): number {
-  let n: unknown = 0;
-  try {
-    n = Array.isArray(x) ? x.length : 0;
-  } catch {
-    // A revoked proxy throws even in Array.isArray: no members.
-  }
-  return Number.isSafeInteger(n) ? Math.max(n as number, 0) : 0;
-}
-
-/** Reads `list[i]` into `into` and says whether it is a valid range. */
+/**
+ * Reads `list[i]` into `into` and says whether it is a valid range. A plain
+ * read: a getter or proxy trap that throws is not caught (see {@link guarded}).
+ */
 export function readMember(list: readonly unknown[], i: number, into: Ends): boolean {
-  let start: unknown;
-  let end: unknown;
-  try {
-    const m = list[i];
-    if (typeof m === 'object' && m !== null) {
-      start = (m as { start?: unknown }).start;
-      end = (m as { end?: unknown }).end;
-    }
-  } catch {
-    // A getter or proxy trap that throws: no range.
-  }
+  const m = list[i];
+  if (typeof m !== 'object' || m === null) return false;
+  const start: unknown = (m as { start?: unknown }).start;
+  const end: unknown = (m as { end?: unknown }).end;
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return false;
   const s = start as number;
   const e = end as number;
@@ -61,13 +42,40 @@ export function readMember(list: readonly unknown[], i: number, into: Ends): boo
 }
 
 /**
+ * `read(set)` in one plain pass; when a getter or proxy trap of `set` throws,
+ * `read` again over the set as the boundary reads it: a fresh list of each
+ * member's `start` and `end` as plain properties, an unreadable member or end
+ * as `undefined` (no range). What `read` decides is the same either way.
+ */
+export function guarded<T>(set: unknown, read: (list: readonly unknown[]) => T): T {
+  const list = set as readonly unknown[];
+  const fast = readOr(() => read(list), INTERRUPTED);
+  return fast === INTERRUPTED ? read(plainMembers(list)) : fast;
+}
+
+/** What a plain pass that a getter or proxy trap interrupted gives. */
+const INTERRUPTED: unique symbol = Symbol('interrupted');
+
+/** Each member's ends as plain data, read through the boundary, each member once. */
+function plainMembers(set: readonly unknown[]): unknown[] {
+  const { list, length } = listOf(set);
+  const out: unknown[] = [];
+  for (let i = 0; i < length; i++) {
+    const m = at(list, i);
+    out.push(
+      typeof m === 'object' && m !== null ? { start: prop(m, 'start'), end: prop(m, 'end') } : m,
+    );
+  }
+  return out;
+}
+
+/**
  * A walk over a set that should be normalized, one member at a time, each
  * read once: `next()` moves to the following member and says whether it is a
  * valid range that starts past `end + 1` of the one before (so the set is
- * still sorted, with no overlap and no touch). A getter or proxy trap that
- * throws is not caught here: the operation that walks catches it and falls
- * back to normalizing the set with `mergeRanges`, which reads each member
- * guarded.
+ * still sorted, with no overlap and no touch). A plain read: a getter or proxy
+ * trap that throws is not caught, and the operation that walks falls back to
+ * normalizing the set with `mergeRanges`.
  */
 export class Walk {
   // Declared, and set in the constructor: as `#` fields, or as class fields
@@ -82,7 +90,7 @@ export class Walk {
 
   constructor(list: readonly unknown[]) {
     this.list = list;
-    this.count = lengthOf(list);
+    this.count = lengthOf(list) ?? 0;
     this.at = -1;
     this.start = 0;
     this.end = -1;
@@ -112,8 +120,13 @@ export class Walk {
   }
 }
 
+/** Whether `x` is a valid range, read once (guarded); its ends go into `into`. */
+export function readOne(x: unknown, into: Ends): boolean {
+  return guarded([x], (list) => readMember(list, 0, into));
+}
+
 /** `range` read once, as a one-member set, or the empty set when it is invalid. */
 export function single(range: unknown): LineRange[] {
   const ends: Ends = [0, 0];
-  return readMember([range], 0, ends) ? frozen([{ start: ends[0], end: ends[1] }]) : NO_RANGES;
+  return readOne(range, ends) ? frozen([{ start: ends[0], end: ends[1] }]) : NO_RANGES;
 }

@@ -2,7 +2,7 @@
  * Bounding a set of ranges: what the ledger keeps per file when a caller
  * reports more spans than it retains.
  */
-import { frozen } from './_member.js';
+import { frozen } from '../boundary/freeze.js';
 import { mergeRanges } from './merge.js';
 import type { LineRange } from './range.js';
 

@@ -1,7 +1,8 @@
 /**
  * Reading a set: membership and size.
  */
-import { type Ends, lengthOf, readMember } from './_member.js';
+import { lengthOf } from '../boundary/read.js';
+import { type Ends, guarded, readMember } from './_member.js';
 import { mergeRanges } from './merge.js';
 import type { LineRange } from './range.js';
 
@@ -20,12 +21,14 @@ import type { LineRange } from './range.js';
  */
 export function rangesCover(set: readonly LineRange[], line: number): boolean {
   if (!Number.isSafeInteger(line) || line < 1) return false;
-  const n = lengthOf(set);
-  const member: Ends = [0, 0];
-  for (let i = 0; i < n; i++) {
-    if (readMember(set, i, member) && member[0] <= line && line <= member[1]) return true;
-  }
-  return false;
+  return guarded(set, (list) => {
+    const n = lengthOf(list) ?? 0;
+    const member: Ends = [0, 0];
+    for (let i = 0; i < n; i++) {
+      if (readMember(list, i, member) && member[0] <= line && line <= member[1]) return true;
+    }
+    return false;
+  });
 }
 
 /**

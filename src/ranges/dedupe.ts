@@ -2,7 +2,8 @@
  * The size gate at the level of one span: which parts of a span a set already
  * holds in runs long enough to be worth a pointer.
  */
-import { frozen, NO_RANGES, single } from './_member.js';
+import { frozen } from '../boundary/freeze.js';
+import { NO_RANGES, single } from './_member.js';
 import type { LineRange } from './range.js';
 import { intersectRanges, subtractRanges } from './setops.js';
 

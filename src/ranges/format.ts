@@ -17,8 +17,15 @@ import type { LineRange } from './range.js';
  * ```
  */
 export function formatSpans(set: readonly LineRange[], max = 4): string {
-  const spans = mergeRanges(set);
-  const shown = Math.min(spans.length, Number.isSafeInteger(max) && max >= 0 ? max : 4);
+  return spansText(mergeRanges(set), Number.isSafeInteger(max) && max >= 0 ? max : 4);
+}
+
+/**
+ * @internal {@link formatSpans} of a set already normalized, with `max` a
+ * non-negative safe integer: for text the library writes about its own sets.
+ */
+export function spansText(spans: readonly LineRange[], max: number): string {
+  const shown = Math.min(spans.length, max);
   const parts = spans
     .slice(0, shown)
     .map(({ start, end }) => (start === end ? `L${start}` : `L${start}-${end}`));

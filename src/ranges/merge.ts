@@ -2,7 +2,9 @@
  * Normalizing a set of ranges: the first step of every operation that takes a
  * set the caller built.
  */
-import { type Ends, frozen, lengthOf, NO_RANGES, readMember } from './_member.js';
+import { frozen } from '../boundary/freeze.js';
+import { lengthOf } from '../boundary/read.js';
+import { type Ends, guarded, NO_RANGES, readMember } from './_member.js';
 import { sortNumbers } from './_sort.js';
 import type { LineRange } from './range.js';
 
@@ -24,7 +26,12 @@ import type { LineRange } from './range.js';
  * ```
  */
 export function mergeRanges(ranges: readonly LineRange[]): LineRange[] {
-  const len = lengthOf(ranges);
+  return guarded(ranges, merge);
+}
+
+/** {@link mergeRanges} over a list read in one plain pass. */
+function merge(ranges: readonly unknown[]): LineRange[] {
+  const len = lengthOf(ranges) ?? 0;
   if (len === 0) return NO_RANGES;
   // The valid members' ends, in input order. The union of closed intervals
   // depends only on the sorted starts and the sorted ends, so an unsorted input

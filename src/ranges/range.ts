@@ -5,7 +5,7 @@
  * clamps or rounds: a member that is not valid is dropped by every function that
  * takes a collection, because a guessed line is a line somebody may withhold.
  */
-import { readMember } from './_member.js';
+import { readOne } from './_member.js';
 
 /**
  * A span of source lines, 1-based and inclusive: `{ start: 5, end: 9 }` is five
@@ -42,5 +42,5 @@ export interface LineRange {
  * ```
  */
 export function isLineRange(x: unknown): x is LineRange {
-  return readMember([x], 0, [0, 0]);
+  return readOne(x, [0, 0]);
 }

@@ -10,7 +10,9 @@
  * library or a ledger are normalized already, so they are read once and never
  * sorted.
  */
-import { frozen, NO_RANGES, single, Walk } from './_member.js';
+import { frozen } from '../boundary/freeze.js';
+import { readOr } from '../boundary/read.js';
+import { NO_RANGES, single, Walk } from './_member.js';
 import { mergeRanges } from './merge.js';
 import type { LineRange } from './range.js';
 
@@ -23,12 +25,9 @@ type Walker = (a: Walk, b: Walk) => LineRange[] | undefined;
 
 /** `walker` over `a` and `b`, or over both normalized when either is not. */
 function walkNormalized(walker: Walker, a: readonly LineRange[], b: readonly LineRange[]) {
-  let out: LineRange[] | undefined;
-  try {
-    out = walker(new Walk(a), new Walk(b));
-  } catch {
-    // A getter or proxy trap threw: normalize, reading each member guarded.
-  }
+  // A getter or proxy trap that throws ends the plain walk like a member out
+  // of order: both sides are then normalized, each member read guarded.
+  const out = readOr(() => walker(new Walk(a), new Walk(b)), undefined);
   return frozen(out ?? walker(new Walk(mergeRanges(a)), new Walk(mergeRanges(b)))!);
 }
 

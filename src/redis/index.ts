@@ -8,7 +8,7 @@
  * `connectRedis` is the start-up helper that fails fast on a bad URL and
  * reconnects for ever once it has been up.
  */
-import { sha1OfUtf8 } from '../fingerprint/fingerprint.js';
+import { sha1OfUtf8 } from '../hash/fingerprint.js';
 import type { SharedStoreBackend } from '../shared/backend.js';
 
 /**
@@ -91,7 +91,7 @@ function isNoScript(err: unknown): boolean {
  * @example
  * ```ts
  * import { createClient } from 'redis';
- * import { createSharedSessionStore } from 'span-ledger';
+ * import { createSharedSessionStore } from 'span-ledger/shared';
  * import { connectRedis, redisBackend } from 'span-ledger/redis';
  *
  * const client = await connectRedis(createClient, process.env.REDIS_URL!);

@@ -18,15 +18,8 @@ export function beforeDeadline<T>(call: () => Promise<T>, deadline: number): Pro
   if (left <= 0) return Promise.reject(LATE);
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(LATE), left);
-    let pending: Promise<T>;
-    try {
-      pending = Promise.resolve(call());
-    } catch (err) {
-      clearTimeout(timer);
-      reject(err);
-      return;
-    }
-    pending.then(
+    // Called inside a promise: a synchronous throw of `call` rejects it.
+    new Promise<T>((settle) => settle(call())).then(
       (value) => {
         clearTimeout(timer);
         resolve(value);

@@ -1,6 +1,7 @@
 /**
- * The shared session store: every session's ledger in a backend several
- * processes share (Redis through `span-ledger/redis`, or memory).
+ * span-ledger/shared: the session store for hosts that run several processes
+ * behind one address — every session's ledger in a backend they share (Redis
+ * through `span-ledger/redis`, or memory for tests and single-process hosts).
  */
 export {
   createMemoryBackend,

@@ -10,25 +10,26 @@
  * never reaches the tool call: recording degrades to nothing recorded (the
  * next call re-sends), reading to an empty view (the call renders in full).
  */
-import { prop } from '../boundary/_read.js';
-import { readStoredLedger } from '../boundary/stored-ledger.js';
-import { createLedger, ledgerReducer, sessionView } from '../ledger/ledger.js';
+import { prop } from '../boundary/read.js';
+import { sha256OfUtf8 } from '../hash/sha256.js';
+import { createLedger } from '../ledger/ledger.js';
+import { type CheckedEvent, CLEARED, readPruned, readRecorded } from '../ledger/read-event.js';
+import { applyEvent, lastRecord, viewOf } from '../ledger/reduce.js';
 import { projectFromView } from '../ledger/selectors.js';
-import { normalizeSessionId, sha256OfUtf8 } from '../ledger/session-id.js';
+import { normalizeSessionId } from '../ledger/session-id.js';
 import type { PruneRequest } from '../ledger/store.js';
 import type {
   CallRecord,
   Emission,
   Ledger,
-  LedgerEvent,
   LedgerLimits,
   ProjectState,
-  PrunedEvent,
   SessionView,
 } from '../ledger/types.js';
 import { beforeDeadline, pause } from './_deadline.js';
 import { option } from './_options.js';
 import type { SharedStoreBackend } from './backend.js';
+import { readStoredLedger } from './read-stored.js';
 
 /**
  * How long an idle session's value lives: an hour. Every write renews it, so
@@ -113,9 +114,9 @@ export interface SharedSessionStore {
   forget(sessionId: string): Promise<void>;
 }
 
-/** One pending write of a bucket: its event and whom to tell the outcome. */
+/** One pending write of a bucket: its event (read, of the bucket's own entries) and whom to tell the outcome. */
 interface Write {
-  readonly event: LedgerEvent;
+  readonly event: CheckedEvent;
   /** Called once: with the ledger after the event (`null`: nothing was written). */
   readonly settle: (after: Ledger | null) => void;
 }
@@ -124,13 +125,6 @@ interface Write {
 function bucketKey(sessionId: unknown): string {
   const id = normalizeSessionId(sessionId);
   return id === undefined ? DEFAULT_BUCKET_KEY : sha256OfUtf8(id);
-}
-
-/** The record `recorded` just appended: the last call of the most recently used entry. */
-function lastRecord(ledger: Ledger): CallRecord | null {
-  const project = ledger.entries[ledger.entries.length - 1]?.project;
-  const last = project?.calls[project.calls.length - 1];
-  return last !== undefined && last.index === project?.callCount ? last : null;
 }
 
 const WHERE = 'createSharedSessionStore(backend, options)';
@@ -189,7 +183,7 @@ export function createSharedSessionStore(
   const empty = createLedger(option(options, 'limits', WHERE) as Partial<LedgerLimits> | undefined);
   const ttlMs = checkPositive(options, 'ttlMs', DEFAULT_TTL_MS);
   const timeoutMs = checkPositive(options, 'timeoutMs', DEFAULT_TIMEOUT_MS);
-  const emptyView = sessionView(empty);
+  const emptyView = viewOf(empty, null);
   /** Writes waiting per key while a compare-and-set of that key is out. */
   const queues = new Map<string, Write[]>();
 
@@ -245,7 +239,7 @@ export function createSharedSessionStore(
         const after: (Ledger | null)[] = [];
         let next = ledger;
         for (const write of batch) {
-          const reduced = ledgerReducer(next, write.event);
+          const reduced = applyEvent(next, write.event);
           after.push(reduced === next ? null : reduced);
           next = reduced;
         }
@@ -283,7 +277,7 @@ export function createSharedSessionStore(
     queues.delete(key);
   }
 
-  function write(sessionId: unknown, event: LedgerEvent): Promise<Ledger | null> {
+  function write(sessionId: unknown, event: CheckedEvent): Promise<Ledger | null> {
     return new Promise((settle) => {
       const key = bucketKey(sessionId);
       const queue = queues.get(key);
@@ -300,7 +294,7 @@ export function createSharedSessionStore(
   async function view(sessionId?: string): Promise<SessionView> {
     try {
       const { ledger } = await load(bucketKey(sessionId), Date.now() + timeoutMs);
-      return sessionView(ledger);
+      return viewOf(ledger, null);
     } catch {
       return emptyView;
     }
@@ -308,7 +302,10 @@ export function createSharedSessionStore(
 
   return {
     async record(emission, sessionId) {
-      const after = await write(sessionId, { type: 'recorded', emission });
+      // Read once, here, as the bucket's own (default-bucket) record.
+      const event = readRecorded(emission, undefined, empty.limits);
+      if (event === null) return null;
+      const after = await write(sessionId, event);
       return after === null ? null : lastRecord(after);
     },
     view,
@@ -318,15 +315,13 @@ export function createSharedSessionStore(
     async prune(request) {
       // Read field by field: the request may come straight from a tool call.
       // The bucket's value holds its entries under the default bucket.
-      await write(prop(request, 'sessionId'), {
-        type: 'pruned',
-        projectRoot: prop(request, 'projectRoot'),
-        calls: prop(request, 'calls'),
-      } as PrunedEvent);
+      const sessionId = prop(request, 'sessionId');
+      const event = readPruned(prop(request, 'projectRoot'), prop(request, 'calls'), null);
+      if (event !== null) await write(sessionId, event);
     },
     async forget(sessionId) {
       if (normalizeSessionId(sessionId) === undefined) return;
-      await write(sessionId, { type: 'cleared' });
+      await write(sessionId, CLEARED);
     },
   };
 }

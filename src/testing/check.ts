@@ -8,6 +8,7 @@
  * Not a benchmark and not a fuzzer: run counts are sized for a unit-test suite.
  */
 import * as fc from 'fast-check';
+import { lengthOf, readOr } from '../boundary/read.js';
 import type { LineRange } from '../ranges/range.js';
 import {
   hostileRangeArb,
@@ -179,25 +180,14 @@ function clip(text: string): string {
 
 /** `fc.stringify`, or a marker when the value throws while being printed (a hostile proxy). */
 function show(x: unknown): string {
-  try {
-    return fc.stringify(x);
-  } catch {
-    try {
-      if (Array.isArray(x) && !isProxyLike(x)) return `[${x.map(show).join(',')}]`;
-    } catch {
-      // fall through to the marker
-    }
-    return '<a value that throws when read>';
-  }
-}
-
-/** Whether reading `length` of an array throws (a hostile proxy). */
-function isProxyLike(x: readonly unknown[]): boolean {
-  try {
-    return typeof x.length !== 'number';
-  } catch {
-    return true;
-  }
+  return (
+    readOr(() => fc.stringify(x), undefined) ??
+    // An array some member of which throws when printed: member by member.
+    (lengthOf(x) === undefined
+      ? undefined
+      : readOr(() => `[${(x as unknown[]).map(show).join(',')}]`, undefined)) ??
+    '<a value that throws when read>'
+  );
 }
 
 /** Fails the current case with a readable message. */
@@ -249,11 +239,10 @@ function setEqual(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
 
 /** A JSON snapshot of a value that may hold hostile members (those read as a marker). */
 function snapshot(x: unknown): string {
-  try {
-    return JSON.stringify(x, (_k, v: unknown) => (typeof v === 'number' ? String(v) : v)) ?? '';
-  } catch {
-    return '<unserializable>';
-  }
+  return readOr(
+    () => JSON.stringify(x, (_k, v: unknown) => (typeof v === 'number' ? String(v) : v)) ?? '',
+    '<unserializable>',
+  );
 }
 
 /**
@@ -733,32 +722,22 @@ export function checkRangeAlgebra(
   impl: Partial<RangeAlgebra>,
   options: CheckRangeAlgebraOptions = {},
 ): RangeAlgebraReport {
-  const has = RANGE_ALGEBRA_FUNCTIONS.filter((name) => {
-    // Any value whose property is a function: a module, an object, a class with
-    // static methods. Reading a property of null or undefined throws, as may a getter.
-    try {
-      return typeof (impl as Record<string, unknown>)[name] === 'function';
-    } catch {
-      return false; // a getter or proxy trap that throws is no function
-    }
-  });
+  // Any value whose property is a function: a module, an object, a class with
+  // static methods. Reading a property of null or undefined throws, as may a
+  // getter or a proxy trap: then it is no function.
+  const has = RANGE_ALGEBRA_FUNCTIONS.filter(
+    (name) =>
+      typeof readOr(() => (impl as Record<string, unknown>)[name], undefined) === 'function',
+  );
   if (has.length === 0) {
     throw new TypeError(
       `checkRangeAlgebra(impl): impl has none of ${RANGE_ALGEBRA_FUNCTIONS.join(', ')}`,
     );
   }
-  let numRuns: unknown;
-  let seed: unknown;
-  try {
-    numRuns = options.numRuns ?? 100;
-  } catch {
-    // a throwing getter is no number: rejected below
-  }
-  try {
-    seed = options.seed;
-  } catch {
-    // ignored, like any seed that is not a number
-  }
+  // A throwing getter is no number: a run count is then rejected below, a
+  // seed ignored like any seed that is not a number.
+  const numRuns = readOr(() => options.numRuns ?? 100, undefined);
+  const seed = readOr(() => options.seed, undefined);
   if (!Number.isSafeInteger(numRuns) || (numRuns as number) < 1) {
     throw new TypeError(
       'checkRangeAlgebra(impl, options): options.numRuns must be a positive integer',

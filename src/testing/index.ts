@@ -3,8 +3,10 @@
  * fast-check arbitraries behind them, and the line-set reference model.
  *
  * For test suites only: it imports fast-check (an optional peer dependency),
- * which the main entry never does.
+ * which the main entry never does. `fingerprintBackend` says which SHA-1 the
+ * runtime under test fingerprints with.
  */
+export { fingerprintBackend } from '../hash/fingerprint.js';
 export type { LineRange } from '../ranges/range.js';
 export {
   disguisedRangeArb,

@@ -8,6 +8,7 @@
  * Every function here is total on junk, like the algebra it models: a member
  * that is not a valid range (or whose getters throw) covers nothing.
  */
+import { at, listOf, prop } from '../boundary/read.js';
 import type { LineRange } from '../ranges/range.js';
 
 /**
@@ -22,14 +23,8 @@ export type LineSet = ReadonlySet<number>;
 
 /** The ends of `x` when it is a valid range, read once; `undefined` otherwise. */
 function ends(x: unknown): [number, number] | undefined {
-  if (typeof x !== 'object' || x === null) return undefined;
-  let start: unknown;
-  let end: unknown;
-  try {
-    ({ start, end } = x as { start?: unknown; end?: unknown });
-  } catch {
-    return undefined;
-  }
+  const start = prop(x, 'start');
+  const end = prop(x, 'end');
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return undefined;
   const s = start as number;
   const e = end as number;
@@ -38,22 +33,9 @@ function ends(x: unknown): [number, number] | undefined {
 
 /** Each member of an array, `undefined` for a hole, a throwing index or a non-array. */
 function membersOf(ranges: unknown): unknown[] {
-  let len = 0;
-  try {
-    if (!Array.isArray(ranges)) return [];
-    len = ranges.length;
-  } catch {
-    return []; // a revoked proxy throws even in Array.isArray
-  }
-  const list = ranges as readonly unknown[];
+  const { list, length } = listOf(ranges);
   const out: unknown[] = [];
-  for (let i = 0; i < len; i++) {
-    try {
-      out.push(list[i]);
-    } catch {
-      out.push(undefined);
-    }
-  }
+  for (let i = 0; i < length; i++) out.push(at(list, i));
   return out;
 }
 

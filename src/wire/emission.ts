@@ -5,11 +5,11 @@
  * receives do not depend on tracking.
  */
 
-import { copyWithout } from '../boundary/_copy.js';
-import { hasOwn, isArray, prop } from '../boundary/_read.js';
-import { sanitizeEmission } from '../boundary/emission.js';
-import { readLimits } from '../boundary/limits.js';
+import { copyWithout } from '../boundary/copy.js';
+import { hasOwn, isArray, prop } from '../boundary/read.js';
 import { DEFAULT_LIMITS } from '../ledger/limits.js';
+import { sanitizeEmission } from '../ledger/read-emission.js';
+import { readLimits } from '../ledger/read-limits.js';
 import type { Emission, LedgerLimits } from '../ledger/types.js';
 import { EMISSION_KEY } from './keys.js';
 
@@ -43,7 +43,7 @@ function isPlainRecord(x: unknown): x is Record<string, unknown> {
  * @example
  * ```ts
  * // inside the worker
- * const emission = recorder.finish();
+ * const emission = recorder.finish(text.length);
  * return attachEmission({ content: [{ type: 'text', text }] }, emission);
  * ```
  */
@@ -149,26 +149,23 @@ function stillGoingOut(signal: unknown): boolean {
  * - A fault in the bookkeeping (a store that throws) is swallowed, so a tool
  *   call that already succeeded can never fail here; a `null` store (a CLI, a
  *   bare handler) still strips.
- * - The third argument may also be the session id itself, and the fourth the
- *   limits (the revision-1 form).
  *
  * Never throws.
  *
  * @example
  * ```ts
  * const raw = await pool.run(withSessionView(args, session.spans.view()));
- * return recordSafely(session.spans, raw, { signal: extra.signal }); // what the agent receives
- * recordSafely(store, raw, 'conn-1');                                 // revision-1 form
+ * return recordSafely(session.spans, raw, { sessionId: extra.sessionId, signal: extra.signal });
+ * // → the result the agent receives, without the carrier
  * ```
  */
 export function recordSafely<T>(
   store: EmissionSink | null | undefined,
   result: T,
-  options?: RecordOptions | string,
-  limits?: Partial<LedgerLimits>,
+  options?: RecordOptions,
 ): T {
-  const sessionId = typeof options === 'string' ? options : prop(options, 'sessionId');
-  const bounds = prop(options, 'limits') ?? limits ?? DEFAULT_LIMITS;
+  const sessionId = prop(options, 'sessionId');
+  const bounds = prop(options, 'limits') ?? DEFAULT_LIMITS;
   const taken = takeEmission(result, bounds as Partial<LedgerLimits>);
   // The signal is read here, at the moment of recording: a call cancelled
   // while it waited for a worker records nothing.

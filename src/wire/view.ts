@@ -4,11 +4,11 @@
  * withhold, so it must come only from the server's own ledger: whatever the
  * client put under the same key is removed, and whatever arrives is validated.
  */
-import { copyWithout } from '../boundary/_copy.js';
-import { prop } from '../boundary/_read.js';
-import { readLimits } from '../boundary/limits.js';
-import { readView } from '../boundary/view.js';
+import { copyWithout } from '../boundary/copy.js';
+import { prop } from '../boundary/read.js';
 import { DEFAULT_LIMITS } from '../ledger/limits.js';
+import { readLimits } from '../ledger/read-limits.js';
+import { readView } from '../ledger/read-view.js';
 import type { LedgerLimits, SessionView } from '../ledger/types.js';
 import { VIEW_KEY } from './keys.js';
 

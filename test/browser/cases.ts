@@ -277,7 +277,7 @@ const PLANNER: Case[] = [
       });
       same(
         plan.files.map((f: { render: string }) => f.render),
-        ['backref', 'full'],
+        ['pointer', 'full'],
         'renders',
       );
       same(plan.files[0].covered, [r(1, 40)], 'covered');
@@ -321,7 +321,7 @@ const ADAPTER: Case[] = [
       const rec = lib.createEmissionRecorder({ projectRoot: ROOT, query: 'q' });
       rec.source('src/a.ts', [r(1, 10)], 300, fpA);
       rec.source('src/a.ts', r(11, 12), 50, fpA);
-      rec.backref('src/b.ts', [r(1, 20)], lib.fingerprint('b'));
+      rec.pointer('src/b.ts', [r(1, 20)], lib.fingerprint('b'));
       rec.source('src/c.ts', [r(1, 5)], 100, lib.fingerprint('c'));
       rec.drop('src/c.ts');
       const emission = rec.finish(1000);

@@ -78,19 +78,21 @@ describe('npm run example:mcp', () => {
 describe('npm run example:read-proxy', () => {
   it('answers an unchanged re-read with a pointer to the first read', async () => {
     const client = await startScript('example:read-proxy', [FIXTURE]);
-    const read = async () => {
+    const read = async (context?: string) => {
       const result = await client.callTool({
         name: 'read_text_file',
-        arguments: { path: 'src/cart.ts' },
+        arguments: { path: 'src/cart.ts', ...(context === undefined ? {} : { context }) },
       });
       expect(result.isError).not.toBe(true);
       return (result.content as { text: string }[])[0]!.text;
     };
     const first = await read();
-    const again = await read();
-    expect(first).toMatch(/^Response #1\n/);
+    // The read proxy is span-ledger-proxy: the agent's context is the token the first answer gives.
+    const token = /^Response #1 · context ([A-Za-z0-9_-]+) /.exec(first)?.[1];
+    expect(token).toBeDefined();
+    const again = await read(token);
     expect(first).toContain('export interface CartLine');
-    expect(again).toMatch(/^Response #2\n/);
+    expect(again).toMatch(/^Response #2 · context /);
     expect(again).toContain('Sent in response #1');
     expect(again).not.toContain('export interface CartLine');
   });

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/fingerprint/index.js';
+import { fingerprint } from '../../src/hash/fingerprint.js';
 import {
   CONVERSATION,
   type ExamplePool,

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/fingerprint/index.js';
+import { fingerprint } from '../../src/hash/fingerprint.js';
 import type { SessionView } from '../../src/ledger/types.js';
 import {
   body,

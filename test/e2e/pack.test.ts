@@ -26,7 +26,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRIES = ['span-ledger', 'span-ledger/adapter', 'span-ledger/testing', 'span-ledger/redis'];
+const ENTRIES = [
+  'span-ledger',
+  'span-ledger/adapter',
+  'span-ledger/shared',
+  'span-ledger/wire',
+  'span-ledger/testing',
+  'span-ledger/redis',
+];
 const NPM_ENV = {
   ...process.env,
   npm_config_audit: 'false',
@@ -135,6 +142,18 @@ describe('the packed tarball', () => {
     expect(out['span-ledger'].esm).toContain('fingerprint');
     expect(out['span-ledger'].esm).toContain('mergeRanges');
     expect(out['span-ledger/redis'].esm).toContain('redisBackend');
+    expect(out['span-ledger/shared'].esm).toEqual([
+      'createMemoryBackend',
+      'createSharedSessionStore',
+    ]);
+    expect(out['span-ledger/wire'].esm).toEqual([
+      'EMISSION_KEY',
+      'VIEW_KEY',
+      'attachEmission',
+      'readSessionView',
+      'takeEmission',
+      'withSessionView',
+    ]);
     // FIPS 180 "abc": a9993e36 4706816a …
     expect(out.fingerprints).toEqual(['3:a9993e364706816a', '3:a9993e364706816a']);
     expect(out.merged).toEqual([{ start: 5, end: 12 }]);

@@ -11,7 +11,10 @@ import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const lib = await import(new URL('../../src/index.ts', import.meta.url).href);
+const lib = {
+  ...(await import(new URL('../../src/index.ts', import.meta.url).href)),
+  ...(await import(new URL('../../src/wire/index.ts', import.meta.url).href)),
+};
 
 parentPort.on('message', (args) => {
   const view = lib.readSessionView(args);

@@ -36,6 +36,11 @@ export type ProfileName = (typeof PROFILE_NAMES)[number];
  * How long a call may wait for the upstream before it is answered with a tool
  * error and cancelled upstream: two minutes, longer than an explore of a large
  * repository takes and shorter than a client gives up on its own.
+ *
+ * @example
+ * ```ts
+ * parseCommandLine(['--', 'srv'], '/'); // { kind: 'run', timeoutMs: DEFAULT_TIMEOUT_MS, … }
+ * ```
  */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 

@@ -1,7 +1,9 @@
 /**
  * span-ledger-proxy: span-ledger in front of MCP servers nobody here wrote.
  *
- * This file only re-exports; the command itself is `span-ledger-proxy`.
+ * This file only re-exports. The command is `span-ledger-proxy`; what is
+ * here is for hosts that run the proxy in their own process (and for the
+ * HTTP front: one `createServer()` per request).
  */
 export {
   type CommandLine,
@@ -12,3 +14,13 @@ export {
   parseCommandLine,
   type RunOptions,
 } from './args.js';
+export { DEFAULT_BUDGET } from './call.js';
+export {
+  mintSharedToken,
+  type ProxyOptions,
+  type RunningProxy,
+  StartupError,
+  startProxy,
+} from './proxy.js';
+export { INSTRUCTIONS, type ProxyServer } from './relay.js';
+export { type CountersReport, STATS_URI, type StatsReport } from './stats.js';

@@ -40,6 +40,32 @@ describe('the bin', () => {
   });
 });
 
+describe('a run that cannot start', () => {
+  it.each([
+    [
+      ['--', 'no-such-upstream-command-xyz'],
+      /^span-ledger-proxy: cannot start the upstream `no-such-upstream-command-xyz`: command not found\n$/,
+    ],
+    [
+      ['--', process.execPath, '-e', 'process.exit(3)'],
+      /^span-ledger-proxy: the upstream `.+ -e process.exit\(3\)` exited \(exit code 3\) before it answered initialize\n$/,
+    ],
+    [
+      ['--root', 'no/such/dir', '--', process.execPath],
+      /^span-ledger-proxy: the root .+no\/such\/dir is not a directory that exists\n$/,
+    ],
+    [
+      ['--http', '0', '--', process.execPath],
+      /^span-ledger-proxy: --http is not available yet in this version: run it over stdio\n$/,
+    ],
+  ])('%j: one line on stderr, exit 2, nothing left running', (args, message) => {
+    const run = runBin(args);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+  });
+});
+
 describe('parseCommandLine', () => {
   it('leaves everything after -- to the upstream, its own options included', () => {
     expect(

@@ -1,0 +1,312 @@
+/**
+ * One call of a re-rendered tool, end to end: which agent context asks (a
+ * `_meta` conversation id, the context token it echoes, or a fresh token),
+ * what it says it lost (`refresh`), the upstream's answer, and — for the
+ * sections the profile proves — the plan, the numbered response and the
+ * record of what it delivered.
+ *
+ * The rules it keeps:
+ * - `context` and `refresh` are the proxy's: removed before the call goes upstream.
+ * - Planning, rendering and recording run under the context's lock, so the
+ *   number a response prints is the one it is recorded under; a record that
+ *   lands under another number is taken back (recorded under the number it
+ *   printed, or not at all).
+ * - Nothing is recorded for a call that was cancelled, failed or refused; the
+ *   caller takes a record back when the answer could not be sent.
+ * - Anything unexpected while re-rendering gives the upstream's own answer,
+ *   passed through: never a crash, never a pointer for lines not proven.
+ */
+import {
+  type CallBudget,
+  contextIdFromMeta,
+  planCall,
+  readContextToken,
+  readRefresh,
+} from 'span-ledger';
+import { createEmissionRecorder, formatResponseHeader } from 'span-ledger/adapter';
+import type { Root } from './disk.js';
+import { diskReader } from './disk.js';
+import { formatRefreshUnread } from './library.js';
+import type { Profile, ToolResult } from './profile.js';
+import { textsOf } from './profile.js';
+import type { Stats } from './stats.js';
+import type { ProxyStore } from './store.js';
+import type { Answer } from './upstream.js';
+
+/**
+ * How big one re-rendered response may get, in source chars: 80,000 (about
+ * 20,000 tokens, under the 25,000-token cap Claude Code puts on an MCP
+ * result). Sections past it are cut at whole lines, by rank, and say so.
+ * The token budget of the planner replaces it: `{ maxTokens: 20_000 }`.
+ *
+ * @example
+ * ```ts
+ * planCall({ files, prior, budget: DEFAULT_BUDGET });
+ * ```
+ */
+export const DEFAULT_BUDGET: CallBudget = /* @__PURE__ */ Object.freeze({
+  maxChars: 80_000,
+  policy: 'bank',
+});
+
+/**
+ * What every call of one proxy shares.
+ *
+ * @example
+ * ```ts
+ * const setup: CallSetup = { root, store, stats, profile, enabled: true, budget: DEFAULT_BUDGET, mintToken: mintContextToken, log };
+ * ```
+ */
+export interface CallSetup {
+  readonly root: Root;
+  readonly store: ProxyStore;
+  readonly stats: Stats;
+  readonly profile: Profile;
+  /** `false` (`SPAN_LEDGER_DEDUP=0`): every section in full, responses still numbered. */
+  readonly enabled: boolean;
+  readonly budget: CallBudget;
+  /** Makes a context token for a context that has none (default `mintContextToken`, 8 chars). */
+  readonly mintToken: () => string;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * One call as the relay hands it over.
+ *
+ * @example
+ * ```ts
+ * const call: ToolCall = { tool: 'codegraph_explore', args: { query: 'Cart' }, meta: undefined, signal, forward };
+ * ```
+ */
+export interface ToolCall {
+  readonly tool: string;
+  /** The client's arguments, `context` and `refresh` included. */
+  readonly args: unknown;
+  /** The request's `_meta`. */
+  readonly meta: unknown;
+  /** Aborts when the client cancelled the call or went away. */
+  readonly signal: AbortSignal;
+  /** Key prefix of the caller, when a front keys contexts by who is asking (an HTTP bearer). */
+  readonly principal?: string | undefined;
+  /** Sends the call upstream with these arguments. */
+  readonly forward: (args: unknown) => Promise<Answer>;
+}
+
+/**
+ * What the relay sends back: a result or a JSON-RPC error, and the record to
+ * take back if sending fails. `null`: send nothing (the call was cancelled).
+ *
+ * @example
+ * ```ts
+ * const outcome: Outcome = { reply: { result }, recorded: { sessionId: 't:k7f3q2ab', index: 3 } };
+ * ```
+ */
+export type Outcome = {
+  readonly reply: { readonly result: unknown } | { readonly error: unknown };
+  readonly recorded: { readonly sessionId: string; readonly index: number } | null;
+} | null;
+
+/**
+ * A tool error the agent can read: one line.
+ *
+ * @example
+ * ```ts
+ * toolError('span-ledger-proxy: show got no answer: the upstream exited (exit code 1).');
+ * // { content: [{ type: 'text', text: 'span-ledger-proxy: …' }], isError: true }
+ * ```
+ */
+export function toolError(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function hasOwn(value: unknown, key: string): boolean {
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, key);
+}
+
+/** The arguments without the proxy's own two. */
+function upstreamArgs(args: unknown): unknown {
+  if (!hasOwn(args, 'context') && !hasOwn(args, 'refresh')) return args;
+  const { context: _context, refresh: _refresh, ...rest } = args as Record<string, unknown>;
+  return rest;
+}
+
+function isToolResult(value: unknown): value is ToolResult {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    Array.isArray((value as { content?: unknown }).content)
+  );
+}
+
+/**
+ * opencode's conversation key in `_meta` (`sessionID`), read the way
+ * `contextIdFromMeta` reads the keys it knows, until it knows this one too.
+ */
+function sessionFromMeta(meta: unknown): string | null {
+  if (!hasOwn(meta, 'sessionID')) return null;
+  const raw = (meta as { sessionID: unknown }).sessionID;
+  return contextIdFromMeta(typeof raw === 'string' ? { conversationId: raw } : {});
+}
+
+/**
+ * The bucket of the asking context: the client's conversation id, else the
+ * token the agent echoed, else a fresh token (which the response prints).
+ * Ids and tokens live in separate key spaces, so a token can never name a
+ * conversation id's bucket.
+ */
+function contextOf(
+  call: ToolCall,
+  mint: () => string,
+): { sessionId: string; token: string | null } {
+  const prefix = call.principal === undefined ? '' : `p:${call.principal}/`;
+  const conversation = contextIdFromMeta(call.meta) ?? sessionFromMeta(call.meta);
+  if (conversation !== null) return { sessionId: `${prefix}m:${conversation}`, token: null };
+  const token = readContextToken(call.args) ?? mint();
+  return { sessionId: `${prefix}t:${token}`, token };
+}
+
+/** CPU time this process spent since `since`, in ms: the proxy's own work, whatever else the machine runs. */
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+}
+
+function failureText(tool: string, answer: Extract<Answer, { failed: unknown }>): string {
+  return `span-ledger-proxy: ${tool} got no answer: ${answer.message}.`;
+}
+
+/**
+ * Answers one call of a re-rendered tool.
+ *
+ * @example
+ * ```ts
+ * const outcome = await answerCall(setup, { tool, args, meta, signal, forward });
+ * if (outcome !== null) await send(outcome.reply);
+ * ```
+ */
+export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outcome> {
+  const { profile, root, store, stats } = setup;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const args = upstreamArgs(call.args);
+  const place = { root, read: diskReader(root) };
+  let forwarded = args;
+  if (
+    profile.prepare !== undefined &&
+    args !== null &&
+    typeof args === 'object' &&
+    !Array.isArray(args)
+  ) {
+    try {
+      const prepared = await profile.prepare(call.tool, args as Record<string, unknown>, place);
+      if ('refuse' in prepared)
+        return { reply: { result: toolError(prepared.refuse) }, recorded: null };
+      forwarded = prepared.args;
+    } catch (error) {
+      setup.log(
+        `${call.tool}: ${error instanceof Error ? error.message : String(error)}; forwarded as it came`,
+      );
+    }
+  }
+
+  const forwardedAt = performance.now();
+  const cpuBefore = cpuMs(cpu);
+  const answer = await call.forward(forwarded);
+  const upstreamMs = performance.now() - forwardedAt;
+  // The proxy's CPU from here on, beside what it spent before the call went out (not while it waited).
+  const cpuAfter = process.cpuUsage();
+  const ownCpu = () => cpuBefore + cpuMs(cpuAfter);
+  if ('failed' in answer) {
+    if (answer.failed === 'cancelled' || call.signal.aborted) return null;
+    return { reply: { result: toolError(failureText(call.tool, answer)) }, recorded: null };
+  }
+  if ('error' in answer) return { reply: { error: answer.error }, recorded: null };
+  const result = answer.result;
+  if (!isToolResult(result)) {
+    return {
+      reply: {
+        result: toolError(
+          `span-ledger-proxy: the upstream's answer to ${call.tool} is not a tool result.`,
+        ),
+      },
+      recorded: null,
+    };
+  }
+  if (result.isError === true || call.signal.aborted) {
+    return call.signal.aborted ? null : { reply: { result }, recorded: null };
+  }
+
+  const upstreamChars = textsOf(result).reduce((sum, text) => sum + text.length, 0);
+  const { sessionId, token } = contextOf(call, setup.mintToken);
+  const refresh = readRefresh(call.args);
+  const refreshUnread =
+    refresh === null &&
+    hasOwn(call.args, 'refresh') &&
+    (call.args as { refresh: unknown }).refresh !== false;
+  const passThrough = (unproven: number): Outcome => {
+    stats.add(sessionId, {
+      upstreamChars,
+      deliveredChars: upstreamChars,
+      pointers: 0,
+      refreshed: refresh !== null,
+      unproven,
+      tool: call.tool,
+      upstreamMs,
+      ownMs: performance.now() - started - upstreamMs,
+      cpuMs: ownCpu(),
+    });
+    return { reply: { result }, recorded: null };
+  };
+
+  try {
+    const reading = await profile.read(
+      call.tool,
+      forwarded as Record<string, unknown>,
+      result,
+      place,
+    );
+    if (reading === null || reading.files.length === 0) return passThrough(reading?.unproven ?? 0);
+    return await store.exclusive(sessionId, async () => {
+      if (refresh !== null) await store.prune({ sessionId, projectRoot: root.path, ...refresh });
+      const prior = await store.project(root.path, sessionId);
+      const plan = planCall({
+        files: reading.files,
+        prior,
+        enabled: setup.enabled,
+        budget: setup.budget,
+        holdBack: profile.holdBack(call.tool),
+      });
+      const number = formatResponseHeader({ callIndex: plan.callIndex, context: token });
+      const header = refreshUnread ? `${number}\n${formatRefreshUnread()}` : number;
+      const recorder = createEmissionRecorder({ projectRoot: root.path, query: call.tool });
+      const written = reading.write(plan, { header, recorder });
+      if (call.signal.aborted) return null;
+      const deliveredChars = textsOf(written.result).reduce((sum, text) => sum + text.length, 0);
+      let record = await store.record(recorder.finish(deliveredChars), sessionId);
+      if (record !== null && record.index !== plan.callIndex) {
+        await store.prune({ sessionId, projectRoot: root.path, calls: [record.index] });
+        record = null;
+      }
+      stats.add(sessionId, {
+        upstreamChars,
+        deliveredChars,
+        pointers: written.pointers,
+        refreshed: refresh !== null,
+        unproven: reading.unproven,
+        tool: call.tool,
+        upstreamMs,
+        ownMs: performance.now() - started - upstreamMs,
+        cpuMs: ownCpu(),
+      });
+      return {
+        reply: { result: written.result },
+        recorded: record === null ? null : { sessionId, index: record.index },
+      };
+    });
+  } catch (error) {
+    setup.log(
+      `${call.tool}: could not re-render (${error instanceof Error ? error.message : String(error)}); the upstream's answer was passed through`,
+    );
+    return passThrough(0);
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * The proxy: one upstream, one store, one profile, and as many client
+ * servers as there are clients (one over stdio; one per request over
+ * stateless HTTP). `startProxy` starts the upstream, lists its tools, picks
+ * the profile and opens the store; `createServer` makes a server for one
+ * client transport.
+ *
+ * For the HTTP front: each request gets `proxy.createServer({ principal })`,
+ * connected to its own stateless transport and closed with the request. The
+ * upstream, the store and the counters are shared, and a call's context is
+ * its `_meta` conversation id or its context token, so no MCP session is
+ * needed; pass `mintToken` a 128-bit minter when the store is shared.
+ */
+import { createRequire } from 'node:module';
+import { dedupEnabledFromEnv, mintContextToken } from 'span-ledger';
+import type { ProfileName } from './args.js';
+import { DEFAULT_BUDGET } from './call.js';
+import { openRoot } from './disk.js';
+import { filesystemProfile } from './filesystem.js';
+import type { Profile, ToolInfo } from './profile.js';
+import { createRelay, type ProxyServer, type Relay, type RelayCore } from './relay.js';
+import { codegraphProfile, genericProfile, PROXY_LIMITS } from './sectioned.js';
+import { createStats, type StatsReport } from './stats.js';
+import { localStore, type ProxyStore, redisStore } from './store.js';
+import { type Answer, type Message, StartupError, startUpstream } from './upstream.js';
+import { warmUp } from './warm.js';
+
+/** The profiles by name. */
+const PROFILES: Readonly<Record<ProfileName, Profile>> = {
+  codegraph: codegraphProfile,
+  filesystem: filesystemProfile,
+  generic: genericProfile,
+};
+
+/**
+ * Options of {@link startProxy}.
+ *
+ * @example
+ * ```ts
+ * const options: ProxyOptions = { command: 'codegraph', args: ['serve', '--mcp'], root: '/repo' };
+ * ```
+ */
+export interface ProxyOptions {
+  /** The upstream command and its arguments. */
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Where sections are proved from disk; also the upstream's working directory. */
+  readonly root: string;
+  /** The profile; absent or `null`: chosen from the upstream's tool list. */
+  readonly profile?: ProfileName | null | undefined;
+  /** The tools to re-render instead of the profile's. */
+  readonly tools?: readonly string[] | null | undefined;
+  /** How long a call may wait for the upstream (default 120 s). */
+  readonly timeoutMs?: number | undefined;
+  /** `redis://…`: the shared store (for several proxy processes behind one address); absent: this process. */
+  readonly redis?: string | null | undefined;
+  /** Makes a context token (default `mintContextToken`). A store others share needs 128-bit tokens. */
+  readonly mintToken?: (() => string) | undefined;
+  /** `false` sends every section in full (default: `SPAN_LEDGER_DEDUP`, on unless `0`). */
+  readonly enabled?: boolean | undefined;
+  /** The upstream's environment (default this process's). */
+  readonly env?: NodeJS.ProcessEnv | undefined;
+  /** One line of the proxy's own for stderr (default: `span-ledger-proxy: …` on stderr). */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/**
+ * A running proxy.
+ *
+ * @example
+ * ```ts
+ * const proxy = await startProxy({ command: 'codegraph', args: ['serve', '--mcp'], root: process.cwd() });
+ * const server = proxy.createServer();
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export interface RunningProxy {
+  /** The profile in use. */
+  readonly profile: ProfileName;
+  /** The upstream tools re-rendered now. */
+  tools(): readonly string[];
+  /** A server for one client transport; `principal` keys its contexts apart from other callers'. */
+  createServer(options?: { readonly principal?: string }): ProxyServer;
+  /** The counters (the `span-ledger://stats` resource). */
+  stats(): StatsReport;
+  /** The counters in one line, as printed at exit. */
+  summary(): string;
+  /** Closes every server, stops the upstream (and what it started) and closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * A context token for a store that more than one client can reach (the HTTP
+ * front, the shared store): 128 random bits, 22 chars of `A-Za-z0-9_-`, so a
+ * client cannot guess its way into another's context. Over stdio the 8-char
+ * `mintContextToken` is enough: only the one client can use it.
+ *
+ * @example
+ * ```ts
+ * const proxy = await startProxy({ command, args, root, redis: url, mintToken: mintSharedToken });
+ * mintSharedToken(); // 'Qm9yP1c3eXhKzT2vLw8sNA'
+ * ```
+ */
+export function mintSharedToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
+}
+
+function version(): string {
+  return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+}
+
+/** The profile the upstream's tools call for. */
+function detect(tools: readonly ToolInfo[]): Profile {
+  const names = new Set(tools.map((tool) => tool.name));
+  if (names.has('codegraph_explore') || names.has('codegraph_node')) return codegraphProfile;
+  if (names.has('read_text_file') || names.has('read_multiple_files') || names.has('read_file')) {
+    return filesystemProfile;
+  }
+  return genericProfile;
+}
+
+/** Every tool the upstream lists (all pages); `[]` when it lists none or fails to. */
+async function listTools(request: (cursor: unknown) => Promise<Answer>): Promise<ToolInfo[]> {
+  const tools: ToolInfo[] = [];
+  let cursor: unknown;
+  for (let page = 0; page < 100; page++) {
+    const answer = await request(cursor);
+    if (!('result' in answer)) return tools;
+    const result = (answer.result ?? {}) as { tools?: unknown; nextCursor?: unknown };
+    if (Array.isArray(result.tools)) {
+      for (const tool of result.tools) {
+        if (
+          tool !== null &&
+          typeof tool === 'object' &&
+          typeof (tool as ToolInfo).name === 'string'
+        ) {
+          tools.push(tool as ToolInfo);
+        }
+      }
+    }
+    if (typeof result.nextCursor !== 'string') return tools;
+    cursor = result.nextCursor;
+  }
+  return tools;
+}
+
+/** Whether a tool already has an argument the proxy would add (it is then not re-rendered). */
+function takesProxyArguments(tool: ToolInfo): boolean {
+  const properties = tool.inputSchema?.properties;
+  return (
+    properties !== null &&
+    typeof properties === 'object' &&
+    (Object.hasOwn(properties, 'context') || Object.hasOwn(properties, 'refresh'))
+  );
+}
+
+/**
+ * Starts the upstream, picks the profile from its tools (or takes the one
+ * named) and opens the store. Rejects with a {@link StartupError} — one line
+ * to print before exit 2 — when the root is not a directory, Redis cannot be
+ * reached, or the upstream cannot start.
+ *
+ * @example
+ * ```ts
+ * const proxy = await startProxy({
+ *   command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/repo'], root: '/repo',
+ * });
+ * proxy.profile; // 'filesystem'
+ * ```
+ */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const log =
+    options.log ?? ((line: string) => process.stderr.write(`span-ledger-proxy: ${line}\n`));
+  const root = await openRoot(options.root);
+  if (root === null)
+    throw new StartupError(`the root ${options.root} is not a directory that exists`);
+  let store: ProxyStore;
+  if (typeof options.redis === 'string') {
+    try {
+      store = await redisStore(options.redis, PROXY_LIMITS, log);
+    } catch (error) {
+      throw new StartupError(error instanceof Error ? error.message : String(error));
+    }
+  } else {
+    store = localStore(PROXY_LIMITS);
+  }
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const relays = new Set<Relay>();
+  /** A relay to ask what the upstream asks its client: the most recently connected one. */
+  const someRelay = () => [...relays].at(-1);
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  try {
+    upstream = await startUpstream({
+      command: options.command,
+      args: options.args,
+      cwd: root.path,
+      env: options.env ?? process.env,
+      initialize: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'span-ledger-proxy', version: version() },
+      },
+      log,
+      onNotification: (message: Message) => {
+        for (const relay of relays) relay.notify(message);
+      },
+      onRequest: async (message: Message) => {
+        if (message.method === 'ping') return { result: {} };
+        const relay = someRelay();
+        if (relay === undefined)
+          return {
+            error: { code: -32601, message: 'no client is connected to span-ledger-proxy' },
+          };
+        return relay.ask(message);
+      },
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const [listed] = await Promise.all([
+    listTools((cursor) =>
+      upstream.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs }),
+    ),
+    warmUp(),
+  ]);
+  const profile = options.profile ? PROFILES[options.profile] : detect(listed);
+  const named = options.tools ? new Set(options.tools) : null;
+  const warned = new Set<string>();
+  const choose = (tool: ToolInfo): boolean => {
+    const wanted = named !== null ? named.has(tool.name) : profile.tools([tool]).length > 0;
+    if (!wanted) return false;
+    if (takesProxyArguments(tool)) {
+      if (!warned.has(tool.name)) {
+        warned.add(tool.name);
+        log(
+          `${tool.name} already takes a context or refresh argument: passed through, not re-rendered`,
+        );
+      }
+      return false;
+    }
+    return true;
+  };
+  const stats = createStats();
+  const core: RelayCore = {
+    upstream,
+    stats,
+    timeoutMs,
+    relays,
+    choose,
+    proxied: new Set(listed.filter(choose).map((tool) => tool.name)),
+    setup: {
+      root,
+      store,
+      stats,
+      profile,
+      enabled: options.enabled ?? dedupEnabledFromEnv(),
+      budget: DEFAULT_BUDGET,
+      mintToken: options.mintToken ?? mintContextToken,
+      log,
+    },
+  };
+  let closing: Promise<void> | null = null;
+  return {
+    profile: profile.name,
+    tools: () => [...core.proxied],
+    createServer: (serverOptions = {}) => createRelay(core, { principal: serverOptions.principal }),
+    stats: () => stats.report(),
+    summary: () => stats.summary(),
+    close() {
+      closing ??= (async () => {
+        await Promise.all([...relays].map((relay) => relay.close()));
+        await upstream.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+export { StartupError };

@@ -1,0 +1,459 @@
+/**
+ * The MCP server a client talks to: one per client connection (over stdio,
+ * the only one; over stateless HTTP, one per request). It forwards every
+ * request, response and notification between its client and the upstream
+ * the proxy shares, and takes three things on itself:
+ *
+ * - `initialize` and `ping` are the proxy's to answer (the upstream was
+ *   initialized once, by the proxy, when it started);
+ * - the re-rendered tools: their `context` and `refresh` arguments are added
+ *   to `tools/list` and their calls go through `answerCall`;
+ * - the `span-ledger://stats` resource.
+ *
+ * Request ids and progress tokens are the proxy's own upstream (a client's
+ * id means nothing to the upstream, and two clients may use the same one), so
+ * a client's `notifications/cancelled` is turned into the upstream's. Every
+ * other byte of a message passes as it came.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CONTEXT_INPUT_SCHEMA, REFRESH_INPUT_SCHEMA } from 'span-ledger';
+import { answerCall, type CallSetup, type Outcome, toolError } from './call.js';
+import type { ToolInfo } from './profile.js';
+import { STATS_URI, type Stats } from './stats.js';
+import type { Answer, Message, RequestId, Upstream } from './upstream.js';
+
+/** JSON-RPC: an internal error, and the SDK's code for a request that timed out. */
+const INTERNAL_ERROR = -32603;
+const REQUEST_TIMEOUT = -32001;
+
+/** The protocol versions the proxy can speak with a client (the SDK's). */
+const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+
+/**
+ * What the proxy adds to the upstream's instructions when it re-renders any
+ * tool: how to read a pointer, and what to echo.
+ *
+ * @example
+ * ```ts
+ * initializeResult.instructions; // the upstream's own, a blank line, then INSTRUCTIONS
+ * ```
+ */
+export const INSTRUCTIONS =
+  'Responses of the tools that take `context` and `refresh` are numbered. A quoted pointer in ' +
+  'place of source means those lines were sent in the earlier response it names and the file is ' +
+  'unchanged since; if that response is no longer in your context, call the tool again with ' +
+  '`refresh: [its number]` (or `true`) and the source comes back in full. Pass the context token ' +
+  'a response gives you back as `context` on later calls, and leave it out if no response in ' +
+  'your own context gave you one.';
+
+/**
+ * What every relay of one proxy shares.
+ *
+ * @example
+ * ```ts
+ * const core: RelayCore = { upstream, setup, stats, timeoutMs: 120_000, proxied: new Set(['codegraph_explore']), … };
+ * ```
+ */
+export interface RelayCore {
+  readonly upstream: Upstream;
+  readonly setup: CallSetup;
+  readonly stats: Stats;
+  readonly timeoutMs: number;
+  /** The tools re-rendered now (kept up to date from every `tools/list` answer). */
+  readonly proxied: Set<string>;
+  /** Whether a listed tool is re-rendered. */
+  readonly choose: (tool: ToolInfo) => boolean;
+  /** The relays connected now: upstream notifications go to all of them. */
+  readonly relays: Set<Relay>;
+}
+
+/**
+ * One client's server.
+ *
+ * @example
+ * ```ts
+ * const server = proxy.createServer();
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export interface ProxyServer {
+  /** Starts serving `transport` (stdio, or an HTTP request's streamable transport). */
+  connect(transport: Transport): Promise<void>;
+  /** Stops: calls in flight are cancelled upstream and record nothing. */
+  close(): Promise<void>;
+  /** Called once the transport has closed (the client went away) or `close` ran. */
+  onclose?: (() => void) | undefined;
+}
+
+/**
+ * A relay as the core sees it.
+ *
+ * @example
+ * ```ts
+ * for (const relay of core.relays) relay.notify(message);
+ * ```
+ */
+export interface Relay extends ProxyServer {
+  /** Sends an upstream notification to the client. */
+  notify(message: Message): void;
+  /** Asks the client a request the upstream sent (sampling, roots, elicitation). */
+  ask(message: Message): Promise<Answer>;
+}
+
+let progressTokens = 0;
+
+function keyOf(id: unknown): string {
+  return typeof id === 'string' ? `s:${id}` : `n:${String(id)}`;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/** `tool` with the proxy's two arguments in its input schema. */
+function withProxyArguments(tool: Record<string, unknown>): Record<string, unknown> {
+  const schema = asObject(tool.inputSchema);
+  return {
+    ...tool,
+    inputSchema: {
+      ...schema,
+      properties: {
+        ...asObject(schema.properties),
+        context: CONTEXT_INPUT_SCHEMA,
+        refresh: REFRESH_INPUT_SCHEMA,
+      },
+    },
+  };
+}
+
+/** The stats resource, as `resources/list` shows it. */
+const STATS_RESOURCE = Object.freeze({
+  uri: STATS_URI,
+  name: 'span-ledger-stats',
+  title: 'span-ledger savings',
+  description:
+    'What span-ledger-proxy saved, per agent context and in total: chars (and estimated tokens) the upstream answered and the client was sent, pointers, refreshes, unproven sections.',
+  mimeType: 'application/json',
+});
+
+/**
+ * A new relay on `core` (see {@link ProxyServer}). `principal` prefixes every
+ * context key, for a front that knows who is asking.
+ *
+ * @example
+ * ```ts
+ * const relay = createRelay(core, {});
+ * await relay.connect(transport);
+ * ```
+ */
+export function createRelay(
+  core: RelayCore,
+  options: { readonly principal?: string | undefined },
+): Relay {
+  const { upstream, setup } = core;
+  let transport: Transport | null = null;
+  let closed = false;
+  const inflight = new Map<string, AbortController>();
+  const asked = new Map<string, (answer: Answer) => void>();
+  let askedIds = 0;
+
+  const send = async (
+    message: Record<string, unknown>,
+    relatedRequestId?: RequestId,
+  ): Promise<boolean> => {
+    if (transport === null || closed) return false;
+    try {
+      await transport.send(
+        message as JSONRPCMessage,
+        relatedRequestId === undefined ? undefined : { relatedRequestId },
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  /** Sends a request upstream under the proxy's own progress token, relaying progress to the client. */
+  const forward = (
+    method: string,
+    params: unknown,
+    signal: AbortSignal,
+    clientId: RequestId,
+  ): Promise<Answer> => {
+    const p = asObject(params);
+    const meta = asObject(p._meta);
+    let onProgress: ((progress: Record<string, unknown>) => void) | undefined;
+    let sent = params;
+    if (meta.progressToken !== undefined && meta.progressToken !== null) {
+      const original = meta.progressToken;
+      const own = `span-ledger-proxy-${++progressTokens}`;
+      sent = { ...p, _meta: { ...meta, progressToken: own } };
+      onProgress = (progress) =>
+        void send(
+          {
+            jsonrpc: '2.0',
+            method: 'notifications/progress',
+            params: { ...progress, progressToken: original },
+          },
+          clientId,
+        );
+    }
+    return upstream.request(method, sent, { timeoutMs: core.timeoutMs, signal, onProgress });
+  };
+
+  /** An answer as a JSON-RPC reply: `null` when the call was cancelled (nothing is sent). */
+  const replyOf = (answer: Answer): Outcome => {
+    if ('result' in answer) return { reply: { result: answer.result }, recorded: null };
+    if ('error' in answer) return { reply: { error: answer.error }, recorded: null };
+    if (answer.failed === 'cancelled') return null;
+    const code = answer.failed === 'timeout' ? REQUEST_TIMEOUT : INTERNAL_ERROR;
+    return {
+      reply: { error: { code, message: `span-ledger-proxy: ${answer.message}` } },
+      recorded: null,
+    };
+  };
+
+  const initializeResult = (params: Record<string, unknown>) => {
+    const up = upstream.initialized;
+    const requested = params.protocolVersion;
+    const capabilities = asObject(up.capabilities);
+    const instructions = [
+      typeof up.instructions === 'string' ? up.instructions : '',
+      core.proxied.size > 0 ? INSTRUCTIONS : '',
+    ]
+      .filter((text) => text !== '')
+      .join('\n\n');
+    return {
+      ...up,
+      protocolVersion:
+        typeof requested === 'string' && SUPPORTED_VERSIONS.includes(requested)
+          ? requested
+          : up.protocolVersion,
+      capabilities: { ...capabilities, resources: asObject(capabilities.resources) },
+      ...(instructions === '' ? {} : { instructions }),
+    };
+  };
+
+  const upstreamHasResources = () =>
+    asObject(upstream.initialized.capabilities).resources !== undefined;
+
+  const route = async (
+    method: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    id: RequestId,
+  ): Promise<Outcome> => {
+    switch (method) {
+      case 'initialize':
+        return { reply: { result: initializeResult(params) }, recorded: null };
+      case 'ping':
+        return { reply: { result: {} }, recorded: null };
+      case 'tools/list': {
+        const outcome = replyOf(await forward(method, params, signal, id));
+        if (outcome === null || !('result' in outcome.reply)) return outcome;
+        const result = asObject(outcome.reply.result);
+        if (!Array.isArray(result.tools)) return outcome;
+        const tools = result.tools.map((tool) => {
+          const info = asObject(tool) as unknown as ToolInfo;
+          if (typeof info.name !== 'string') return tool;
+          if (!core.choose(info)) {
+            core.proxied.delete(info.name);
+            return tool;
+          }
+          core.proxied.add(info.name);
+          return withProxyArguments(asObject(tool));
+        });
+        return { reply: { result: { ...result, tools } }, recorded: null };
+      }
+      case 'tools/call': {
+        const tool = params.name;
+        if (typeof tool === 'string' && core.proxied.has(tool)) {
+          return answerCall(setup, {
+            tool,
+            args: params.arguments,
+            meta: params._meta,
+            signal,
+            principal: options.principal,
+            forward: (args) => forward(method, { ...params, arguments: args }, signal, id),
+          });
+        }
+        const answer = await forward(method, params, signal, id);
+        if (!('failed' in answer) || answer.failed === 'cancelled') return replyOf(answer);
+        return {
+          reply: {
+            result: toolError(
+              `span-ledger-proxy: ${String(tool)} got no answer: ${answer.message}.`,
+            ),
+          },
+          recorded: null,
+        };
+      }
+      case 'resources/list': {
+        const first = params.cursor === undefined;
+        if (!upstreamHasResources())
+          return { reply: { result: { resources: [STATS_RESOURCE] } }, recorded: null };
+        const outcome = replyOf(await forward(method, params, signal, id));
+        if (outcome === null || !('result' in outcome.reply) || !first) return outcome;
+        const result = asObject(outcome.reply.result);
+        const resources = Array.isArray(result.resources) ? result.resources : [];
+        return {
+          reply: { result: { ...result, resources: [STATS_RESOURCE, ...resources] } },
+          recorded: null,
+        };
+      }
+      case 'resources/read':
+        if (params.uri === STATS_URI) {
+          const text = JSON.stringify(core.stats.report(), null, 2);
+          return {
+            reply: {
+              result: { contents: [{ uri: STATS_URI, mimeType: 'application/json', text }] },
+            },
+            recorded: null,
+          };
+        }
+        return replyOf(await forward(method, params, signal, id));
+      case 'resources/templates/list':
+        if (!upstreamHasResources())
+          return { reply: { result: { resourceTemplates: [] } }, recorded: null };
+        return replyOf(await forward(method, params, signal, id));
+      default:
+        return replyOf(await forward(method, params, signal, id));
+    }
+  };
+
+  const onRequest = async (message: Message) => {
+    const id = message.id as RequestId;
+    const key = keyOf(id);
+    const controller = new AbortController();
+    inflight.set(key, controller);
+    try {
+      const outcome = await route(
+        message.method as string,
+        asObject(message.params),
+        controller.signal,
+        id,
+      );
+      if (outcome === null) return;
+      const takeBack = async () => {
+        if (outcome.recorded !== null) {
+          await setup.store.prune({
+            sessionId: outcome.recorded.sessionId,
+            projectRoot: setup.root.path,
+            calls: [outcome.recorded.index],
+          });
+        }
+      };
+      // Cancelled after it was recorded: the client ignores the answer, so the record goes.
+      if (controller.signal.aborted) return await takeBack();
+      const sent = await send({ jsonrpc: '2.0', id, ...outcome.reply }, id);
+      if (!sent) await takeBack();
+    } catch (error) {
+      setup.log(
+        `${String(message.method)}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      await send(
+        {
+          jsonrpc: '2.0',
+          id,
+          error: { code: INTERNAL_ERROR, message: 'span-ledger-proxy: internal error' },
+        },
+        id,
+      );
+    } finally {
+      inflight.delete(key);
+    }
+  };
+
+  const onNotification = (message: Message) => {
+    const method = message.method as string;
+    if (method === 'notifications/initialized') return;
+    if (method === 'notifications/cancelled') {
+      inflight.get(keyOf(asObject(message.params).requestId))?.abort();
+      return;
+    }
+    upstream.notify(method, message.params);
+  };
+
+  const onResponse = (message: Message) => {
+    const settle = asked.get(keyOf(message.id));
+    if (settle === undefined) return;
+    asked.delete(keyOf(message.id));
+    const error = asObject(message.error);
+    if (message.error !== undefined) {
+      settle({
+        error: {
+          code: typeof error.code === 'number' ? error.code : INTERNAL_ERROR,
+          message: typeof error.message === 'string' ? error.message : 'client error',
+          ...(error.data === undefined ? {} : { data: error.data }),
+        },
+      });
+    } else {
+      settle({ result: message.result });
+    }
+  };
+
+  const relay: Relay = {
+    async connect(t) {
+      transport = t;
+      t.onmessage = (raw) => {
+        const message = raw as unknown as Message;
+        if (typeof message.method === 'string') {
+          if (message.id !== undefined && message.id !== null) void onRequest(message);
+          else onNotification(message);
+        } else if (message.id !== undefined && message.id !== null) {
+          onResponse(message);
+        }
+      };
+      t.onclose = () => void relay.close();
+      t.onerror = () => {};
+      core.relays.add(relay);
+      await t.start();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      core.relays.delete(relay);
+      for (const controller of inflight.values()) controller.abort();
+      for (const settle of asked.values())
+        settle({ failed: 'cancelled', message: 'the client went away' });
+      asked.clear();
+      const t = transport;
+      transport = null;
+      await t?.close().catch(() => {});
+      relay.onclose?.();
+    },
+    notify(message) {
+      void send(message);
+    },
+    ask(message) {
+      if (closed || transport === null) {
+        return Promise.resolve({
+          failed: 'unavailable',
+          message: 'no client is connected',
+        } as Answer);
+      }
+      const id = `span-ledger-proxy-${++askedIds}`;
+      return new Promise<Answer>((resolve) => {
+        const timer = setTimeout(() => {
+          asked.delete(keyOf(id));
+          resolve({ failed: 'timeout', message: 'the client did not answer' });
+        }, core.timeoutMs);
+        timer.unref?.();
+        asked.set(keyOf(id), (answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        });
+        void send({ ...message, id }).then((sent) => {
+          if (sent) return;
+          asked.delete(keyOf(id));
+          clearTimeout(timer);
+          resolve({ failed: 'unavailable', message: 'the client could not be reached' });
+        });
+      });
+    },
+  };
+  return relay;
+}

@@ -1,0 +1,273 @@
+/**
+ * What the proxy saved, counted per agent context and in total: the chars the
+ * upstream answered, the chars the client was sent, the pointers written, the
+ * refreshes asked for, and the sections the proxy could not prove (passed
+ * through as they were). Offered as the `span-ledger://stats` resource and
+ * summed up in one stderr line at exit; never added to a tool result.
+ *
+ * Contexts are shown by a label (`context 1`, …) in the order they first
+ * called, never by their token or conversation id: those are keys, and the
+ * resource may be read by a client that is not the context itself.
+ */
+
+/**
+ * The resource's URI.
+ *
+ * @example
+ * ```ts
+ * await client.readResource({ uri: STATS_URI });
+ * ```
+ */
+export const STATS_URI = 'span-ledger://stats';
+
+/**
+ * Contexts counted one by one; later ones are added to the total only (a
+ * client minting a token per call must not grow the proxy without bound).
+ */
+const MAX_CONTEXTS = 256;
+
+/** Latency samples kept for the percentiles (the most recent ones). */
+const MAX_SAMPLES = 4096;
+
+/** Calls listed one by one in the report, the most recent last. */
+const RECENT_CALLS = 20;
+
+/**
+ * An estimate of tokens from chars, until the library's `estimateTokens`
+ * lands: four chars a token, the usual figure for code. It is an estimate
+ * and the resource says so.
+ *
+ * @example
+ * ```ts
+ * estimateTokens(18_000); // 4500
+ * ```
+ */
+export function estimateTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * The counters of one context (or of all of them).
+ *
+ * @example
+ * ```ts
+ * const c: Counters = { calls: 3, upstreamChars: 41_200, deliveredChars: 25_900, pointers: 4, refreshes: 0, unproven: 1 };
+ * ```
+ */
+export interface Counters {
+  /** Calls of the re-rendered tools answered. */
+  calls: number;
+  /** Chars of text the upstream answered those calls with. */
+  upstreamChars: number;
+  /** Chars of text the client was sent for them. */
+  deliveredChars: number;
+  /** Pointers written in place of source. */
+  pointers: number;
+  /** Calls that asked for a `refresh`. */
+  refreshes: number;
+  /** File sections passed through as they were, because the proxy could not prove them from disk. */
+  unproven: number;
+}
+
+/**
+ * One call's figures, as the proxy adds them up.
+ *
+ * @example
+ * ```ts
+ * const call: CallFigures = {
+ *   tool: 'codegraph_explore', upstreamChars: 18_000, deliveredChars: 9_400, pointers: 2, refreshed: false,
+ *   unproven: 0, upstreamMs: 41.2, ownMs: 1.8, cpuMs: 1.5,
+ * };
+ * ```
+ */
+export interface CallFigures {
+  readonly tool: string;
+  readonly upstreamChars: number;
+  readonly deliveredChars: number;
+  readonly pointers: number;
+  readonly refreshed: boolean;
+  readonly unproven: number;
+  /** How long the upstream took to answer, in ms (from the call going out to its answer coming in). */
+  readonly upstreamMs: number;
+  /** The proxy's own time on the call (checking, reading, proving, planning, rendering, recording), in ms. */
+  readonly ownMs: number;
+  /** The CPU time the proxy spent on the call, in ms (its own work, however loaded the machine is). */
+  readonly cpuMs: number;
+}
+
+/**
+ * One recent call in the report.
+ *
+ * @example
+ * ```ts
+ * const recent: RecentCall = { context: 'context 1', tool: 'codegraph_explore', upstreamChars: 18_000,
+ *   deliveredChars: 9_400, pointers: 2, upstreamMs: 41.2, ownMs: 1.8, cpuMs: 1.5 };
+ * ```
+ */
+export interface RecentCall {
+  readonly context: string;
+  readonly tool: string;
+  readonly upstreamChars: number;
+  readonly deliveredChars: number;
+  readonly pointers: number;
+  readonly upstreamMs: number;
+  readonly ownMs: number;
+  readonly cpuMs: number;
+}
+
+/**
+ * The resource's JSON.
+ *
+ * @example
+ * ```ts
+ * const stats: StatsReport = proxy.stats();
+ * stats.total.savedChars; // upstreamChars − deliveredChars
+ * ```
+ */
+export interface StatsReport {
+  readonly tokens: 'estimated (4 chars a token)';
+  readonly total: CountersReport;
+  readonly contexts: readonly (CountersReport & { readonly context: string })[];
+  /** The proxy's own time per call, in ms. */
+  readonly ownMs: { readonly p50: number; readonly p95: number; readonly samples: number };
+  /** The CPU time the proxy spent per call, in ms. */
+  readonly cpuMs: { readonly p50: number; readonly p95: number };
+  /** The last calls, most recent last. */
+  readonly recent: readonly RecentCall[];
+}
+
+/**
+ * Counters with the derived figures.
+ *
+ * @example
+ * ```ts
+ * const c: CountersReport = { calls: 1, upstreamChars: 100, deliveredChars: 60, pointers: 1, refreshes: 0,
+ *   unproven: 0, savedChars: 40, upstreamTokens: 25, deliveredTokens: 15, savedTokens: 10 };
+ * ```
+ */
+export interface CountersReport extends Readonly<Counters> {
+  readonly savedChars: number;
+  readonly upstreamTokens: number;
+  readonly deliveredTokens: number;
+  readonly savedTokens: number;
+}
+
+function zero(): Counters {
+  return { calls: 0, upstreamChars: 0, deliveredChars: 0, pointers: 0, refreshes: 0, unproven: 0 };
+}
+
+function add(into: Counters, call: CallFigures): void {
+  into.calls += 1;
+  into.upstreamChars += call.upstreamChars;
+  into.deliveredChars += call.deliveredChars;
+  into.pointers += call.pointers;
+  into.refreshes += call.refreshed ? 1 : 0;
+  into.unproven += call.unproven;
+}
+
+function report(c: Counters): CountersReport {
+  const upstreamTokens = estimateTokens(c.upstreamChars);
+  const deliveredTokens = estimateTokens(c.deliveredChars);
+  return {
+    ...c,
+    savedChars: c.upstreamChars - c.deliveredChars,
+    upstreamTokens,
+    deliveredTokens,
+    savedTokens: upstreamTokens - deliveredTokens,
+  };
+}
+
+/** The `q` quantile (0..1) of `sorted`, nearest rank; 0 for none. */
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return Math.round(sorted[at]! * 100) / 100;
+}
+
+/**
+ * The proxy's counters.
+ *
+ * @example
+ * ```ts
+ * const stats = createStats();
+ * stats.add('t:k7f3q2ab', {
+ *   tool: 'codegraph_explore', upstreamChars: 900, deliveredChars: 300, pointers: 1, refreshed: false,
+ *   unproven: 0, upstreamMs: 30, ownMs: 1, cpuMs: 1,
+ * });
+ * stats.summary(); // '1 call: 900 chars from the upstream, 300 delivered (67% fewer, ~150 tokens saved), …'
+ * ```
+ */
+export function createStats() {
+  const total = zero();
+  const contexts = new Map<string, Counters>();
+  /** Each context's label, in the order they first called. */
+  const labels = new Map<string, string>();
+  const samples: number[] = [];
+  const cpuSamples: number[] = [];
+  const recent: RecentCall[] = [];
+  return {
+    /** Adds one answered call of context `key`. */
+    add(key: string, call: CallFigures): void {
+      add(total, call);
+      let mine = contexts.get(key);
+      if (mine === undefined && contexts.size < MAX_CONTEXTS) {
+        mine = zero();
+        contexts.set(key, mine);
+        labels.set(key, `context ${contexts.size}`);
+      }
+      if (mine !== undefined) add(mine, call);
+      samples.push(call.ownMs);
+      cpuSamples.push(call.cpuMs);
+      if (samples.length > MAX_SAMPLES) samples.shift();
+      if (cpuSamples.length > MAX_SAMPLES) cpuSamples.shift();
+      recent.push({
+        context: labels.get(key) ?? 'another context',
+        tool: call.tool,
+        upstreamChars: call.upstreamChars,
+        deliveredChars: call.deliveredChars,
+        pointers: call.pointers,
+        upstreamMs: Math.round(call.upstreamMs * 100) / 100,
+        ownMs: Math.round(call.ownMs * 100) / 100,
+        cpuMs: Math.round(call.cpuMs * 100) / 100,
+      });
+      if (recent.length > RECENT_CALLS) recent.shift();
+    },
+    /** The resource's value. */
+    report(): StatsReport {
+      const sorted = [...samples].sort((a, b) => a - b);
+      const cpu = [...cpuSamples].sort((a, b) => a - b);
+      return {
+        tokens: 'estimated (4 chars a token)',
+        total: report(total),
+        contexts: [...contexts].map(([key, c]) => ({ context: labels.get(key)!, ...report(c) })),
+        ownMs: { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), samples: sorted.length },
+        cpuMs: { p50: quantile(cpu, 0.5), p95: quantile(cpu, 0.95) },
+        recent: [...recent],
+      };
+    },
+    /** The one line printed at exit. */
+    summary(): string {
+      const r = report(total);
+      const calls = `${r.calls} ${r.calls === 1 ? 'call' : 'calls'}`;
+      if (r.calls === 0) return `${calls} re-rendered`;
+      const share = r.upstreamChars > 0 ? Math.round((100 * r.savedChars) / r.upstreamChars) : 0;
+      const fewer = share >= 0 ? `${share}% fewer` : `${-share}% more`;
+      return (
+        `${calls}: ${r.upstreamChars.toLocaleString('en-US')} chars from the upstream, ` +
+        `${r.deliveredChars.toLocaleString('en-US')} delivered (${fewer}, ~${r.savedTokens.toLocaleString('en-US')} tokens saved), ` +
+        `${r.pointers} ${r.pointers === 1 ? 'pointer' : 'pointers'}, ${r.refreshes} ${r.refreshes === 1 ? 'refresh' : 'refreshes'}, ` +
+        `${r.unproven} unproven ${r.unproven === 1 ? 'section' : 'sections'}`
+      );
+    },
+  };
+}
+
+/**
+ * The proxy's counters (see {@link createStats}).
+ *
+ * @example
+ * ```ts
+ * const stats: Stats = createStats();
+ * ```
+ */
+export type Stats = ReturnType<typeof createStats>;

@@ -1,0 +1,110 @@
+/**
+ * Where the proxy keeps what each agent context was sent: a ledger in this
+ * process (over stdio, one client), or the shared store in Redis (over HTTP,
+ * where any proxy process sharing the store may take a context's next call).
+ * Both behind one async interface, with the per-context lock the proxy plans
+ * and records under.
+ *
+ * Not a cache of results: only the ledger (paths, line spans, fingerprints,
+ * response numbers) is kept.
+ */
+import type { CallRecord, Emission, LedgerLimits, ProjectState, PruneRequest } from 'span-ledger';
+import { createSessionStore } from 'span-ledger';
+import { connectRedis, redisBackend } from 'span-ledger/redis';
+import { createSharedSessionStore } from './library.js';
+
+/**
+ * The ledger operations the proxy uses, each a Promise (never rejecting).
+ *
+ * @example
+ * ```ts
+ * const store = localStore({ maxProjects: 64 });
+ * await store.exclusive('t:k7f3q2ab', async () => {
+ *   const prior = await store.project('/repo', 't:k7f3q2ab');
+ * });
+ * ```
+ */
+export interface ProxyStore {
+  project(projectRoot: string, sessionId: string): Promise<ProjectState | null>;
+  record(emission: Emission, sessionId: string): Promise<CallRecord | null>;
+  prune(request: PruneRequest): Promise<void>;
+  /**
+   * Runs `work` while no other work of the same context runs in this process:
+   * a call plans, renders and records under it, so two calls of one context
+   * never print one response number (across processes the shared store's own
+   * rules apply).
+   */
+  exclusive<T>(sessionId: string, work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Serializes work per key; a key's chain is dropped once it is idle. */
+function lockTable(): ProxyStore['exclusive'] {
+  const tails = new Map<string, Promise<unknown>>();
+  return (key, work) => {
+    const before = tails.get(key) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return run;
+  };
+}
+
+/**
+ * A ledger in this process (`createSessionStore`): one client's contexts.
+ *
+ * @example
+ * ```ts
+ * const store = localStore({ ...DEFAULT_LIMITS, maxProjects: 64 });
+ * ```
+ */
+export function localStore(limits: Partial<LedgerLimits>): ProxyStore {
+  const store = createSessionStore(limits);
+  return {
+    project: async (projectRoot, sessionId) => store.project(projectRoot, sessionId),
+    record: async (emission, sessionId) => store.record(emission, sessionId),
+    prune: async (request) => store.prune(request),
+    exclusive: lockTable(),
+    close: async () => {},
+  };
+}
+
+/**
+ * The shared store over Redis at `url` (`createSharedSessionStore` with
+ * `span-ledger/redis`). Rejects with one line when Redis cannot be reached at
+ * start-up; once connected, a Redis outage degrades every call to "nothing
+ * recorded, nothing withheld" instead of failing it.
+ *
+ * @example
+ * ```ts
+ * const store = await redisStore('redis://127.0.0.1:6379', DEFAULT_LIMITS, log);
+ * ```
+ */
+export async function redisStore(
+  url: string,
+  limits: Partial<LedgerLimits>,
+  log: (line: string) => void,
+): Promise<ProxyStore> {
+  const { createClient } = await import('redis');
+  const client = await connectRedis(createClient, url, {
+    onError: (error) => log(`redis: ${error.message}`),
+  });
+  const store = createSharedSessionStore(redisBackend(client, { prefix: 'span-ledger-proxy:' }), {
+    limits,
+  });
+  return {
+    project: (projectRoot, sessionId) => store.project(projectRoot, sessionId),
+    record: (emission, sessionId) => store.record(emission, sessionId),
+    prune: (request) => store.prune(request),
+    exclusive: lockTable(),
+    close: async () => {
+      await client.close().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * Reading what a renderer is handed — the plan, the sources and their
+ * symbols, the recorder, the pointer writer, the header fields —, what a
+ * render loop reports to the emission recorder, and the rendered responses
+ * handed back to be measured. Read once here, into plain data the adapter
+ * trusts; a getter that throws, a proxy or a revoked proxy reads as "absent",
+ * and a host callback that throws is contained.
+ *
+ * Under-reports, never invents: a plan file that cannot be read is not
+ * rendered (nothing is recorded for it), ranges that cannot be read are
+ * dropped, and a recorder that fails loses what it failed to record.
+ */
+import { frozen, frozenEach } from '../boundary/freeze.js';
+import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { writePointer } from '../dedup/pointer.js';
+import {
+  type PointerParts,
+  readCalls,
+  readSymbolNodes,
+  type SymbolExtent,
+} from '../dedup/read-input.js';
+import type { LineRange } from '../ranges/range.js';
+import { readRange, readRanges } from '../ranges/read.js';
+import { isContextToken } from '../wire/args.js';
+import type { EmissionRecorder } from './recorder.js';
+import type { RenderablePlan } from './render.js';
+
+/**
+ * A `RenderablePlan` as the renderer trusts it: ranges normalized, the numbers
+ * it cites checked (none when unknown).
+ */
+export type PlannedFile = Omit<RenderablePlan, 'coveredBy'> & {
+  readonly coveredBy: readonly number[];
+};
+
+/** A file's content and its symbol nodes, read. */
+export interface SourceFile {
+  readonly content: string;
+  readonly symbols: readonly SymbolExtent[];
+}
+
+/** The recorder calls a render loop makes, each one contained: a throw loses that report. */
+export type Reporter = Pick<EmissionRecorder, 'source' | 'pointer' | 'drop'>;
+
+/** Writes a pointer; never throws, always returns a string. */
+export type PointerWriter = (parts: PointerParts) => string;
+
+/** What opens a response: its number and the context token to echo, when known. */
+export interface ResponseHeader {
+  readonly callIndex: number | null;
+  readonly context: string | null;
+  /** Pointers end with how to ask for lines back with `refresh`. */
+  readonly refresh: boolean;
+}
+
+/** `renderMarkdown`'s options, read. */
+export interface MarkdownInput {
+  readonly files: readonly PlannedFile[];
+  readonly sources: ReadonlyMap<string, SourceFile>;
+  readonly reporter: Reporter;
+  readonly pointer: PointerWriter;
+  readonly cap: number;
+  readonly title: string;
+  readonly header: ResponseHeader;
+}
+
+/** `renderRead`'s options, read. */
+export interface ReadInput {
+  readonly file: PlannedFile;
+  readonly source: SourceFile;
+  readonly reporter: Reporter;
+  readonly pointer: PointerWriter;
+  readonly header: ResponseHeader;
+}
+
+const RENDERS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
+  'full',
+  'partial',
+  'pointer',
+  'skipped',
+]);
+
+function nonEmpty(x: unknown): x is string {
+  return typeof x === 'string' && x !== '';
+}
+
+/**
+ * What a render loop reported to the recorder as ranges — one range or a
+ * list — as valid copies; unreadable members are dropped.
+ */
+export function readReportedRanges(raw: unknown): LineRange[] {
+  if (listOf(raw).length > 0) return readRanges(raw);
+  const one = readRange(raw);
+  return one === null ? [] : [one];
+}
+
+/** A planned file copied into plain data, or null when its path or render kind is unusable. */
+function readPlanned(raw: unknown): PlannedFile | null {
+  const path = prop(raw, 'path');
+  const render = prop(raw, 'render');
+  if (!nonEmpty(path) || !RENDERS.has(render)) return null;
+  const fingerprint = prop(raw, 'fingerprint');
+  return {
+    path,
+    fingerprint: typeof fingerprint === 'string' ? fingerprint : '',
+    render: render as PlannedFile['render'],
+    emit: readRanges(prop(raw, 'emit')),
+    covered: readRanges(prop(raw, 'covered')),
+    coveredBy: readCalls(prop(raw, 'coveredBy')),
+  };
+}
+
+/** A source whose content is a string, with its symbol nodes read (unusable ones left out). */
+function readSource(raw: unknown): SourceFile | null {
+  const content = prop(raw, 'content');
+  return typeof content === 'string'
+    ? { content, symbols: readSymbolNodes(prop(raw, 'symbols')) }
+    : null;
+}
+
+/** Readable sources by path (the last one for a path wins). */
+function readSources(raw: unknown): Map<string, SourceFile> {
+  const byPath = new Map<string, SourceFile>();
+  const { list, length } = listOf(raw);
+  for (let i = 0; i < length; i++) {
+    const s = at(list, i);
+    const path = prop(s, 'path');
+    if (!nonEmpty(path)) continue;
+    const source = readSource(s);
+    if (source !== null) byPath.set(path, source);
+  }
+  return byPath;
+}
+
+/**
+ * A host callback `f` called on `self` with `args`: what it returns, or
+ * `undefined` when it throws. A recorder or a pointer writer that fails loses
+ * what it was asked for (under-reported, the safe direction); the response
+ * still goes out.
+ */
+function contained(f: unknown, self: unknown, args: unknown[]): unknown {
+  try {
+    return Reflect.apply(f as (...a: unknown[]) => unknown, self, args);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The recorder's three reporting methods, each contained; null when `raw` lacks any of them. */
+function readReporter(raw: unknown): Reporter | null {
+  const source = prop(raw, 'source');
+  const pointer = prop(raw, 'pointer');
+  const drop = prop(raw, 'drop');
+  if (typeof source !== 'function' || typeof pointer !== 'function' || typeof drop !== 'function')
+    return null;
+  const report =
+    (f: unknown) =>
+    (...args: unknown[]): void => {
+      contained(f, raw, args);
+    };
+  return { source: report(source), pointer: report(pointer), drop: report(drop) };
+}
+
+/**
+ * The caller's pointer writer, falling back to the default wording when it
+ * throws or returns no string. It is handed the parts frozen, so what it does
+ * to them cannot reach the default wording.
+ */
+function readPointer(raw: unknown): PointerWriter {
+  if (typeof raw !== 'function') return writePointer;
+  return (parts) => {
+    const shown = Object.freeze({
+      ...parts,
+      covered: frozenEach([...parts.covered]),
+      symbols: frozen([...parts.symbols]),
+      calls: frozen([...parts.calls]),
+    });
+    const out = contained(raw, undefined, [shown]);
+    return typeof out === 'string' ? out : writePointer(parts);
+  };
+}
+
+/**
+ * The header fields of a renderer's options: `callIndex` (else the plan's, when
+ * given) as a positive safe integer, `context` as a token, `refresh` as `true`;
+ * anything else reads as absent.
+ */
+export function readResponseHeader(options: unknown, planIndex?: unknown): ResponseHeader {
+  const given = prop(options, 'callIndex');
+  const callIndex = given === undefined ? planIndex : given;
+  const context = prop(options, 'context');
+  return {
+    callIndex: isPositiveInteger(callIndex) ? callIndex : null,
+    context: isContextToken(context) ? context : null,
+    refresh: prop(options, 'refresh') === true,
+  };
+}
+
+/**
+ * `renderMarkdown`'s options read once, or null without a usable recorder
+ * (nothing can be reported, so nothing is rendered). A cap that is not a
+ * non-negative number is no cap; a title that is not a string is none.
+ */
+export function readMarkdownOptions(options: unknown): MarkdownInput | null {
+  const reporter = readReporter(prop(options, 'recorder'));
+  if (reporter === null) return null;
+  const plan = prop(options, 'plan');
+  const { list, length } = listOf(prop(plan, 'files'));
+  const files: PlannedFile[] = [];
+  for (let i = 0; i < length; i++) {
+    const file = readPlanned(at(list, i));
+    if (file !== null) files.push(file);
+  }
+  const cap = prop(options, 'maxResponseChars');
+  const title = prop(options, 'title');
+  return {
+    files,
+    sources: readSources(prop(options, 'sources')),
+    reporter,
+    pointer: readPointer(prop(options, 'pointer')),
+    cap: typeof cap === 'number' && cap >= 0 ? cap : Number.POSITIVE_INFINITY,
+    title: typeof title === 'string' ? title : '',
+    header: readResponseHeader(options, prop(plan, 'callIndex')),
+  };
+}
+
+/**
+ * `renderRead`'s options read once, or null without a usable recorder, plan
+ * or content (nothing is rendered or recorded then).
+ */
+export function readReadOptions(options: unknown): ReadInput | null {
+  const reporter = readReporter(prop(options, 'recorder'));
+  const file = readPlanned(prop(options, 'plan'));
+  const source = readSource(options);
+  if (reporter === null || file === null || source === null) return null;
+  return {
+    file,
+    source,
+    reporter,
+    pointer: readPointer(prop(options, 'pointer')),
+    header: readResponseHeader(options),
+  };
+}
+
+/** The options of `createEmissionRecorder`, read: a usable root, else an inert recorder (''). */
+export function readRecorderOptions(options: unknown): { projectRoot: string; query: string } {
+  const root = prop(options, 'projectRoot');
+  // Without a usable root the ledger would ignore the emission anyway: read nothing more.
+  if (!nonEmpty(root)) return { projectRoot: '', query: '' };
+  const query = prop(options, 'query');
+  return { projectRoot: root, query: typeof query === 'string' ? query : '' };
+}
+
+/** A reported path: a non-empty string, else null (the report is ignored). */
+export function readPath(x: unknown): string | null {
+  return nonEmpty(x) ? x : null;
+}
+
+/** The responses of a list that are strings, in order; anything but a readable array holds none. */
+export function readResponseTexts(raw: unknown): string[] {
+  const { list, length } = listOf(raw);
+  const out: string[] = [];
+  for (let i = 0; i < length; i++) {
+    const text = at(list, i);
+    if (typeof text === 'string') out.push(text);
+  }
+  return out;
+}

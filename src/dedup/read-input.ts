@@ -1,0 +1,258 @@
+/**
+ * What a host hands the planner — `planFile`, `planCall` and `planRead`
+ * inputs, thresholds, budget, symbol nodes and pointer inputs — read once into
+ * typed plain data (the prior through the ledger's reader). Behind this file
+ * the planner trusts what it gets.
+ *
+ * The direction every reader takes: what cannot be read is absent, and absent
+ * never makes the planner withhold more. A prior record that cannot be read is
+ * dropped (its lines are re-sent); a file that cannot be planned is skipped.
+ */
+import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
+import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
+import { readPrior } from '../ledger/read-prior.js';
+import type { ProjectState } from '../ledger/types.js';
+import { isLineRange, type LineRange } from '../ranges/range.js';
+import { readRange, readRanges } from '../ranges/read.js';
+import { DEDUP_THRESHOLDS, type DedupThresholds } from './thresholds.js';
+
+/** Why a path is not one the ledger could key a pointer on. */
+export type PathProblem = 'none' | 'no-path' | 'unusable-path';
+
+/** One file to plan, as the planner sees it. */
+export interface FileInput {
+  /** The path as given; `''` when it was not a string. */
+  readonly path: string;
+  /**
+   * `no-path`: not a non-empty string (the file is skipped). `unusable-path`: a
+   * string no ledger record could be keyed on — a NUL, a `..` segment, longer
+   * than the ledger keeps — planned in full, nothing withheld.
+   */
+  readonly pathProblem: PathProblem;
+  /** The content, or `null` when it was not a string (the file is skipped). */
+  readonly content: string | null;
+  /** The valid intended spans, normalized. */
+  readonly intended: readonly LineRange[];
+  /**
+   * The fingerprint of `content`: the caller's when a usable one was passed,
+   * else the content's own; `''` when there is no content.
+   */
+  readonly fingerprint: string;
+}
+
+/** The settings every plan of one call shares. */
+export interface PlanSettings {
+  readonly prior: ProjectState | null;
+  readonly enabled: boolean;
+  readonly thresholds: DedupThresholds;
+}
+
+/** A budget with at least one limit; `null` when there is none. */
+export interface BudgetLimits {
+  readonly maxChars: number;
+  readonly maxFiles: number;
+  readonly bank: boolean;
+}
+
+/** A `planCall` input, read. */
+export interface CallInput extends PlanSettings {
+  readonly files: readonly FileInput[];
+  readonly budget: BudgetLimits | null;
+  readonly holdBack: boolean;
+}
+
+/** A `planFile` or `planRead` input, read. */
+export interface OneFileInput extends PlanSettings {
+  readonly file: FileInput;
+}
+
+/** Lines as far as any intended span may reach: "to the end of the file". */
+const WHOLE_FILE: readonly LineRange[] = /* @__PURE__ */ Object.freeze([
+  /* @__PURE__ */ Object.freeze({ start: 1, end: 9_007_199_254_740_991 }),
+]);
+
+function pathProblem(path: unknown): PathProblem {
+  if (typeof path !== 'string' || path === '') return 'no-path';
+  if (path.length > MAX_PATH_CHARS || path.includes('\u0000')) return 'unusable-path';
+  return /(^|[\\/])\.\.([\\/]|$)/.test(path) ? 'unusable-path' : 'none';
+}
+
+/**
+ * One file of a call (or of `planFile`), with `intended` as given. The
+ * fingerprint is the caller's when usable, else the content's own.
+ */
+function readFile(raw: unknown, intended: readonly LineRange[]): FileInput {
+  const path = prop(raw, 'path');
+  const text = prop(raw, 'content');
+  const content = typeof text === 'string' ? text : null;
+  return {
+    path: typeof path === 'string' ? path : '',
+    pathProblem: pathProblem(path),
+    content,
+    intended,
+    fingerprint:
+      content === null ? '' : (readFingerprint(prop(raw, 'fingerprint')) ?? fingerprintOf(content)),
+  };
+}
+
+function intAtLeast(value: unknown, min: number, fallback: number): number {
+  if (value === Number.POSITIVE_INFINITY) return value;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  return Math.max(min, Math.floor(value));
+}
+
+/**
+ * Thresholds filled in from the defaults: a field that is not a number keeps
+ * its default; `minCoveredLines` below 1 acts as 1, the others below 0 as 0.
+ */
+export function readThresholds(raw: unknown): DedupThresholds {
+  if (typeof raw !== 'object' || raw === null) return DEDUP_THRESHOLDS;
+  const d = DEDUP_THRESHOLDS;
+  return {
+    minCoveredLines: intAtLeast(prop(raw, 'minCoveredLines'), 1, d.minCoveredLines),
+    minDeltaChars: intAtLeast(prop(raw, 'minDeltaChars'), 0, d.minDeltaChars),
+    maxSpansInPointer: intAtLeast(prop(raw, 'maxSpansInPointer'), 0, d.maxSpansInPointer),
+    maxSymbolsInPointer: intAtLeast(prop(raw, 'maxSymbolsInPointer'), 0, d.maxSymbolsInPointer),
+  };
+}
+
+/** A budget: a limit that is not a non-negative number is no limit; no limit at all is `null`. */
+function readBudget(raw: unknown): BudgetLimits | null {
+  const maxChars = prop(raw, 'maxChars');
+  const maxFiles = prop(raw, 'maxFiles');
+  const chars = typeof maxChars === 'number' && maxChars >= 0 ? maxChars : Infinity;
+  const files = typeof maxFiles === 'number' && maxFiles >= 0 ? Math.floor(maxFiles) : Infinity;
+  if (chars === Infinity && files === Infinity) return null;
+  return { maxChars: chars, maxFiles: files, bank: prop(raw, 'policy') === 'bank' };
+}
+
+function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
+  return {
+    prior: readPrior(prop(raw, 'prior'), paths),
+    enabled: prop(raw, 'enabled') !== false,
+    thresholds: readThresholds(prop(raw, 'thresholds')),
+  };
+}
+
+/** A `planCall` input: files in rank order (a non-array is none), and its settings. */
+export function readPlanCall(raw: unknown): CallInput {
+  const { list, length } = listOf(prop(raw, 'files'));
+  const files: FileInput[] = [];
+  const paths = new Set<string>();
+  for (let i = 0; i < length; i++) {
+    const entry = at(list, i);
+    const file = readFile(entry, readRanges(prop(entry, 'intended')));
+    files.push(file);
+    if (file.pathProblem === 'none') paths.add(file.path);
+  }
+  return {
+    ...settings(raw, paths),
+    files,
+    budget: readBudget(prop(raw, 'budget')),
+    holdBack: prop(raw, 'holdBack') !== false,
+  };
+}
+
+/** A `planFile` input. */
+export function readPlanFile(raw: unknown): OneFileInput {
+  const file = readFile(raw, readRanges(prop(raw, 'intended')));
+  return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
+}
+
+/**
+ * A `planRead` input: `range` absent (`undefined` or `null`) reads the whole
+ * file; a `range` that is not a valid range asks for nothing (the read is
+ * skipped, never widened to the whole file).
+ */
+export function readPlanRead(raw: unknown): OneFileInput {
+  const range = prop(raw, 'range');
+  let intended: readonly LineRange[] = WHOLE_FILE;
+  if (range !== undefined && range !== null) {
+    const one = readRange(range);
+    intended = one === null ? [] : [one];
+  }
+  const file = readFile(raw, intended);
+  return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
+}
+
+/** A symbol node read: a non-blank name (trimmed), not an import or export, valid lines. */
+export interface SymbolExtent {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Symbol nodes as `symbolsInSpans` names them: `{ start, end }` or (Codegraph's
+ * shape) `{ startLine, endLine }`; nodes with a blank name, of kind `import` or
+ * `export`, or without valid lines are left out.
+ */
+export function readSymbolNodes(raw: unknown): SymbolExtent[] {
+  const { list, length } = listOf(raw);
+  const out: SymbolExtent[] = [];
+  for (let i = 0; i < length; i++) {
+    const node = at(list, i);
+    const raw = prop(node, 'name');
+    const name = typeof raw === 'string' ? raw.trim() : '';
+    if (name === '') continue;
+    const kind = prop(node, 'kind');
+    if (kind === 'import' || kind === 'export') continue;
+    const start = prop(node, 'start');
+    const lines =
+      start === undefined
+        ? { start: prop(node, 'startLine'), end: prop(node, 'endLine') }
+        : { start, end: prop(node, 'end') };
+    if (isLineRange(lines)) out.push({ name, start: lines.start, end: lines.end });
+  }
+  return out;
+}
+
+/** A `formatPointer` input, read: every field present and checked. */
+export interface PointerParts {
+  readonly path: string;
+  readonly covered: readonly LineRange[];
+  readonly symbols: readonly string[];
+  readonly partial: boolean;
+  /** Response numbers, valid and each once, in the order given. */
+  readonly calls: readonly number[];
+  readonly refresh: boolean;
+}
+
+function readNames(raw: unknown): string[] {
+  const { list, length } = listOf(raw);
+  const names = new Set<string>();
+  for (let i = 0; i < length; i++) {
+    const s = at(list, i);
+    if (typeof s === 'string' && s.trim() !== '') names.add(s.trim());
+  }
+  return [...names];
+}
+
+/**
+ * Response numbers cited (a pointer's `calls`, a plan's `coveredBy`): the
+ * positive safe integers of a foreign list, each once, in the order given;
+ * anything else in it is left out.
+ */
+export function readCalls(raw: unknown): number[] {
+  const { list, length } = listOf(raw);
+  const calls = new Set<number>();
+  for (let i = 0; i < length; i++) {
+    const n = at(list, i);
+    if (isPositiveInteger(n)) calls.add(n);
+  }
+  return [...calls];
+}
+
+/** What a pointer is about. */
+export function readPointerInput(raw: unknown): PointerParts {
+  const path = prop(raw, 'path');
+  return {
+    path: typeof path === 'string' ? path : '',
+    covered: readRanges(prop(raw, 'covered')),
+    symbols: readNames(prop(raw, 'symbols')),
+    partial: prop(raw, 'partial') === true,
+    calls: readCalls(prop(raw, 'calls')),
+    refresh: prop(raw, 'refresh') === true,
+  };
+}

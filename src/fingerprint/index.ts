@@ -1,1 +1,0 @@
-export { fingerprint, fingerprintBackend } from './fingerprint.js';

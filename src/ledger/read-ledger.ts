@@ -1,0 +1,92 @@
+/**
+ * Reading a ledger that did not come from this library's own hands
+ * (it went through JSON, a structured clone, or a shared store) into a fresh,
+ * frozen one the reducer and the selectors can trust.
+ */
+
+import { own } from '../boundary/own.js';
+import { at, isArray, listOf, prop } from '../boundary/read.js';
+import { MAX_EVICTED_COUNTERS } from './limits.js';
+import { projectKey } from './project-key.js';
+import { readLimits } from './read-limits.js';
+import { sanitizeProject } from './read-view.js';
+import { normalizeSessionId } from './session-id.js';
+import type { EvictedCounters, Ledger, LedgerEntry } from './types.js';
+
+function isCounters(c: unknown): c is EvictedCounters {
+  const session = prop(c, 'session');
+  const key = prop(c, 'key');
+  const callCount = prop(c, 'callCount');
+  const responseChars = prop(c, 'responseChars');
+  return (
+    typeof key === 'string' &&
+    (session === null || typeof session === 'string') &&
+    typeof callCount === 'number' &&
+    Number.isSafeInteger(callCount) &&
+    callCount >= 0 &&
+    typeof responseChars === 'number' &&
+    Number.isFinite(responseChars) &&
+    responseChars >= 0
+  );
+}
+
+/** A stored session key: `null` (the default bucket) or an id as `normalizeSessionId` leaves it. */
+function readSession(raw: unknown): string | null | undefined {
+  if (raw === null) return null;
+  return typeof raw === 'string' && normalizeSessionId(raw) === raw ? raw : undefined;
+}
+
+/**
+ * A ledger that did not come from this library's own hands (it went through
+ * JSON, a structured clone or a store), read into a fresh, frozen one, or
+ * `null` when it is not a version-1 ledger with an `entries` list. Entries are
+ * re-keyed from their roots; each keeps its most recent records within
+ * `maxCallsRetained` and `maxRangesRetained`; a second entry with one
+ * (session, key) is dropped, and only the `maxProjects` most recently used
+ * stay. Malformed parts are dropped, never repaired.
+ */
+export function readLedger(raw: unknown): Ledger | null {
+  if (prop(raw, 'version') !== 1) return null;
+  const rawEntries = prop(raw, 'entries');
+  if (!isArray(rawEntries)) return null;
+  const limits = Object.freeze(readLimits(prop(raw, 'limits')));
+  const window = { calls: limits.maxCallsRetained, ranges: limits.maxRangesRetained };
+  const entries: LedgerEntry[] = [];
+  const seen = new Set<string>();
+  const { list, length } = listOf(rawEntries);
+  for (let i = 0; i < length; i++) {
+    const entry = at(list, i);
+    const session = readSession(prop(entry, 'session'));
+    if (session === undefined) continue;
+    const project = sanitizeProject(prop(entry, 'project'), limits, window);
+    if (project === null) continue;
+    const key = projectKey(project.projectRoot);
+    const id = JSON.stringify([session, key]);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    entries.push(Object.freeze({ session, key, project }));
+  }
+  const counters = listOf(prop(raw, 'evicted'));
+  const evicted: EvictedCounters[] = [];
+  for (let i = 0; i < counters.length; i++) {
+    const c = at(counters.list, i);
+    if (!isCounters(c)) continue;
+    const { session, key, callCount, responseChars } = c;
+    evicted.push(Object.freeze({ session, key, callCount, responseChars }));
+  }
+  // Past maxProjects the least recently used go, as the reducer evicts them:
+  // whole, keeping their counters.
+  const over = Math.max(0, entries.length - limits.maxProjects);
+  for (const { session, key, project } of entries.slice(0, over)) {
+    const { callCount, responseChars } = project;
+    evicted.push(Object.freeze({ session, key, callCount, responseChars }));
+  }
+  return own(
+    Object.freeze({
+      version: 1,
+      limits,
+      entries: Object.freeze(entries.slice(over)),
+      evicted: Object.freeze(evicted.slice(-MAX_EVICTED_COUNTERS)),
+    }),
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * Tool arguments a client sends for span-ledger's sake, read into plain
+ * values: `refresh` (the agent lost responses and wants them again) and
+ * `context` (the token that tells one agent context from another on a shared
+ * connection), and the conversation id a client may put in a request's
+ * `_meta`. Everything here comes from the client, so junk reads as absent and
+ * nothing throws. The only thing a client can do with these is make the server
+ * forget (re-send more), never make it withhold more.
+ */
+import { ownProp, positiveIntegers } from '../boundary/read.js';
+
+/**
+ * How many call numbers one `refresh` may name. A view holds at most
+ * `maxViewCalls` records (256 with `READ_TOOL_LIMITS`), so a longer list names
+ * calls no pointer can cite; it reads as junk rather than being scanned.
+ *
+ * @example
+ * ```ts
+ * readRefresh({ refresh: Array.from({ length: MAX_REFRESH_CALLS + 1 }, (_, i) => i + 1) }); // null
+ * ```
+ */
+export const MAX_REFRESH_CALLS = 1024;
+
+/**
+ * What a `refresh` argument asks for: `{}` — every response of this
+ * conversation; `{ calls }` — those responses, by the number each one
+ * printed (ascending, each once).
+ *
+ * @example
+ * ```ts
+ * const asked: Refresh | null = readRefresh(args); // { calls: [3] }
+ * if (asked) store.prune({ sessionId, projectRoot, ...asked });
+ * ```
+ */
+export interface Refresh {
+  readonly calls?: readonly number[];
+}
+
+const EVERYTHING: Refresh = /* @__PURE__ */ Object.freeze({});
+
+/**
+ * The `refresh` tool argument: `true` → `{}` (everything); an array of
+ * positive safe integers (at most 1,024) → `{ calls }`,
+ * sorted and deduplicated; anything else (absent, `false`, `'true'`, `[0]`,
+ * `[1.5]`, a longer list, a value that cannot be read) → `null`, as if the
+ * client had not passed it. Only own properties of `args` count. The host
+ * dispatches `pruned` with it before planning, so the call sends those lines
+ * in full and the ledger stops claiming them. Never throws; frozen.
+ *
+ * @example
+ * ```ts
+ * readRefresh({ refresh: true });        // {}
+ * readRefresh({ refresh: [5, 3, 5] });   // { calls: [3, 5] }
+ * readRefresh({ refresh: 'true' });      // null
+ * readRefresh({ refresh: [0] });         // null
+ * store.prune({ sessionId, projectRoot, ...readRefresh(args) }); // when not null
+ * ```
+ */
+export function readRefresh(args: unknown): Refresh | null {
+  const raw = ownProp(args, 'refresh');
+  if (raw === true) return EVERYTHING;
+  const calls = positiveIntegers(raw, MAX_REFRESH_CALLS);
+  if (calls === null) return null;
+  return Object.freeze({ calls: Object.freeze([...new Set(calls)].sort((a, b) => a - b)) });
+}
+
+/**
+ * The JSON Schema of the `refresh` argument, to put in a tool's input schema
+ * under `properties.refresh`. Its description tells the agent when to pass it.
+ *
+ * @example
+ * ```ts
+ * const inputSchema = {
+ *   type: 'object',
+ *   properties: { query: { type: 'string' }, refresh: REFRESH_INPUT_SCHEMA },
+ *   required: ['query'],
+ * };
+ * ```
+ */
+export const REFRESH_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
+  description:
+    'Pass the numbers of earlier responses of this tool (for example [3]) whose source is no longer in your context, or true for all of them: this call then sends that source again in full instead of pointing at it.',
+  anyOf: /* @__PURE__ */ Object.freeze([
+    /* @__PURE__ */ Object.freeze({ type: 'boolean' }),
+    /* @__PURE__ */ Object.freeze({
+      type: 'array',
+      items: /* @__PURE__ */ Object.freeze({ type: 'integer', minimum: 1 }),
+      maxItems: MAX_REFRESH_CALLS,
+    }),
+  ]),
+});
+
+/** A context token: 6 to 64 chars of `A-Za-z0-9_-`. */
+const TOKEN = /^[A-Za-z0-9_-]{6,64}$/;
+
+/**
+ * The `context` tool argument: the token an earlier response printed, which
+ * the agent echoes so the host can tell its context from another on the same
+ * connection (a subagent never saw its parent's token). A string of 6 to 64
+ * chars of `A-Za-z0-9_-`, else `null` (absent, empty, too long, `../x`, not a
+ * string, unreadable). Only an own property of `args` counts. Never throws.
+ *
+ * @example
+ * ```ts
+ * readContextToken({ context: 'k7f3q2ab' }); // 'k7f3q2ab'
+ * readContextToken({ context: '../x' });     // null
+ * const sessionId = contextIdFromMeta(extra._meta) ?? readContextToken(args) ?? mintContextToken();
+ * ```
+ */
+export function readContextToken(args: unknown): string | null {
+  const raw = ownProp(args, 'context');
+  return isContextToken(raw) ? raw : null;
+}
+
+/** @internal Whether `raw` is a context token: the one rule the tool argument and the renderer's header share. */
+export function isContextToken(raw: unknown): raw is string {
+  return typeof raw === 'string' && TOKEN.test(raw);
+}
+
+/**
+ * The JSON Schema of the `context` argument, to put in a tool's input schema
+ * under `properties.context`. Its description tells the agent to echo the
+ * token it was given.
+ *
+ * @example
+ * ```ts
+ * const inputSchema = {
+ *   type: 'object',
+ *   properties: { query: { type: 'string' }, context: CONTEXT_INPUT_SCHEMA },
+ * };
+ * ```
+ */
+export const CONTEXT_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
+  type: 'string',
+  minLength: 6,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_-]{6,64}$',
+  description:
+    'The context token an earlier response of this tool gave you, passed back unchanged. Leave it out when no response in your context gave you one.',
+});
+
+/** Longer conversation ids are not ids a client mints: read as absent. */
+const MAX_CONVERSATION_ID = 1024;
+
+/** The `_meta` keys clients publish a conversation id under, in the order they are tried. */
+const CONVERSATION_KEYS = ['vscode.conversationId', 'conversationId'] as const;
+
+/**
+ * The conversation id a client sent in a request's `_meta`, or `null`: VS
+ * Code's `vscode.conversationId` first, then a generic `conversationId`. A
+ * non-blank string of at most 1,024 chars (trimmed); anything else reads as
+ * absent. It takes precedence over a context token: the client knows its
+ * conversations better than an echoed token can. Use it as the `sessionId`.
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * contextIdFromMeta({ 'vscode.conversationId': 'c-81f2' }); // 'c-81f2'
+ * contextIdFromMeta({ conversationId: '   ' });             // null
+ * contextIdFromMeta(undefined);                             // null
+ * ```
+ */
+export function contextIdFromMeta(meta: unknown): string | null {
+  for (const key of CONVERSATION_KEYS) {
+    const raw = ownProp(meta, key);
+    if (typeof raw !== 'string') continue;
+    const id = raw.trim();
+    if (id !== '' && id.length <= MAX_CONVERSATION_ID) return id;
+  }
+  return null;
+}
