@@ -82,9 +82,10 @@ export {
   CONTEXT_INPUT_SCHEMA,
   contextIdFromMeta,
   REFRESH_INPUT_SCHEMA,
+  type ReadContextTokenOptions,
   type Refresh,
   readContextToken,
   readRefresh,
 } from './wire/args.js';
-export { mintContextToken } from './wire/context-token.js';
+export { type MintContextTokenOptions, mintContextToken } from './wire/context-token.js';
 export { type EmissionSink, type RecordOptions, recordSafely } from './wire/emission.js';

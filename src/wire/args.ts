@@ -7,7 +7,9 @@
  * nothing throws. The only thing a client can do with these is make the server
  * forget (re-send more), never make it withhold more.
  */
-import { ownProp, positiveIntegers } from '../boundary/read.js';
+
+import { ownProp, positiveIntegers, prop } from '../boundary/read.js';
+import { SHARED_TOKEN_CHARS } from './context-token.js';
 
 /**
  * How many call numbers one `refresh` may name. A view holds at most
@@ -94,22 +96,42 @@ export const REFRESH_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
 const TOKEN = /^[A-Za-z0-9_-]{6,64}$/;
 
 /**
+ * How {@link readContextToken} reads.
+ *
+ * @example
+ * ```ts
+ * const options: ReadContextTokenOptions = { shared: true };
+ * ```
+ */
+export interface ReadContextTokenOptions {
+  /**
+   * The token keys state other clients reach: only a token of at least 22
+   * chars (as `mintContextToken({ shared: true })` makes) is a key there; a
+   * shorter one, which anyone could guess, reads as absent.
+   */
+  readonly shared?: boolean | undefined;
+}
+
+/**
  * The `context` tool argument: the token an earlier response printed, which
  * the agent echoes so the host can tell its context from another on the same
  * connection (a subagent never saw its parent's token). A string of 6 to 64
- * chars of `A-Za-z0-9_-`, else `null` (absent, empty, too long, `../x`, not a
- * string, unreadable). Only an own property of `args` counts. Never throws.
+ * chars of `A-Za-z0-9_-` (22 to 64 with `shared: true`), else `null` (absent,
+ * empty, too long, `../x`, not a string, unreadable). Only an own property of
+ * `args` counts. Never throws.
  *
  * @example
  * ```ts
  * readContextToken({ context: 'k7f3q2ab' }); // 'k7f3q2ab'
  * readContextToken({ context: '../x' });     // null
+ * readContextToken({ context: 'k7f3q2ab' }, { shared: true }); // null: guessable
  * const sessionId = contextIdFromMeta(extra._meta) ?? readContextToken(args) ?? mintContextToken();
  * ```
  */
-export function readContextToken(args: unknown): string | null {
+export function readContextToken(args: unknown, options?: ReadContextTokenOptions): string | null {
   const raw = ownProp(args, 'context');
-  return isContextToken(raw) ? raw : null;
+  if (!isContextToken(raw)) return null;
+  return prop(options, 'shared') === true && raw.length < SHARED_TOKEN_CHARS ? null : raw;
 }
 
 /** @internal Whether `raw` is a context token: the one rule the tool argument and the renderer's header share. */
