@@ -45,7 +45,12 @@ export { DEFAULT_LIMITS, READ_TOOL_LIMITS } from './ledger/limits.js';
 export { projectKey } from './ledger/project-key.js';
 export { projectFromView, servedRangesForFile } from './ledger/selectors.js';
 export { normalizeSessionId } from './ledger/session-id.js';
-export { createSessionStore, type PruneRequest, type SessionStore } from './ledger/store.js';
+export {
+  createSessionStore,
+  type PruneRequest,
+  type Reservation,
+  type SessionStore,
+} from './ledger/store.js';
 export type {
   CallRecord,
   ClearedEvent,
@@ -58,6 +63,7 @@ export type {
   ProjectState,
   PrunedEvent,
   RecordedEvent,
+  ReservedEvent,
   SessionView,
 } from './ledger/types.js';
 // Line ranges: the one data type every other part speaks.

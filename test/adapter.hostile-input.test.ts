@@ -147,7 +147,14 @@ describe('renderMarkdown on junk', () => {
     const out = renderMarkdown({
       plan: { files: [file] },
       sources: [{ path: 'a.ts', content }],
-      recorder: { source: boom, pointer: boom, drop: boom, dropped: () => [], finish: boom },
+      recorder: {
+        source: boom,
+        pointer: boom,
+        drop: boom,
+        numbered: boom,
+        dropped: () => [],
+        finish: boom,
+      },
       maxResponseChars: 10_000,
     });
     expect(out.text).toContain('4\tdelta');

@@ -385,6 +385,7 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
         symbols: [],
         partial: false,
         calls: [],
+        generation: null,
         refresh: false,
       },
     ]);

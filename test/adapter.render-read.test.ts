@@ -85,6 +85,7 @@ describe('renderRead: the layout', () => {
         symbols: [],
         partial: true,
         calls: [3, 1],
+        generation: null,
         refresh: true,
       },
     ]);
@@ -310,7 +311,14 @@ describe('renderRead on junk', () => {
     const { text } = renderRead({
       plan: good,
       content,
-      recorder: { source: boom, pointer: boom, drop: boom, dropped: () => [], finish: boom },
+      recorder: {
+        source: boom,
+        pointer: boom,
+        drop: boom,
+        numbered: boom,
+        dropped: () => [],
+        finish: boom,
+      },
     });
     expect(text).toBe('     1\talpha\n');
   });

@@ -151,6 +151,7 @@ describe('renderMarkdown pointers cite the responses that served them', () => {
         symbols: [],
         partial: true,
         calls: [5, 3],
+        generation: null,
         refresh: true,
       },
     ]);

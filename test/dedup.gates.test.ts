@@ -132,6 +132,7 @@ describe('describeSession on calls and ranges that are not arrays', () => {
   it('counts no call when calls is not an array and callCount says none', () => {
     expect(describeSession(projectState('calls', { callCount: 0 }))).toEqual({
       callIndex: 1,
+      generation: null,
       priorCalls: 0,
       priorChars: 0,
       priorFiles: [],

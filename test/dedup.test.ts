@@ -671,6 +671,7 @@ describe('bad input never throws', () => {
         files: [],
         heldBack: null,
         callIndex: null,
+        generation: null,
         newChars: 0,
         coveredChars: 0,
         foldedChars: 0,

@@ -34,6 +34,7 @@ describe('describeSession on junk', () => {
     );
     expect(d).toEqual({
       callIndex: 5,
+      generation: null,
       priorCalls: 4,
       priorChars: 0,
       priorFiles: [
@@ -46,6 +47,7 @@ describe('describeSession on junk', () => {
   it('takes calls that are not an array as none, and a larger callCount as evicted calls', () => {
     expect(describeSession(project('calls', { callCount: 2.7, responseChars: 900 }))).toEqual({
       callIndex: 3,
+      generation: null,
       priorCalls: 2,
       priorChars: 900,
       priorFiles: [],
@@ -60,6 +62,7 @@ describe('describeSession on junk', () => {
     });
     expect(describeSession(hostile as never)).toEqual({
       callIndex: 1,
+      generation: null,
       priorCalls: 0,
       priorChars: 0,
       priorFiles: [],

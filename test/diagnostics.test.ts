@@ -17,6 +17,7 @@ describe('describeSession', () => {
     const project = projectFromView({ version: 1, projects: [] }, '/repo');
     expect(describeSession(project)).toEqual({
       callIndex: 1,
+      generation: null,
       priorCalls: 0,
       priorChars: 0,
       priorFiles: [],

@@ -19,6 +19,7 @@ import {
   readSymbolNodes,
   type SymbolExtent,
 } from '../dedup/read-input.js';
+import { readGeneration } from '../ledger/random.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
 import { isContextToken } from '../wire/args.js';
@@ -40,7 +41,7 @@ export interface SourceFile {
 }
 
 /** The recorder calls a render loop makes, each one contained: a throw loses that report. */
-export type Reporter = Pick<EmissionRecorder, 'source' | 'pointer' | 'drop'>;
+export type Reporter = Pick<EmissionRecorder, 'source' | 'pointer' | 'drop' | 'numbered'>;
 
 /** Writes a pointer; never throws, always returns a string. */
 export type PointerWriter = (parts: PointerParts) => string;
@@ -48,6 +49,8 @@ export type PointerWriter = (parts: PointerParts) => string;
 /** What opens a response: its number and the context token to echo, when known. */
 export interface ResponseHeader {
   readonly callIndex: number | null;
+  /** The numbering tag beside the number, or `null`. */
+  readonly generation: string | null;
   readonly context: string | null;
   /** Pointers end with how to ask for lines back with `refresh`. */
   readonly refresh: boolean;
@@ -146,19 +149,29 @@ function contained(f: unknown, self: unknown, args: unknown[]): unknown {
   }
 }
 
-/** The recorder's three reporting methods, each contained; null when `raw` lacks any of them. */
+/**
+ * The recorder's reporting methods, each contained; null when `raw` lacks any
+ * of the three span reports. A recorder without `numbered` (one a host wrote
+ * before it existed) is told nothing of the number.
+ */
 function readReporter(raw: unknown): Reporter | null {
   const source = prop(raw, 'source');
   const pointer = prop(raw, 'pointer');
   const drop = prop(raw, 'drop');
+  const numbered = prop(raw, 'numbered');
   if (typeof source !== 'function' || typeof pointer !== 'function' || typeof drop !== 'function')
     return null;
   const report =
     (f: unknown) =>
     (...args: unknown[]): void => {
-      contained(f, raw, args);
+      if (typeof f === 'function') contained(f, raw, args);
     };
-  return { source: report(source), pointer: report(pointer), drop: report(drop) };
+  return {
+    source: report(source),
+    pointer: report(pointer),
+    drop: report(drop),
+    numbered: report(numbered),
+  };
 }
 
 /**
@@ -181,16 +194,23 @@ function readPointer(raw: unknown): PointerWriter {
 }
 
 /**
- * The header fields of a renderer's options: `callIndex` (else the plan's, when
- * given) as a positive safe integer, `context` as a token, `refresh` as `true`;
- * anything else reads as absent.
+ * The header fields of a renderer's options: `callIndex` and `generation`
+ * (else the plan's, when given) as a positive safe integer and a numbering
+ * tag, `context` as a token, `refresh` as `true`; anything else reads as
+ * absent.
  */
-export function readResponseHeader(options: unknown, planIndex?: unknown): ResponseHeader {
+export function readResponseHeader(
+  options: unknown,
+  planIndex?: unknown,
+  planGeneration?: unknown,
+): ResponseHeader {
   const given = prop(options, 'callIndex');
   const callIndex = given === undefined ? planIndex : given;
+  const tag = prop(options, 'generation');
   const context = prop(options, 'context');
   return {
     callIndex: isPositiveInteger(callIndex) ? callIndex : null,
+    generation: readGeneration(tag === undefined ? planGeneration : tag) ?? null,
     context: isContextToken(context) ? context : null,
     refresh: prop(options, 'refresh') === true,
   };
@@ -220,7 +240,7 @@ export function readMarkdownOptions(options: unknown): MarkdownInput | null {
     pointer: readPointer(prop(options, 'pointer')),
     cap: typeof cap === 'number' && cap >= 0 ? cap : Number.POSITIVE_INFINITY,
     title: typeof title === 'string' ? title : '',
-    header: readResponseHeader(options, prop(plan, 'callIndex')),
+    header: readResponseHeader(options, prop(plan, 'callIndex'), prop(plan, 'generation')),
   };
 }
 

@@ -11,7 +11,8 @@
  */
 
 import { frozenEach } from '../boundary/freeze.js';
-import { count } from '../boundary/read.js';
+import { count, isPositiveInteger } from '../boundary/read.js';
+import { readGeneration } from '../ledger/random.js';
 import { readFingerprint } from '../ledger/read-emission.js';
 import type { Emission, FileEmission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
@@ -42,6 +43,7 @@ export interface EmissionRecorderOptions {
  * rec.source('src/a.ts', { start: 1, end: 20 }, 640, fp); // a fence was pushed
  * rec.pointer('src/b.ts', [{ start: 5, end: 60 }], fpB);  // a pointer was written
  * rec.drop('src/c.ts');                                   // the cap cut this section
+ * rec.numbered(4, 'kqfz');                                // the header said "Response #4/kqfz"
  * const emission = rec.finish(text.length);
  * ```
  */
@@ -72,6 +74,15 @@ export interface EmissionRecorder {
    * call recorded for it is forgotten, since the agent never received it.
    */
   drop(path: string): void;
+  /**
+   * The response opened with this number (and numbering tag): `finish` puts
+   * them on the emission, and the ledger then records it under that number,
+   * or not at all. `renderMarkdown` and `renderRead` call it as they print
+   * the header; a tool with its own layout calls it beside
+   * `formatResponseHeader`. A number that is not a positive safe integer, or
+   * a tag that is not 1 to 8 lower-case letters, reports nothing of it.
+   */
+  numbered(callIndex: number, generation?: string | null): void;
   /** The paths dropped so far, in order (for diagnostics). */
   dropped(): readonly string[];
   /** The `Emission` for the response the agent received (`responseChars` long). */
@@ -110,6 +121,7 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
   const { projectRoot, query } = readRecorderOptions(options);
   const entries = new Map<string, Entry>();
   const droppedPaths: string[] = [];
+  let number: { index: number; generation: string | undefined } | null = null;
 
   function report(rawPath: unknown, ranges: LineRange[], chars: number, fp: unknown): void {
     const path = readPath(rawPath);
@@ -131,6 +143,10 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
       report(path, readReportedRanges(ranges), count(chars), fp);
     },
     pointer() {},
+    numbered(callIndex, generation) {
+      if (!isPositiveInteger(callIndex)) return;
+      number = { index: callIndex, generation: readGeneration(generation) };
+    },
     drop(rawPath) {
       const path = readPath(rawPath);
       if (path === null) return;
@@ -154,14 +170,19 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
           ),
         );
       }
-      // Frozen through: a caller cannot widen what was recorded after the fact.
-      return Object.freeze({
+      const emission = {
         projectRoot,
         query,
         files: Object.freeze(files),
         sourceChars,
         responseChars: count(responseChars),
-      });
+      };
+      // Frozen through: a caller cannot widen what was recorded after the fact.
+      if (number === null) return Object.freeze(emission);
+      const { index, generation } = number;
+      return Object.freeze(
+        generation === undefined ? { ...emission, index } : { ...emission, index, generation },
+      );
     },
   };
 }

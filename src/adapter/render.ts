@@ -13,7 +13,7 @@
  */
 
 import type { FileRender } from '../dedup/plan-file.js';
-import type { PointerInput } from '../dedup/pointer.js';
+import { type PointerInput, responseLabel } from '../dedup/pointer.js';
 import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
@@ -84,6 +84,12 @@ export interface ResponseHeaderInput {
    */
   readonly callIndex?: number | null | undefined;
   /**
+   * The numbering tag printed beside the number (`Response #4/kqfz`):
+   * `planCall(…).generation` or `describeSession(prior).generation`; none
+   * when absent, null, or not 1 to 8 lower-case letters.
+   */
+  readonly generation?: string | null | undefined;
+  /**
    * A context token (6–64 chars of `A-Za-z0-9_-`, as `mintContextToken`
    * makes) to print with the instruction to pass it back as `context`; other
    * values print nothing.
@@ -107,6 +113,7 @@ export interface RenderMarkdownOptions extends ResponseHeaderInput {
   readonly plan: {
     readonly files: readonly RenderablePlan[];
     readonly callIndex?: number | null | undefined;
+    readonly generation?: string | null | undefined;
   };
   /** The contents the plan was made from, by path. */
   readonly sources: readonly RenderSource[];
@@ -162,13 +169,14 @@ function quote(text: string): string {
 }
 
 /** The first line of a response, or '' when there is neither a number nor a token. */
-function headerLine({ callIndex, context }: ResponseHeader): string {
+function headerLine({ callIndex, generation, context }: ResponseHeader): string {
   const token =
     context === null
       ? ''
       : `${context} (send "context": "${context}" with your later calls to this tool)`;
   if (callIndex === null) return token === '' ? '' : `Context ${token}`;
-  return token === '' ? `Response #${callIndex}` : `Response #${callIndex} · context ${token}`;
+  const label = responseLabel(callIndex, generation);
+  return token === '' ? `Response #${label}` : `Response #${label} · context ${token}`;
 }
 
 /**
@@ -181,6 +189,8 @@ function headerLine({ callIndex, context }: ResponseHeader): string {
  * ```ts
  * formatResponseHeader({ callIndex: 4 });
  * // 'Response #4'
+ * formatResponseHeader({ callIndex: 4, generation: 'kqfz' });
+ * // 'Response #4/kqfz'
  * formatResponseHeader({ callIndex: 1, context: 'k7f3q2ab' });
  * // 'Response #1 · context k7f3q2ab (send "context": "k7f3q2ab" with your later calls to this tool)'
  * ```
@@ -222,6 +232,8 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
   const input = readMarkdownOptions(options);
   if (input === null) return Object.freeze({ text: '', dropped: Object.freeze([]) });
   const { reporter, pointer, header } = input;
+  // The number printed is the number the record goes under (or nowhere).
+  if (header.callIndex !== null) reporter.numbered(header.callIndex, header.generation);
   const opening = [headerLine(header), input.title].filter((line) => line !== '');
   let text = opening.map((line) => `${line}\n`).join('');
   const dropped: string[] = [];
@@ -229,7 +241,7 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
     if (file.render === 'skipped') continue;
     const source = input.sources.get(file.path);
     if (source === undefined) continue;
-    const section = renderSection(file, source, reporter, pointer, header.refresh);
+    const section = renderSection(file, source, reporter, pointer, header);
     if (section === '') continue;
     const next = text === '' ? section : `${text}\n${section}`;
     if (next.length > input.cap) {
@@ -257,7 +269,7 @@ function show(
   source: SourceFile,
   reporter: Reporter,
   pointer: PointerWriter,
-  refresh: boolean,
+  header: ResponseHeader,
 ): Shown {
   const lines = indexLines(source.content);
   const emit = clipToLines(file.emit, lines.lineCount);
@@ -269,7 +281,8 @@ function show(
     symbols: symbolNames(source.symbols, covered),
     partial: emit.length > 0,
     calls: file.coveredBy,
-    refresh,
+    generation: header.generation,
+    refresh: header.refresh,
   });
   reporter.pointer(file.path, covered, file.fingerprint);
   return { lines, emit, covered, pointer: text };
@@ -280,9 +293,9 @@ function renderSection(
   source: SourceFile,
   reporter: Reporter,
   pointer: PointerWriter,
-  refresh: boolean,
+  opening: ResponseHeader,
 ): string {
-  const shown = show(file, source, reporter, pointer, refresh);
+  const shown = show(file, source, reporter, pointer, opening);
   const { lines, emit, covered } = shown;
   if (emit.length === 0 && covered.length === 0) return '';
   const named = symbolNames(source.symbols, mergeRanges([...covered, ...emit]));
@@ -367,9 +380,12 @@ export function renderRead(options: RenderReadOptions): RenderedRead {
   const input = readReadOptions(options);
   if (input === null || input.file.render === 'skipped') return Object.freeze({ text: '' });
   const { file, reporter } = input;
-  const shown = show(file, input.source, reporter, input.pointer, input.header.refresh);
+  const shown = show(file, input.source, reporter, input.pointer, input.header);
   const { lines, emit, covered } = shown;
   if (emit.length === 0 && covered.length === 0) return Object.freeze({ text: '' });
+  if (input.header.callIndex !== null) {
+    reporter.numbered(input.header.callIndex, input.header.generation);
+  }
   const parts = [headerLine(input.header), shown.pointer].filter((part) => part !== '');
   for (const span of emit) {
     for (let n = span.start; n <= span.end; n++) {

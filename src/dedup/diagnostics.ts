@@ -9,12 +9,14 @@
 import { frozenEach } from '../boundary/freeze.js';
 import { isOwn, own } from '../boundary/own.js';
 import { at, count, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { readGeneration } from '../ledger/random.js';
 import { readPrior } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
 import { spansText } from '../ranges/format.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRanges } from '../ranges/read.js';
+import { responseLabel } from './pointer.js';
 
 /**
  * What one path was served over the retained calls.
@@ -37,12 +39,19 @@ export interface PriorFile {
  *
  * @example
  * ```ts
- * const d: SessionDiagnostics = { callIndex: 2, priorCalls: 1, priorChars: 18204, priorFiles: [] };
+ * const d: SessionDiagnostics = {
+ *   callIndex: 2, generation: 'kqfz', priorCalls: 1, priorChars: 18204, priorFiles: [],
+ * };
  * ```
  */
 export interface SessionDiagnostics {
-  /** Position of the call being planned: `priorCalls + 1`. */
+  /**
+   * The number of the call being planned: the one reserved for it
+   * (`project.callIndex`), else `priorCalls + 1`.
+   */
   readonly callIndex: number;
+  /** The numbering tag printed beside it (`project.generation`); `null` or absent for none. */
+  readonly generation?: string | null;
   /** Calls answered for this project in this session before, evicted ones included. */
   readonly priorCalls: number;
   /** Response chars over those calls. */
@@ -59,7 +68,7 @@ export interface SessionDiagnostics {
  * ```ts
  * describeSession(null); // undefined
  * describeSession({ projectRoot: '/repo', callCount: 0, responseChars: 0, calls: [] });
- * // { callIndex: 1, priorCalls: 0, priorChars: 0, priorFiles: [] }
+ * // { callIndex: 1, generation: null, priorCalls: 0, priorChars: 0, priorFiles: [] }
  * ```
  */
 export function describeSession(project: ProjectState | null): SessionDiagnostics | undefined {
@@ -83,7 +92,8 @@ export function describeSession(project: ProjectState | null): SessionDiagnostic
   // Deep-frozen and marked: `formatSessionBlock` takes it back as it is.
   return own(
     Object.freeze({
-      callIndex: prior.callCount + 1,
+      callIndex: prior.callIndex ?? prior.callCount + 1,
+      generation: prior.generation ?? null,
       priorCalls: prior.callCount,
       priorChars: prior.responseChars,
       priorFiles: Object.freeze(priorFiles) as PriorFile[],
@@ -104,7 +114,7 @@ const MAX_FILES_SHOWN = 8;
  *
  * @example
  * ```ts
- * formatSessionBlock({ callIndex: 2, priorCalls: 1, priorChars: 18204,
+ * formatSessionBlock({ callIndex: 2, generation: null, priorCalls: 1, priorChars: 18204,
  *   priorFiles: [{ path: 'src/a.ts', ranges: [{ start: 1, end: 159 }], chars: 4928 }] });
  * // 'session: call #2 for this project · 1 earlier call · 18,204 chars sent so far\n'
  * // + '  sent before: src/a.ts · 4,928 chars · L1-159'
@@ -137,6 +147,7 @@ function readSessionBlock(raw: unknown): SessionDiagnostics | null {
   }
   return {
     callIndex,
+    generation: readGeneration(prop(raw, 'generation')) ?? null,
     priorCalls: count(prop(raw, 'priorCalls')),
     priorChars: count(prop(raw, 'priorChars')),
     priorFiles,
@@ -145,7 +156,8 @@ function readSessionBlock(raw: unknown): SessionDiagnostics | null {
 
 /** The session block's text, from a block read or built by `describeSession`. */
 function sessionBlock(d: SessionDiagnostics): string {
-  const { callIndex: index, priorCalls: calls, priorFiles } = d;
+  const { priorCalls: calls, priorFiles } = d;
+  const index = responseLabel(d.callIndex, d.generation);
   const head =
     calls === 0
       ? `session: call #${index} for this project · no earlier calls`

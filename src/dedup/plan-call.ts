@@ -91,11 +91,14 @@ export interface CallPlan {
   /** The path restored to its real section by the anti-abandonment hold-back, else `null`. */
   readonly heldBack: string | null;
   /**
-   * The number of the call being answered, `prior.callCount + 1` (the index the
-   * ledger gives its record when calls of a bucket do not overlap): the
-   * response opens with it, and later pointers cite it. `null` when untracked.
+   * The number of the call being answered: the one reserved for it when the
+   * prior came from `reserve` (`prior.callIndex`), else `prior.callCount + 1`
+   * (right when calls of a bucket never overlap). The response opens with it,
+   * and later pointers cite it. `null` when untracked.
    */
   readonly callIndex: number | null;
+  /** The numbering tag printed beside the number (`prior.generation`), or `null`. */
+  readonly generation: string | null;
   /** Source chars the call really sends (after hold-back and budget). */
   readonly newChars: number;
   /**
@@ -332,7 +335,8 @@ export function planCall(input: PlanCallInput): CallPlan {
   return Object.freeze({
     files,
     heldBack: held.heldBack,
-    callIndex: call.prior === null ? null : call.prior.callCount + 1,
+    callIndex: call.prior === null ? null : (call.prior.callIndex ?? call.prior.callCount + 1),
+    generation: call.prior?.generation ?? null,
     newChars: files.reduce((sum, f) => sum + f.newChars, 0),
     coveredChars,
     foldedChars,

@@ -36,6 +36,8 @@ export interface PointerInput {
   readonly partial?: boolean | undefined;
   /** The responses that delivered the lines (a plan's `coveredBy`), most recent first. */
   readonly calls?: readonly number[] | undefined;
+  /** The numbering tag of those responses (a plan's `generation`), cited beside each number. */
+  readonly generation?: string | null | undefined;
   /** True when the tool takes a `refresh` argument: the pointer says how to get the lines back. */
   readonly refresh?: boolean | undefined;
 }
@@ -43,9 +45,18 @@ export interface PointerInput {
 /** Response numbers named before the rest are counted. */
 const MAX_CALLS_SHOWN = 4;
 
+/**
+ * @internal How a response number is printed, in the header and in every
+ * pointer alike: `4`, or `4/kqfz` with its numbering tag, so that after a
+ * lost ledger a new numbering never repeats a label the agent holds.
+ */
+export function responseLabel(index: number, generation: string | null | undefined): string {
+  return generation === null || generation === undefined ? `${index}` : `${index}/${generation}`;
+}
+
 /** `#5`, `#5 and #3`, `#5, #3 and #1`, `#9, #8, #7, #6 and 2 earlier ones`. */
-function numbers(calls: readonly number[]): string {
-  const shown = calls.slice(0, MAX_CALLS_SHOWN).map((n) => `#${n}`);
+function numbers(calls: readonly number[], generation: string | null): string {
+  const shown = calls.slice(0, MAX_CALLS_SHOWN).map((n) => `#${responseLabel(n, generation)}`);
   const rest = calls.length - shown.length;
   if (rest > 0) shown.push(`${rest} earlier ${rest === 1 ? 'one' : 'ones'}`);
   return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
@@ -59,12 +70,12 @@ function symbolList(names: readonly string[], max: number): string {
 }
 
 /** The sentence that tells the reader how to get the lines back through the tool. */
-function refreshSentence(calls: readonly number[]): string {
+function refreshSentence(calls: readonly number[], generation: string | null): string {
   if (calls.length === 0) {
     return 'If that copy is no longer in your context, call this tool again with `refresh: true`.';
   }
-  const which =
-    calls.length === 1 ? `response ${numbers(calls)} is` : `responses ${numbers(calls)} are`;
+  const cited = numbers(calls, generation);
+  const which = calls.length === 1 ? `response ${cited} is` : `responses ${cited} are`;
   const arg = calls.length <= MAX_CALLS_SHOWN ? `[${calls.join(', ')}]` : 'true';
   return `If ${which} no longer in your context, call this tool again with \`refresh: ${arg}\`.`;
 }
@@ -110,12 +121,14 @@ export function writePointer(p: PointerParts): string {
   const when =
     p.calls.length === 0
       ? 'Sent earlier in this conversation'
-      : `Sent in ${p.calls.length === 1 ? 'response' : 'responses'} ${numbers(p.calls)} of this conversation`;
+      : `Sent in ${p.calls.length === 1 ? 'response' : 'responses'} ${numbers(p.calls, p.generation)} of this conversation`;
   let head = `${when}: ${name}`;
   if (spans !== '') head += ` ${spans}`;
   if (names !== '') head += ` (${names})`;
   const tail = p.partial
     ? 'The file is unchanged since, so that earlier copy is still exact. Only the lines not sent before follow.'
     : 'The file is unchanged since, so that earlier copy is still exact; scroll back to it.';
-  return p.refresh ? `${head}. ${tail} ${refreshSentence(p.calls)}` : `${head}. ${tail}`;
+  return p.refresh
+    ? `${head}. ${tail} ${refreshSentence(p.calls, p.generation)}`
+    : `${head}. ${tail}`;
 }

@@ -10,6 +10,7 @@
  */
 import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
 import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
+import { readGeneration } from '../ledger/random.js';
 import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
 import { readPrior } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
@@ -216,6 +217,8 @@ export interface PointerParts {
   readonly partial: boolean;
   /** Response numbers, valid and each once, in the order given. */
   readonly calls: readonly number[];
+  /** Their numbering tag, or `null`. */
+  readonly generation: string | null;
   readonly refresh: boolean;
 }
 
@@ -253,6 +256,7 @@ export function readPointerInput(raw: unknown): PointerParts {
     symbols: readNames(prop(raw, 'symbols')),
     partial: prop(raw, 'partial') === true,
     calls: readCalls(prop(raw, 'calls')),
+    generation: readGeneration(prop(raw, 'generation')) ?? null,
     refresh: prop(raw, 'refresh') === true,
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Random strings from the platform's crypto, for what must not collide by a
- * weak generator's accident: context tokens (see `mintContextToken`). Every
- * char of the alphabet is equally likely.
+ * Random strings from the platform's crypto, for the two things that must
+ * not collide by a weak generator's accident: context tokens (see
+ * `mintContextToken`) and numbering tags (see `ProjectState.generation`).
+ * Every char of the alphabet is equally likely.
  */
 
 interface RandomSource {
@@ -32,4 +33,23 @@ export function randomChars(alphabet: string, length: number, who: string): stri
     }
   }
   return out;
+}
+
+/** Lower-case letters only, so a tag never reads as a number or a range (`#4/kqfz`). */
+const TAG_ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+
+/** A numbering tag is 1 to 8 lower-case letters. */
+const TAG = /^[a-z]{1,8}$/;
+
+/**
+ * A fresh numbering tag: 4 random lower-case letters (456,976 of them: two
+ * numberings of one context share a tag once in that many losses).
+ */
+export function mintGeneration(): string {
+  return randomChars(TAG_ALPHABET, 4, 'span-ledger');
+}
+
+/** `raw` when it is a numbering tag, else `undefined`. */
+export function readGeneration(raw: unknown): string | undefined {
+  return typeof raw === 'string' && TAG.test(raw) ? raw : undefined;
 }

@@ -12,6 +12,7 @@ import { coalesceRanges } from '../ranges/coalesce.js';
 import { readRanges } from '../ranges/read.js';
 import { freezeEmission } from './_freeze.js';
 import { addCounts } from './counts.js';
+import { readGeneration } from './random.js';
 import type { CallRecord, Emission, FileEmission, LedgerLimits } from './types.js';
 
 /** Longer roots are not keys anyone spells: such an emission is ignored. */
@@ -118,19 +119,34 @@ export function sanitizeEmission(raw: unknown, limits: LedgerLimits): Emission |
   const projectRoot = shortString(prop(raw, 'projectRoot'), MAX_ROOT_CHARS);
   if (projectRoot === undefined) return null;
   const query = prop(raw, 'query');
-  return freezeEmission({
+  const emission: { -readonly [K in keyof Emission]: Emission[K] } = {
     projectRoot,
     query: typeof query === 'string' ? query.slice(0, MAX_QUERY_CHARS) : '',
     files: sanitizeFiles(prop(raw, 'files'), limits),
     sourceChars: count(prop(raw, 'sourceChars')),
     responseChars: count(prop(raw, 'responseChars')),
-  });
+  };
+  // The number the response printed, and its tag: kept only when well formed,
+  // else the emission carries none (and a reserving ledger then records it under none).
+  const index = prop(raw, 'index');
+  if (isPositiveInteger(index)) {
+    emission.index = index;
+    const generation = readGeneration(prop(raw, 'generation'));
+    if (generation !== undefined) emission.generation = generation;
+  }
+  return freezeEmission(emission);
 }
 
-/** A call record read from outside (a view in a worker): an emission plus a positive index. */
+/**
+ * A call record read from outside (a view in a worker): an emission plus a
+ * positive index. A record carries no numbering tag of its own: its entry's
+ * is the one it was printed in.
+ */
 export function sanitizeRecord(raw: unknown, limits: LedgerLimits): CallRecord | null {
   const index = prop(raw, 'index');
   if (!isPositiveInteger(index)) return null;
   const emission = sanitizeEmission(raw, limits);
-  return emission === null ? null : { ...emission, index };
+  if (emission === null) return null;
+  const { generation: _, ...rest } = emission;
+  return { ...rest, index };
 }

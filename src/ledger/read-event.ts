@@ -6,6 +6,7 @@
 
 import { positiveIntegers, prop, shortString } from '../boundary/read.js';
 import { projectKey } from './project-key.js';
+import { readGeneration } from './random.js';
 import { MAX_ROOT_CHARS, sanitizeEmission } from './read-emission.js';
 import { normalizeSessionId } from './session-id.js';
 import type { Emission, LedgerLimits } from './types.js';
@@ -15,6 +16,12 @@ import type { Emission, LedgerLimits } from './types.js';
  * data. `session` is the normalized bucket (`null` = the default bucket).
  */
 export type CheckedEvent =
+  | {
+      readonly type: 'reserved';
+      readonly session: string | null;
+      readonly projectRoot: string;
+      readonly generation: string | undefined;
+    }
   | { readonly type: 'recorded'; readonly session: string | null; readonly emission: Emission }
   | { readonly type: 'forgotten'; readonly session: string }
   | { readonly type: 'cleared' }
@@ -48,6 +55,25 @@ export function readPruned(
   return { type: 'pruned', session, key, calls: indexes && new Set(indexes) };
 }
 
+/**
+ * A `reserved` event: `null` when the root is not usable; a `generation`
+ * that is not a numbering tag reads as none.
+ */
+export function readReserved(
+  projectRoot: unknown,
+  sessionId: unknown,
+  generation: unknown,
+): CheckedEvent | null {
+  const root = shortString(projectRoot, MAX_ROOT_CHARS);
+  if (root === undefined) return null;
+  return {
+    type: 'reserved',
+    session: normalizeSessionId(sessionId) ?? null,
+    projectRoot: root,
+    generation: readGeneration(generation),
+  };
+}
+
 /** A `recorded` event: `null` when the emission has no usable `projectRoot`. */
 export function readRecorded(
   emission: unknown,
@@ -70,14 +96,21 @@ export const CLEARED: CheckedEvent = /* @__PURE__ */ Object.freeze({ type: 'clea
 
 /**
  * An event read from outside, or `null` when it is unknown or malformed (the
- * reducer then returns the ledger as it is): a `recorded` without a usable
- * emission, a `forgotten` whose id names the default bucket (a malformed id
+ * reducer then returns the ledger as it is): a `reserved` without a usable
+ * root (a `generation` that is not a tag reads as none), a `recorded` without
+ * a usable emission, a `forgotten` whose id names the default bucket (a malformed id
  * must never wipe it), a `pruned` whose `projectRoot` is present but not a
  * usable root, or whose `calls` is present but not an array of positive safe
  * integers.
  */
 export function readEvent(raw: unknown, limits: LedgerLimits): CheckedEvent | null {
   switch (prop(raw, 'type')) {
+    case 'reserved':
+      return readReserved(
+        prop(raw, 'projectRoot'),
+        prop(raw, 'sessionId'),
+        prop(raw, 'generation'),
+      );
     case 'recorded':
       return readRecorded(prop(raw, 'emission'), prop(raw, 'sessionId'), limits);
     case 'forgotten':

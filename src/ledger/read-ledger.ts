@@ -5,9 +5,10 @@
  */
 
 import { own } from '../boundary/own.js';
-import { at, isArray, listOf, prop } from '../boundary/read.js';
-import { MAX_EVICTED_COUNTERS } from './limits.js';
+import { at, isArray, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
+import { readGeneration } from './random.js';
 import { readLimits } from './read-limits.js';
 import { sanitizeProject } from './read-view.js';
 import { normalizeSessionId } from './session-id.js';
@@ -28,6 +29,21 @@ function isCounters(c: unknown): c is EvictedCounters {
     Number.isFinite(responseChars) &&
     responseChars >= 0
   );
+}
+
+/**
+ * An entry's reserved numbers: positive integers up to its `callCount`, each
+ * once, the most recent `MAX_PENDING`; anything else is dropped (a call whose
+ * number is dropped records nothing: under-report).
+ */
+function readPending(raw: unknown, callCount: number): readonly number[] {
+  const { list, length } = listOf(raw);
+  const out = new Set<number>();
+  for (let i = 0; i < length; i++) {
+    const n = at(list, i);
+    if (isPositiveInteger(n) && n <= callCount) out.add(n);
+  }
+  return Object.freeze([...out].slice(-MAX_PENDING));
 }
 
 /** A stored session key: `null` (the default bucket) or an id as `normalizeSessionId` leaves it. */
@@ -58,13 +74,14 @@ export function readLedger(raw: unknown): Ledger | null {
     const entry = at(list, i);
     const session = readSession(prop(entry, 'session'));
     if (session === undefined) continue;
-    const project = sanitizeProject(prop(entry, 'project'), limits, window);
+    const project = sanitizeProject(prop(entry, 'project'), limits, window, true);
     if (project === null) continue;
     const key = projectKey(project.projectRoot);
     const id = JSON.stringify([session, key]);
     if (seen.has(id)) continue;
     seen.add(id);
-    entries.push(Object.freeze({ session, key, project }));
+    const pending = readPending(prop(entry, 'pending'), project.callCount);
+    entries.push(Object.freeze({ session, key, project, pending }));
   }
   const counters = listOf(prop(raw, 'evicted'));
   const evicted: EvictedCounters[] = [];
@@ -72,14 +89,27 @@ export function readLedger(raw: unknown): Ledger | null {
     const c = at(counters.list, i);
     if (!isCounters(c)) continue;
     const { session, key, callCount, responseChars } = c;
-    evicted.push(Object.freeze({ session, key, callCount, responseChars }));
+    const generation = readGeneration(prop(c, 'generation'));
+    evicted.push(
+      Object.freeze(
+        generation === undefined
+          ? { session, key, callCount, responseChars }
+          : { session, key, callCount, responseChars, generation },
+      ),
+    );
   }
   // Past maxProjects the least recently used go, as the reducer evicts them:
-  // whole, keeping their counters.
+  // whole, keeping their counters and numbering tag.
   const over = Math.max(0, entries.length - limits.maxProjects);
   for (const { session, key, project } of entries.slice(0, over)) {
-    const { callCount, responseChars } = project;
-    evicted.push(Object.freeze({ session, key, callCount, responseChars }));
+    const { callCount, responseChars, generation } = project;
+    evicted.push(
+      Object.freeze(
+        generation === undefined
+          ? { session, key, callCount, responseChars }
+          : { session, key, callCount, responseChars, generation },
+      ),
+    );
   }
   return own(
     Object.freeze({

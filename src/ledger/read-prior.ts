@@ -8,6 +8,7 @@
 import { isOwn } from '../boundary/own.js';
 import { at, count, isPositiveInteger, listOf, prop } from '../boundary/read.js';
 import { readRanges } from '../ranges/read.js';
+import { readGeneration } from './random.js';
 import { readFingerprint } from './read-emission.js';
 import type { CallRecord, FileEmission, ProjectState } from './types.js';
 
@@ -48,11 +49,17 @@ export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): Pro
     }
     calls.push({ index, projectRoot: '', query: '', files, sourceChars: 0, responseChars: 0 });
   }
-  return {
+  const prior: { -readonly [K in keyof ProjectState]: ProjectState[K] } = {
     projectRoot: typeof projectRoot === 'string' ? projectRoot : '',
     // Never below the calls it holds: the call being planned comes after them.
     callCount: Math.max(Math.floor(Math.min(count(callCount), Number.MAX_SAFE_INTEGER)), length),
     responseChars: count(prop(raw, 'responseChars')),
     calls,
   };
+  // The number reserved for this call and its numbering tag, when well formed.
+  const callIndex = prop(raw, 'callIndex');
+  if (isPositiveInteger(callIndex)) prior.callIndex = callIndex;
+  const generation = readGeneration(prop(raw, 'generation'));
+  if (generation !== undefined) prior.generation = generation;
+  return prior;
 }

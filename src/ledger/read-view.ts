@@ -18,6 +18,7 @@ import {
 } from '../boundary/read.js';
 import { freezeProject } from './_freeze.js';
 import { projectKey } from './project-key.js';
+import { readGeneration } from './random.js';
 import { MAX_ROOT_CHARS, sanitizeRecord } from './read-emission.js';
 import type { CallRecord, LedgerLimits, ProjectState, SessionView } from './types.js';
 import { rangesOf } from './window.js';
@@ -30,14 +31,18 @@ export interface RecordWindow {
 
 /**
  * A project state read from outside: a usable `projectRoot`, counters as
- * counts, and its most recent readable records (oldest first) within `window`
- * (a view's by default: `maxViewCalls` records, `maxViewRanges` ranges); the
- * oldest records go first, whole.
+ * counts, its numbering tag when it is one, and its most recent readable
+ * records (oldest first) within `window` (a view's by default:
+ * `maxViewCalls` records, `maxViewRanges` ranges); the oldest records go
+ * first, whole. A view's project may carry the number reserved for the call
+ * (`callIndex`, a positive integer, else none); a ledger's never does
+ * (`inLedger`).
  */
 export function sanitizeProject(
   raw: unknown,
   limits: LedgerLimits,
   window: RecordWindow = { calls: limits.maxViewCalls, ranges: limits.maxViewRanges },
+  inLedger = false,
 ): ProjectState | null {
   const projectRoot = shortString(prop(raw, 'projectRoot'), MAX_ROOT_CHARS);
   if (projectRoot === undefined) return null;
@@ -53,12 +58,17 @@ export function sanitizeProject(
     calls.push(record);
   }
   calls.reverse();
-  return freezeProject({
+  const project: { -readonly [K in keyof ProjectState]: ProjectState[K] } = {
     projectRoot,
     callCount: isPositiveInteger(callCount) ? callCount : 0,
     responseChars: count(prop(raw, 'responseChars')),
     calls,
-  });
+  };
+  const generation = readGeneration(prop(raw, 'generation'));
+  if (generation !== undefined) project.generation = generation;
+  const callIndex = prop(raw, 'callIndex');
+  if (!inLedger && isPositiveInteger(callIndex)) project.callIndex = callIndex;
+  return freezeProject(project);
 }
 
 const OPEN = Number.MAX_SAFE_INTEGER;

@@ -8,7 +8,7 @@
 import { own } from '../boundary/own.js';
 import { freezeRecord } from './_freeze.js';
 import { addCounts } from './counts.js';
-import { MAX_EVICTED_COUNTERS } from './limits.js';
+import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
 import type { CheckedEvent } from './read-event.js';
 import type {
@@ -28,8 +28,10 @@ import { appendWithin, recentWithin } from './window.js';
  */
 export function applyEvent(ledger: Ledger, event: CheckedEvent): Ledger {
   switch (event.type) {
+    case 'reserved':
+      return numbered(ledger, event.session, event.projectRoot, event.generation);
     case 'recorded':
-      return recorded(ledger, event.session, event.emission);
+      return numbered(ledger, event.session, event.emission.projectRoot, undefined, event.emission);
     case 'forgotten': {
       const { session } = event;
       const entries = ledger.entries.filter((e) => e.session !== session);
@@ -63,46 +65,78 @@ function freezeLedger(
   );
 }
 
-function recorded(ledger: Ledger, session: string | null, emission: Emission): Ledger {
-  const { limits, entries } = ledger;
-  const key = projectKey(emission.projectRoot);
-  const at = entries.findIndex((e) => e.session === session && e.key === key);
-  const prev = at >= 0 ? entries[at]!.project : undefined;
-  // An entry evicted earlier goes on counting from where it stopped.
-  let evicted = ledger.evicted;
-  const back = at >= 0 ? -1 : evicted.findIndex((c) => c.session === session && c.key === key);
-  const counted = prev ?? evicted[back];
-  if (back >= 0) evicted = evicted.filter((_, i) => i !== back);
-  const callCount = (counted?.callCount ?? 0) + 1;
-  const record = freezeRecord({ ...emission, index: callCount });
-  const calls = appendWithin(
-    prev?.calls ?? [],
-    record,
-    limits.maxCallsRetained,
-    limits.maxRangesRetained,
-  );
-  const project: ProjectState = Object.freeze({
-    projectRoot: emission.projectRoot,
-    callCount,
-    responseChars: addCounts(counted?.responseChars ?? 0, emission.responseChars),
-    calls: Object.freeze(calls),
-  });
+/** `fields` with the numbering tag `generation`, when there is one. */
+function tagged<T extends object>(fields: T, generation: string | undefined): T {
+  return Object.freeze(generation === undefined ? fields : { ...fields, generation });
+}
 
-  const next: LedgerEntry[] = [];
-  for (let i = 0; i < entries.length; i++) if (i !== at) next.push(entries[i]!);
-  next.push(Object.freeze({ session, key, project }));
+/**
+ * The entry of (session, project) after a call took a number (`emission`
+ * absent: a `reserved`) or recorded one, as the most recently used entry; a
+ * new entry past `maxProjects` evicts the least recently used, whole, keeping
+ * its counters and numbering tag. An entry that exists, or whose counters
+ * were kept, goes on counting in its numbering; one created from nothing
+ * starts at 1 in `fresh`.
+ *
+ * A record with the number its response printed (`index`) goes under that
+ * number only, in the same numbering: when it is reserved for it, or when it
+ * is the next number (a host that numbered from the view it planned with,
+ * without reserving). Otherwise — recorded already, taken by an overlapping
+ * call, released by a prune, the bucket lost and numbering again — the
+ * ledger is returned as it is: a record is never moved to another number.
+ * Without a number, it goes under the next one.
+ */
+function numbered(
+  ledger: Ledger,
+  session: string | null,
+  projectRoot: string,
+  fresh: string | undefined,
+  emission?: Emission,
+): Ledger {
+  const { entries, limits } = ledger;
+  const key = projectKey(projectRoot);
+  const mine = (e: { session: string | null; key: string }) =>
+    e.session === session && e.key === key;
+  const at = entries.findIndex(mine);
+  const back = at < 0 ? ledger.evicted.findIndex(mine) : -1;
+  const entry = entries[at];
+  const held = entry?.project ?? ledger.evicted[back];
+  const generation = held === undefined ? fresh : held.generation;
+  let callCount = (held?.callCount ?? 0) + 1;
+  let pending = entry?.pending ?? [];
+  let calls = entry?.project.calls ?? [];
+  let responseChars = held?.responseChars ?? 0;
+  if (emission === undefined) {
+    pending = [...pending, callCount].slice(-MAX_PENDING);
+  } else {
+    const { index, generation: printedIn, ...fields } = emission;
+    if (index !== undefined) {
+      if (printedIn !== generation) return ledger;
+      if (pending.includes(index)) {
+        // Reserved for this call: recorded under it, and no longer reserved.
+        callCount--;
+        pending = pending.filter((n) => n !== index);
+      } else if (index !== callCount) return ledger;
+    }
+    const record = freezeRecord({ ...fields, index: index ?? callCount });
+    calls = appendWithin(calls, record, limits.maxCallsRetained, limits.maxRangesRetained);
+    responseChars = addCounts(responseChars, emission.responseChars);
+  }
+  const project = tagged(
+    { projectRoot, callCount, responseChars, calls: Object.freeze(calls) },
+    generation,
+  );
+  const next = entries.filter((_, i) => i !== at);
+  next.push(Object.freeze({ session, key, project, pending: Object.freeze(pending) }));
+  let evicted = back < 0 ? ledger.evicted : ledger.evicted.filter((_, i) => i !== back);
   // Least recently used first: evict from the front, whole entries, keeping
   // only their counters.
   const over = Math.max(0, next.length - limits.maxProjects);
   if (over > 0) {
-    const gone = next.slice(0, over).map((e) =>
-      Object.freeze({
-        session: e.session,
-        key: e.key,
-        callCount: e.project.callCount,
-        responseChars: e.project.responseChars,
-      }),
-    );
+    const gone = next.slice(0, over).map((e) => {
+      const { callCount: n, responseChars: chars, generation: g } = e.project;
+      return tagged({ session: e.session, key: e.key, callCount: n, responseChars: chars }, g);
+    });
     evicted = [...evicted, ...gone].slice(-MAX_EVICTED_COUNTERS);
   }
   return freezeLedger(ledger, next.slice(over), evicted);
@@ -124,10 +158,13 @@ function pruned(
     if (entry.session !== session || (key !== undefined && entry.key !== key)) return entry;
     const held = entry.project.calls;
     const kept = calls === undefined ? [] : held.filter((c) => !calls.has(c.index));
-    if (kept.length === held.length) return entry;
+    // A named number still reserved is released: that call records nothing now.
+    const pending =
+      calls === undefined ? entry.pending : entry.pending.filter((n) => !calls.has(n));
+    if (kept.length === held.length && pending.length === entry.pending.length) return entry;
     changed = true;
     const project = Object.freeze({ ...entry.project, calls: Object.freeze(kept) });
-    return Object.freeze({ ...entry, project });
+    return Object.freeze({ ...entry, project, pending: Object.freeze(pending) });
   });
   return changed ? freezeLedger(ledger, entries, ledger.evicted) : ledger;
 }
@@ -159,12 +196,40 @@ export function emptyView(): SessionView {
 }
 
 /**
- * The record a `recorded` event just appended: the last call of the most
- * recently used entry, or `null` when a bound kept nothing of it
- * (`maxProjects` or `maxCallsRetained` 0, more ranges than `maxRangesRetained`).
+ * The record a `recorded` event just appended — under `index`, the number it
+ * printed, when it had one; else the entry's last number — or `null` when a
+ * bound kept nothing of it (`maxProjects` or `maxCallsRetained` 0, more
+ * ranges than `maxRangesRetained`).
  */
-export function lastRecord(ledger: Ledger): CallRecord | null {
+export function lastRecord(ledger: Ledger, index?: number): CallRecord | null {
   const project = ledger.entries[ledger.entries.length - 1]?.project;
   const last = project?.calls[project.calls.length - 1];
-  return last !== undefined && last.index === project?.callCount ? last : null;
+  return last !== undefined && last.index === (index ?? project?.callCount) ? last : null;
+}
+
+/**
+ * What a `reserved` event just took, read off the ledger after it: the
+ * number, its numbering tag, and the bucket's view with that number on the
+ * project (`callIndex`), to plan the call against. `null` when a bound kept
+ * no entry for it (`maxProjects` 0).
+ */
+export function reservationOf(
+  ledger: Ledger,
+  session: string | null,
+  projectRoot: string,
+): { callIndex: number; generation: string | null; view: SessionView; prior: ProjectState } | null {
+  const key = projectKey(projectRoot);
+  const project = ledger.entries.find((e) => e.session === session && e.key === key)?.project;
+  if (project === undefined) return null;
+  const callIndex = project.callCount;
+  const view = viewOf(ledger, session);
+  const projects = view.projects.map((p) =>
+    projectKey(p.projectRoot) === key ? Object.freeze({ ...p, callIndex }) : p,
+  );
+  return Object.freeze({
+    callIndex,
+    generation: project.generation ?? null,
+    view: own(Object.freeze({ version: 1, projects: Object.freeze(projects) })),
+    prior: projects.find((p) => p.callIndex === callIndex)!,
+  });
 }

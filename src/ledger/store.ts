@@ -5,8 +5,15 @@
  */
 import { prop } from '../boundary/read.js';
 import { createLedger } from './ledger.js';
-import { type CheckedEvent, readForgotten, readPruned, readRecorded } from './read-event.js';
-import { applyEvent, lastRecord, viewOf } from './reduce.js';
+import { mintGeneration } from './random.js';
+import {
+  type CheckedEvent,
+  readForgotten,
+  readPruned,
+  readRecorded,
+  readReserved,
+} from './read-event.js';
+import { applyEvent, lastRecord, reservationOf, viewOf } from './reduce.js';
 import { projectFromView } from './selectors.js';
 import { normalizeSessionId } from './session-id.js';
 import type {
@@ -38,6 +45,27 @@ export interface PruneRequest {
 }
 
 /**
+ * What {@link SessionStore.reserve} hands a call being planned: its number,
+ * and the bucket's view to plan against with that number on it.
+ *
+ * @example
+ * ```ts
+ * const r: Reservation | null = store.reserve('/repo', token);
+ * if (r) planCall({ files, prior: r.prior }).callIndex === r.callIndex; // true
+ * ```
+ */
+export interface Reservation {
+  /** The number reserved for this call alone: its response prints it, and it is recorded under it. */
+  readonly callIndex: number;
+  /** The numbering tag printed beside it (`#4/kqfz`); `null` for an entry numbered without one. */
+  readonly generation: string | null;
+  /** The bucket's view as of the reservation, its project carrying `callIndex` (for `withSessionView`). */
+  readonly view: SessionView;
+  /** `projectFromView(view, projectRoot)`: the `prior` to plan with. */
+  readonly prior: ProjectState;
+}
+
+/**
  * A mutable holder around an immutable {@link Ledger}.
  *
  * @example
@@ -51,11 +79,23 @@ export interface PruneRequest {
  */
 export interface SessionStore {
   /**
+   * Takes the response number of a call about to be planned: the next of
+   * (bucket, project), reserved for it alone, so calls of one context that
+   * overlap never print the same one. A bucket created from nothing gets a
+   * fresh numbering tag (printed beside the number), so a context whose
+   * ledger was lost never sees a number twice. Plan with `prior` (or hand
+   * `view` to a worker); the emission of the response that printed it is then
+   * recorded under it, or not at all. `null` when nothing can be tracked (an
+   * unusable root, `maxProjects` 0). Never throws.
+   */
+  reserve(projectRoot: string, sessionId?: string): Reservation | null;
+  /**
    * Records a call's emission. Never throws: a malformed emission records
    * nothing and returns `null`. Returns the record as stored (bounded,
-   * sanitized), or `null` when nothing was stored (also when a bound keeps
-   * nothing: `maxProjects` or `maxCallsRetained` 0, or a record with more
-   * ranges than `maxRangesRetained`).
+   * sanitized), or `null` when nothing was stored: also when the number its
+   * response printed (`emission.index`) is not reserved for it any more (see
+   * `reserve`), and when a bound keeps nothing (`maxProjects` or
+   * `maxCallsRetained` 0, a record with more ranges than `maxRangesRetained`).
    */
   record(emission: Emission, sessionId?: string): CallRecord | null;
   /** The view to hand the next tool call of `sessionId` (see `sessionView`). */
@@ -86,6 +126,7 @@ export interface SessionStore {
  * class McpSession {
  *   readonly spans = createSessionStore();
  * }
+ * const { prior, view } = session.spans.reserve('/repo')!; // the call's number: prior.callIndex
  * const record = session.spans.record(emission); // → { …emission, index: 1 } or null
  * session.spans.view();                          // → { version: 1, projects: [ … ] }
  * session.spans.project('/repo');                // → { projectRoot: '/repo', callCount: 1, … }
@@ -102,9 +143,17 @@ export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore
   const view = (sessionId: unknown): SessionView =>
     viewOf(current, normalizeSessionId(sessionId) ?? null);
   return {
+    reserve(projectRoot, sessionId) {
+      const event = readReserved(projectRoot, sessionId, mintGeneration());
+      if (event === null || event.type !== 'reserved') return null;
+      return reservationOf(step(event), event.session, event.projectRoot);
+    },
     record(emission, sessionId) {
       const event = readRecorded(emission, sessionId, current.limits);
-      return event === null ? null : lastRecord(step(event));
+      if (event === null || event.type !== 'recorded') return null;
+      const before = current;
+      const after = step(event);
+      return after === before ? null : lastRecord(after, event.emission.index);
     },
     view,
     project(projectRoot, sessionId) {

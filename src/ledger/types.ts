@@ -51,6 +51,16 @@ export interface Emission {
   readonly sourceChars: number;
   /** Characters of the whole response the agent received. */
   readonly responseChars: number;
+  /**
+   * The number the response opened with, when it printed one its host
+   * reserved (`SessionStore.reserve`): the ledger records the emission under
+   * that number if it is still reserved for it, and not at all otherwise —
+   * never under another number. Absent: recorded as the next number (hosts
+   * whose calls of one bucket never overlap).
+   */
+  readonly index?: number;
+  /** The numbering tag the response printed beside its number (`kqfz` of `#4/kqfz`). */
+  readonly generation?: string;
 }
 
 /**
@@ -78,12 +88,28 @@ export interface CallRecord extends Emission {
  */
 export interface ProjectState {
   readonly projectRoot: string;
-  /** Calls answered for this project in this session, including evicted ones. Never reset by a bound. */
+  /**
+   * Response numbers taken for this project in this session — reserved or
+   * recorded, evicted ones included. Never reset by a bound.
+   */
   readonly callCount: number;
   /** Response characters over all those calls. Never reset by a bound. */
   readonly responseChars: number;
-  /** The most recent calls, oldest first. */
+  /** The most recent calls, oldest first (in the order they were recorded). */
   readonly calls: readonly CallRecord[];
+  /**
+   * The tag of this bucket's numbering, printed beside every number
+   * (`Response #4/kqfz`): a bucket created from nothing (a first call, or
+   * after its ledger was lost) gets a fresh one, so two responses of one
+   * context never carry the same label. Absent for a bucket created by a
+   * `recorded` without a reservation.
+   */
+  readonly generation?: string;
+  /**
+   * Only in the view `reserve` hands out: the number reserved for the call
+   * being planned, which `planCall` and `describeSession` then use.
+   */
+  readonly callIndex?: number;
 }
 
 /**
@@ -142,6 +168,11 @@ export interface LedgerEntry {
   readonly key: string;
   /** What this session was served of this project; `projectRoot` as the last call spelled it. */
   readonly project: ProjectState;
+  /**
+   * Numbers reserved and not recorded yet (at most `MAX_PENDING`, the most
+   * recent): a `recorded` under any other number is dropped.
+   */
+  readonly pending: readonly number[];
 }
 
 /**
@@ -187,6 +218,29 @@ export interface EvictedCounters {
   readonly key: string;
   readonly callCount: number;
   readonly responseChars: number;
+  /** The numbering tag it had, so a returning entry goes on in it. */
+  readonly generation?: string;
+}
+
+/**
+ * A call is being planned and takes its response number: the next number of
+ * (bucket, project), reserved for it alone, so calls of one context that run
+ * in parallel never print the same one. The store that dispatches it
+ * (`reserve`) supplies `generation`, a fresh random tag the entry takes when
+ * the event creates it from nothing; the reducer stays pure.
+ *
+ * @example
+ * ```ts
+ * ledgerReducer(ledger, { type: 'reserved', sessionId: 'conn-1', projectRoot: '/repo', generation: 'kqfz' });
+ * ```
+ */
+export interface ReservedEvent {
+  readonly type: 'reserved';
+  /** The client session; absent, blank or not a string = the default bucket. */
+  readonly sessionId?: string | undefined;
+  readonly projectRoot: string;
+  /** The tag a new entry takes: 1 to 8 lower-case letters (another value gives none). */
+  readonly generation?: string | undefined;
 }
 
 /**
@@ -240,6 +294,8 @@ export interface ClearedEvent {
  * - `projectRoot` — only that project's entry; absent = every entry of the bucket.
  * - `calls` — only the records with these indexes; absent = every retained
  *   record. Anything but an array of positive safe integers prunes nothing.
+ *   A number in `calls` that is reserved and not recorded yet is released
+ *   too: the call was undone before it recorded, and records nothing later.
  *
  * @example
  * ```ts
@@ -263,4 +319,9 @@ export interface PrunedEvent {
  * const last = events.reduce(ledgerReducer, createLedger());
  * ```
  */
-export type LedgerEvent = RecordedEvent | ForgottenEvent | ClearedEvent | PrunedEvent;
+export type LedgerEvent =
+  | ReservedEvent
+  | RecordedEvent
+  | ForgottenEvent
+  | ClearedEvent
+  | PrunedEvent;
