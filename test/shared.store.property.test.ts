@@ -57,6 +57,11 @@ const step = fc.oneof(
   },
 );
 
+/** A record as the shared store keeps it: without its query text (the in-process store keeps it). */
+function withoutQuery<T extends { query: string }>(record: T): T {
+  return { ...record, query: '' };
+}
+
 describe('createSharedSessionStore: the twin of createSessionStore', () => {
   it(`gives each session the records and view an in-process store of that session gives (seed ${SEED})`, async () => {
     let recorded = 0;
@@ -80,11 +85,13 @@ describe('createSharedSessionStore: the twin of createSessionStore', () => {
           }
           const mine = await shared.record(s.emission as never, id);
           const theirs = local[s.session]!.record(s.emission as never, id);
-          expect(mine).toEqual(theirs);
+          expect(mine).toEqual(theirs === null ? null : withoutQuery(theirs));
           if (mine !== null) recorded++;
         }
         for (let i = 0; i < SESSIONS.length; i++) {
-          expect(await shared.view(SESSIONS[i])).toEqual(local[i]!.view(SESSIONS[i]));
+          const theirs = local[i]!.view(SESSIONS[i]);
+          const projects = theirs.projects.map((p) => ({ ...p, calls: p.calls.map(withoutQuery) }));
+          expect(await shared.view(SESSIONS[i])).toEqual({ ...theirs, projects });
         }
       }),
       { seed: SEED, numRuns: 150 },

@@ -52,7 +52,12 @@ function loggedBackend() {
 describe('createSharedSessionStore: the async twin of the session store', () => {
   it('resolves the record as stored, with its index, and the view counts it', async () => {
     const store = patient(createMemoryBackend());
-    expect(await store.record(emission(), 'conn-1')).toEqual({ ...emission(), index: 1 });
+    // As stored: without its query text.
+    expect(await store.record(emission(), 'conn-1')).toEqual({
+      ...emission(),
+      query: '',
+      index: 1,
+    });
     expect((await store.record(emission(), 'conn-1'))!.index).toBe(2);
     const view = await store.view('conn-1');
     expect(view.projects.map((p) => [p.projectRoot, p.callCount])).toEqual([['/repo', 2]]);
@@ -69,7 +74,8 @@ describe('createSharedSessionStore: the async twin of the session store', () => 
       [emission('/repo/', 'd.ts'), 'alice'],
     ];
     for (const [e, id] of calls) {
-      expect(await shared.record(e, id)).toEqual(local.record(e, id));
+      // The shared store keeps no query text; the in-process store keeps it.
+      expect(await shared.record(e, id)).toEqual(local.record({ ...e, query: '' }, id));
     }
     expect(await shared.view('alice')).toEqual(local.view('alice'));
     expect(await shared.view()).toEqual(local.view());
@@ -460,7 +466,7 @@ describe('createSharedSessionStore: options', () => {
     ).toThrow(TypeError);
   });
 
-  it('passes ttlMs to every write, and an hour by default', async () => {
+  it('passes the one-call TTL to a bucket of one call, and ttlMs (an hour by default) from its second on', async () => {
     const ttls: number[] = [];
     const inner = createMemoryBackend();
     const spy: SharedStoreBackend = {
@@ -470,8 +476,11 @@ describe('createSharedSessionStore: options', () => {
         return inner.compareAndSet(key, expected, next, ttlMs);
       },
     };
-    await patient(spy).record(emission());
-    await patient(spy, { ttlMs: 1234 }).record(emission());
-    expect(ttls).toEqual([3_600_000, 1234]);
+    const store = patient(spy);
+    await store.record(emission(), 'a');
+    await store.record(emission(), 'a');
+    await patient(spy, { ttlMs: 1234 }).record(emission(), 'b');
+    await patient(spy, { oneCallTtlMs: 60_000 }).record(emission(), 'c');
+    expect(ttls).toEqual([300_000, 3_600_000, 1234, 60_000]);
   });
 });

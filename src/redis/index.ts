@@ -47,11 +47,21 @@ export interface RedisBackendOptions {
 /**
  * The compare-and-set, run atomically on the server. ARGV: whether no value
  * is expected ('1'), the SHA-1 of the expected value (the value itself would
- * send a session's ~45 KB twice per write), the next value, the TTL in ms. A
- * key holding another type (another program's hash or list) reads as the
- * empty string, a value that is not a ledger, and is replaced like one.
+ * send a session's ~45 KB twice per write), the next value, the TTL in ms,
+ * and the deadline in epoch ms ('' for none): a write the server reaches
+ * after it (queued behind a stall, `DEBUG SLEEP`) changes nothing, compared
+ * with the server's own clock (`TIME`), so the host's and Redis's clocks must
+ * agree to within the store's timeout. A key holding another type (another
+ * program's hash or list) reads as the empty string, a value that is not a
+ * ledger, and is replaced like one.
  */
-const COMPARE_AND_SET = `local kind = redis.call('TYPE', KEYS[1])['ok']
+const COMPARE_AND_SET = `if ARGV[5] ~= '' then
+  local now = redis.call('TIME')
+  if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[5]) then
+    return 0
+  end
+end
+local kind = redis.call('TYPE', KEYS[1])['ok']
 local current = false
 if kind == 'string' then
   current = redis.call('GET', KEYS[1])
@@ -119,7 +129,7 @@ export function redisBackend(
       if (value instanceof Uint8Array) return new TextDecoder().decode(value);
       return value as string | null;
     },
-    async compareAndSet(key, expected, next, ttlMs) {
+    async compareAndSet(key, expected, next, ttlMs, deadline) {
       const args = {
         keys: [prefix + key],
         arguments: [
@@ -127,6 +137,7 @@ export function redisBackend(
           expected === null ? '' : sha1OfUtf8(expected),
           next,
           String(ttlMs),
+          deadline === undefined ? '' : String(Math.floor(deadline)),
         ],
       };
       scriptSha ??= sha1OfUtf8(COMPARE_AND_SET);

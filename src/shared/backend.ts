@@ -18,6 +18,7 @@ import { option } from './_options.js';
  * await backend.compareAndSet('k', null, 'v1', 60_000); // true
  * await backend.compareAndSet('k', null, 'v2', 60_000); // false: 'k' holds 'v1'
  * await backend.get('k');                               // 'v1'
+ * await backend.compareAndSet('k', 'v1', 'v3', 60_000, Date.now() - 1); // false: too late
  * ```
  */
 export interface SharedStoreBackend {
@@ -26,13 +27,18 @@ export interface SharedStoreBackend {
   /**
    * Atomically: when `key` holds `expected` (`null`: nothing), sets it to
    * `next` with a lifetime of `ttlMs` milliseconds and resolves `true`;
-   * otherwise changes nothing and resolves `false`.
+   * otherwise changes nothing and resolves `false`. With `deadline` (a
+   * `Date.now()` time), a write the backend reaches after it changes nothing
+   * either: the store gave up on it, and its call's answer has left without
+   * it. A backend that cannot tell the time where it applies the write (a
+   * remote server's clock) compares with its own.
    */
   compareAndSet(
     key: string,
     expected: string | null,
     next: string,
     ttlMs: number,
+    deadline?: number,
   ): Promise<boolean>;
 }
 
@@ -109,7 +115,8 @@ export function createMemoryBackend(options?: MemoryBackendOptions): MemoryBacke
     async get(key) {
       return current(key);
     },
-    async compareAndSet(key, expected, next, ttlMs) {
+    async compareAndSet(key, expected, next, ttlMs, deadline) {
+      if (deadline !== undefined && now() > deadline) return false;
       if (current(key) !== expected) return false;
       values.delete(key);
       values.set(key, { value: next, expiresAt: now() + ttlMs });

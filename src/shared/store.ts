@@ -13,11 +13,18 @@
 import { prop } from '../boundary/read.js';
 import { sha256OfUtf8 } from '../hash/sha256.js';
 import { createLedger } from '../ledger/ledger.js';
-import { type CheckedEvent, CLEARED, readPruned, readRecorded } from '../ledger/read-event.js';
-import { applyEvent, lastRecord, viewOf } from '../ledger/reduce.js';
+import { mintGeneration } from '../ledger/random.js';
+import {
+  type CheckedEvent,
+  CLEARED,
+  readPruned,
+  readRecorded,
+  readReserved,
+} from '../ledger/read-event.js';
+import { applyEvent, lastRecord, reservationOf, viewOf } from '../ledger/reduce.js';
 import { projectFromView } from '../ledger/selectors.js';
 import { normalizeSessionId } from '../ledger/session-id.js';
-import type { PruneRequest } from '../ledger/store.js';
+import type { PruneRequest, Reservation } from '../ledger/store.js';
 import type {
   CallRecord,
   Emission,
@@ -79,6 +86,13 @@ export interface SharedSessionStoreOptions {
   readonly ttlMs?: number;
   /** How long one operation may wait on the backend before it degrades (default 250 ms). */
   readonly timeoutMs?: number;
+  /**
+   * Lifetime of a bucket that has taken one number only (default 5 minutes,
+   * at most `ttlMs`): a call without a context token makes a bucket nobody
+   * may ever come back to, and it must not hold the store for the idle TTL.
+   * From the bucket's second call on, `ttlMs`.
+   */
+  readonly oneCallTtlMs?: number;
 }
 
 /**
@@ -94,10 +108,23 @@ export interface SharedSessionStoreOptions {
  */
 export interface SharedSessionStore {
   /**
-   * Records a call's emission into its session's value. Resolves to the
-   * record as stored, or `null` when nothing was stored: a malformed
-   * emission, limits that keep nothing, or a backend that failed, hung or
-   * kept losing the race.
+   * Takes the response number of a call about to be planned, atomically in
+   * the backend (the same compare-and-set as a record), so calls of one
+   * context on any number of processes never print the same one; a bucket
+   * created from nothing gets a fresh numbering tag (see
+   * `SessionStore.reserve`). Resolves to `null` when the backend failed, hung
+   * or kept losing the race: then the call is untracked (no number printed,
+   * nothing withheld, nothing recorded).
+   */
+  reserve(projectRoot: string, sessionId?: string): Promise<Reservation | null>;
+  /**
+   * Records a call's emission into its session's value — under the number its
+   * response printed, or not at all (see `SessionStore.record`), and without
+   * its query text. Resolves to the record as stored, or `null` when nothing
+   * was stored: a malformed emission, a number no longer reserved for it,
+   * limits that keep nothing, or a backend that failed, hung, kept losing the
+   * race or answered after the timeout (a write that lands late is refused by
+   * the backend, never stored under another number).
    */
   record(emission: Emission, sessionId?: string): Promise<CallRecord | null>;
   /** The view to hand the session's next call; an empty view when the backend fails. */
@@ -136,6 +163,17 @@ function checkPositive(options: unknown, name: string, fallback: number): number
   throw new TypeError(`${WHERE}: options.${name} must be a positive safe integer`);
 }
 
+/** Five minutes: a bucket of one call whose context never comes back is gone within it. */
+const ONE_CALL_TTL_MS = 300_000;
+
+/** Whether every entry of a bucket (evicted ones too) has taken at most one number. */
+function oneCall(ledger: Ledger): boolean {
+  return (
+    ledger.entries.every((e) => e.project.callCount <= 1) &&
+    ledger.evicted.every((c) => c.callCount <= 1)
+  );
+}
+
 function checkBackend(backend: unknown): void {
   const usable =
     typeof prop(backend, 'get') === 'function' &&
@@ -156,7 +194,12 @@ function checkBackend(backend: unknown): void {
  *   Writes of one bucket in this process go out together in one
  *   compare-and-set.
  * - **Idle sessions expire.** Every write sets the value's TTL to `ttlMs`
- *   (default one hour).
+ *   (default one hour), or to `oneCallTtlMs` (default 5 minutes) while the
+ *   bucket has taken one number only.
+ * - **One number per response.** `reserve` takes a call's number with the
+ *   same compare-and-set, so parallel calls on any processes never share
+ *   one; `record` writes under that number or not at all, never late (the
+ *   backend is handed the deadline), and stores no query text.
  * - **A fault degrades.** A backend that rejects, throws or does not answer
  *   within `timeoutMs` (default 250 ms per operation) makes `record` resolve
  *   `null` and `view` an empty view; nothing rejects. A value that is not a
@@ -169,6 +212,7 @@ function checkBackend(backend: unknown): void {
  * @example
  * ```ts
  * const store = createSharedSessionStore(createMemoryBackend(), { ttlMs: 60_000 });
+ * const reserved = await store.reserve('/repo', 'conversation-7'); // → { callIndex: 1, generation: 'kqfz', … } or null
  * const record = await store.record(emission, 'conversation-7'); // → { …emission, index: 1 } or null
  * (await store.view('conversation-7')).projects[0].callCount;   // 1
  * await store.prune({ sessionId: 'conversation-7', calls: [1] }); // the agent lost response #1
@@ -183,6 +227,7 @@ export function createSharedSessionStore(
   const empty = createLedger(option(options, 'limits', WHERE) as Partial<LedgerLimits> | undefined);
   const ttlMs = checkPositive(options, 'ttlMs', DEFAULT_TTL_MS);
   const timeoutMs = checkPositive(options, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const oneCallTtlMs = Math.min(ttlMs, checkPositive(options, 'oneCallTtlMs', ONE_CALL_TTL_MS));
   const emptyView = viewOf(empty, null);
   /** Writes waiting per key while a compare-and-set of that key is out. */
   const queues = new Map<string, Write[]>();
@@ -249,8 +294,12 @@ export function createSharedSessionStore(
           return after;
         }
         const stored = JSON.stringify(next);
+        const ttl = oneCall(next) ? oneCallTtlMs : ttlMs;
+        // The deadline goes to the backend too: a write that reaches it late
+        // (a stalled server) is refused there, never applied after this
+        // store has given up and the call's answer has left.
         const won = await beforeDeadline(
-          () => backend.compareAndSet(key, raw, stored, ttlMs),
+          () => backend.compareAndSet(key, raw, stored, ttl, deadline),
           deadline,
         );
         if (won === true) {
@@ -301,12 +350,21 @@ export function createSharedSessionStore(
   }
 
   return {
+    async reserve(projectRoot, sessionId) {
+      // Read once, here; the bucket's value holds its entries under the default bucket.
+      const event = readReserved(projectRoot, undefined, mintGeneration());
+      if (event === null || event.type !== 'reserved') return null;
+      const after = await write(sessionId, event);
+      return after === null ? null : reservationOf(after, null, event.projectRoot);
+    },
     async record(emission, sessionId) {
       // Read once, here, as the bucket's own (default-bucket) record.
       const event = readRecorded(emission, undefined, empty.limits);
-      if (event === null) return null;
-      const after = await write(sessionId, event);
-      return after === null ? null : lastRecord(after);
+      if (event === null || event.type !== 'recorded') return null;
+      // The query is for diagnostics in this process only: the store keeps none.
+      const stored = { ...event, emission: Object.freeze({ ...event.emission, query: '' }) };
+      const after = await write(sessionId, stored);
+      return after === null ? null : lastRecord(after, event.emission.index);
     },
     view,
     async project(projectRoot, sessionId) {

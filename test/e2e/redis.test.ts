@@ -37,7 +37,7 @@ function connect(options: Parameters<typeof connectRedis>[2] = {}): Promise<Clie
 }
 
 beforeAll(async () => {
-  redis = await startRedis();
+  redis = await startRedis({ debug: true });
   if (!existsSync(join(REPO, 'dist/redis.cjs')))
     execSync('npx tsup', { cwd: REPO, stdio: 'ignore' });
 }, 120_000);
@@ -204,6 +204,37 @@ describe('createSharedSessionStore on Redis: lifetime', () => {
     expect(await client.exists(`expiry:${sha256('conn-1')}`)).toBe(0);
     expect((await store.view('conn-1')).projects).toEqual([]);
     expect((await store.record(emission(), 'conn-1'))!.index).toBe(1);
+  });
+});
+
+describe('createSharedSessionStore on Redis: one number per response', () => {
+  it('refuses a write that reaches the server past its deadline, by the server clock', async () => {
+    const client = await connect();
+    const admin = await connect();
+    const backend = redisBackend(client, { prefix: 'late:' });
+    expect(await backend.compareAndSet('k', null, 'v1', 60_000, Date.now() + 10_000)).toBe(true);
+    // The server sleeps past the deadline; the write waits in its queue.
+    const asleep = admin.sendCommand(['DEBUG', 'SLEEP', '0.5']);
+    await new Promise((r) => setTimeout(r, 50));
+    const late = backend.compareAndSet('k', 'v1', 'v2', 60_000, Date.now() + 100);
+    await asleep;
+    expect(await late).toBe(false);
+    expect(await client.get('late:k')).toBe('v1');
+  });
+
+  it('never hands two stores one number: 60 reservations racing through two clients', async () => {
+    const stores = [await connect(), await connect()].map((c) =>
+      createSharedSessionStore(redisBackend(c, { prefix: 'reserve:' }), PATIENT),
+    );
+    const taken = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => stores[i % 2]!.reserve('/repo', 'ctx')),
+    );
+    expect(taken.every((r) => r !== null)).toBe(true);
+    expect(new Set(taken.map((r) => r!.callIndex)).size).toBe(60);
+    const tag = taken[0]!.generation!;
+    const record = await stores[1]!.record({ ...emission(), index: 37, generation: tag }, 'ctx');
+    expect(record?.index).toBe(37);
+    expect(record?.query).toBe('');
   });
 });
 
