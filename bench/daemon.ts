@@ -148,7 +148,11 @@ async function inProcess(): Promise<InProcess> {
     EXPLORE_MAX_QUEUE: String(SESSIONS * 2),
   });
   const pool = poolFromConfig(config, () => {});
-  return { handler: createExploreHandler({ pool, log: () => {} }), createSession, pool };
+  return {
+    handler: createExploreHandler({ pool, log: () => {}, root: config.root }),
+    createSession,
+    pool,
+  };
 }
 
 function row(name: string, s: Summary): string {

@@ -10,7 +10,7 @@
  * on the result (`_spanLedgerEmission`): plain data that survives the
  * structured clone in and out of the worker.
  */
-import { describeSession, planCall, projectFromView, readContextToken } from 'span-ledger';
+import { planCall, projectFromView, readContextToken } from 'span-ledger';
 import { createEmissionRecorder, renderMarkdown } from 'span-ledger/adapter';
 import { attachEmission, readSessionView } from 'span-ledger/wire';
 import { rankFiles, readProject } from './project.mjs';
@@ -50,8 +50,9 @@ export function explore(args, config) {
     recorder,
     title,
     maxResponseChars,
-    // The response's number, which later pointers cite, and the token to echo.
-    callIndex: describeSession(prior)?.callIndex ?? null,
+    // The response's number and numbering tag come with the plan: the number
+    // the host reserved for this call (in the view), which later pointers
+    // cite and the record is kept under. Then the token to echo.
     context: readContextToken(args),
     // The tool takes `refresh`, so a pointer says how to get its lines back.
     refresh: true,

@@ -47,13 +47,16 @@ export function createSession() {
  * Conversation ids are keyed as `meta:<id>` and tokens as themselves (a token
  * has no `:`), so an id a client chooses can never name a token's bucket; and
  * with a token file, both under the caller's principal, so one client cannot
- * reach another's context in a store they share.
+ * reach another's context in a store they share. A `shared` session (the
+ * stateless daemon's store) mints and accepts only 128-bit tokens.
  */
-function contextOf(args, meta, principal) {
+function contextOf(args, meta, principal, shared) {
   const scope = principal === null || principal === undefined ? '' : `${principal}/`;
   const conversation = contextIdFromMeta(meta);
   if (conversation !== null) return { sessionId: `${scope}meta:${conversation}`, print: null };
-  const token = readContextToken(args) ?? mintContextToken();
+  // In a store other clients reach, a token is a secret: 128 bits, and a
+  // shorter one a client sends (anyone could guess it) starts a new context.
+  const token = readContextToken(args, { shared }) ?? mintContextToken({ shared });
   return { sessionId: `${scope}${token}`, print: token };
 }
 
@@ -63,15 +66,16 @@ export function toolError(text) {
 }
 
 /**
- * The shared handler: `execute(args, session, { signal, meta, call })` answers
- * one call of `session`. `args` are the tool's arguments (`query`, and the
+ * The shared handler over `root` (the project every call is answered from,
+ * which the ledger keys its numbers by): `execute(args, session, { signal,
+ * meta, call })` answers one call of `session`. `args` are the tool's arguments (`query`, and the
  * optional `refresh` and `context`, junk in those two reading as absent);
  * `signal` is the SDK's abort signal for the call; `meta` the request's
  * `_meta`; `call` what the HTTP front knows of the call (`httpCallOf`: its
  * principal, its lane in the pool, a hang-up or a cancellation seen on any
  * process, and whether the answer went out), `null` over stdio.
  */
-export function createExploreHandler({ pool, log }) {
+export function createExploreHandler({ pool, log, root }) {
   return {
     async execute(args, session, { signal: sdkSignal, meta, call = null } = {}) {
       if (args !== null && typeof args === 'object' && Object.hasOwn(args, VIEW_KEY)) {
@@ -81,7 +85,7 @@ export function createExploreHandler({ pool, log }) {
         call === null || sdkSignal === undefined
           ? (sdkSignal ?? call?.signal)
           : AbortSignal.any([sdkSignal, call.signal]);
-      const { sessionId, print } = contextOf(args, meta, call?.principal);
+      const { sessionId, print } = contextOf(args, meta, call?.principal, session.shared === true);
       // The agent lost those responses: forget them first, so this call sends their source in full.
       const refresh = readRefresh(args);
       if (refresh !== null) await session.spans.prune({ sessionId, ...refresh });
@@ -92,7 +96,12 @@ export function createExploreHandler({ pool, log }) {
         query: typeof args?.query === 'string' ? args.query : '',
         ...(print === null ? {} : { context: print }),
       };
-      const view = await session.spans.view(sessionId);
+      // The call's response number is taken now, before it is planned: calls
+      // of one context that run in parallel never print the same one. A store
+      // that cannot give one (Redis away) leaves the call untracked: no
+      // number, nothing withheld, nothing recorded.
+      const reservation = await session.spans.reserve(root, sessionId);
+      const view = reservation === null ? null : reservation.view;
       let raw;
       try {
         // Each lane (a session, a context) waits its turn: one client's burst does not queue others out.
@@ -101,19 +110,22 @@ export function createExploreHandler({ pool, log }) {
         const reason = error instanceof PoolError ? error.message : 'rendering failed';
         return toolError(`explore could not answer: ${reason}.`);
       }
-      // Recorded only if the answer is still going out: a cancelled call was
-      // never delivered. The record is awaited before the answer leaves, so
-      // the next call, on whichever process shares the store, reads it; if
-      // the answer then does not reach the client after all (a hang-up while
-      // it was written, a cancellation that arrived meanwhile), the record is
-      // undone under its own number.
+      // Recorded only if the answer is still going out (a cancelled call was
+      // never delivered), and under the number it printed or not at all. The
+      // record is awaited before the answer leaves, so the next call, on
+      // whichever process shares the store, reads it; if the answer then does
+      // not reach the client after all (a hang-up while it was written, a
+      // cancellation that arrived meanwhile), the record is undone under its
+      // own number — and a number never recorded is released the same way.
+      // An untracked call (no number reserved) records nothing: it printed no
+      // number a later pointer could cite.
       let recording = null;
       const sink = { record: (emission, id) => (recording = session.spans.record(emission, id)) };
-      const result = recordSafely(sink, raw, { sessionId, signal });
-      const record = await recording;
-      if (record !== null && record !== undefined && call !== null) {
+      const result = recordSafely(reservation === null ? null : sink, raw, { sessionId, signal });
+      await recording;
+      if (reservation !== null && call !== null) {
         call.onUndelivered(() => {
-          const undo = { sessionId, projectRoot: record.projectRoot, calls: [record.index] };
+          const undo = { sessionId, projectRoot: root, calls: [reservation.callIndex] };
           Promise.resolve(session.spans.prune(undo)).catch(() => {});
         });
       }

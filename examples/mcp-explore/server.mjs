@@ -102,7 +102,7 @@ async function connectShared(url) {
 const redis = flags.redis === undefined ? undefined : await connectShared(flags.redis);
 
 const pool = poolFromConfig(config, log);
-const handler = createExploreHandler({ pool, log });
+const handler = createExploreHandler({ pool, log, root: config.root });
 
 /** `step()`, given at most a second: a stop never waits on a Redis that went away. */
 const briefly = (step) =>

@@ -379,6 +379,17 @@ export function sectionsOf(text: string): Section[] {
   return out;
 }
 
+/**
+ * Answers of calls that ran in parallel, in the order their numbers say the
+ * agent could have read them: a response can only cite one recorded before
+ * its own number was taken, so by number is an order the checks accept
+ * whenever the server numbered honestly (unnumbered answers last).
+ */
+export function byNumber(answers: readonly Answer[]): Answer[] {
+  const n = (a: Answer) => Number(labelOf(a.text)?.split('/')[0] ?? Number.POSITIVE_INFINITY);
+  return answers.filter((a) => !a.isError).sort((a, b) => n(a) - n(b));
+}
+
 export function hasPointer(text: string): boolean {
   return sectionsOf(text).some((s) => s.pointed.size > 0);
 }
@@ -679,9 +690,11 @@ export async function probeParallelCalls(count = 100): Promise<Figure> {
   let dups = 0;
   let bad = 0;
   await withRedis(async (redis) => {
+    // Bounds wide enough that every call runs: the race is the point here.
+    const env = { EXPLORE_MAX_CALLS_PER_CONTEXT: String(count), EXPLORE_MAX_QUEUE: String(count) };
     const [a, b] = await Promise.all([
-      startDaemon({ args: ['--redis', redis.url] }),
-      startDaemon({ args: ['--redis', redis.url] }),
+      startDaemon({ args: ['--redis', redis.url], env }),
+      startDaemon({ args: ['--redis', redis.url], env }),
     ]);
     try {
       const clients = await Promise.all([connectClient(a.url), connectClient(b.url)]);
@@ -692,14 +705,15 @@ export async function probeParallelCalls(count = 100): Promise<Figure> {
         ),
       );
       const context = new Context();
-      for (const answer of answers) if (!answer.isError) context.deliver(answer.text);
+      for (const answer of byNumber(answers)) context.deliver(answer.text);
       context.deliver((await call(clients[0]!, { query: WIDE }, meta)).text);
       context.deliver((await call(clients[1]!, { query: STOCK }, meta)).text);
       const distinct = new Set(context.labels()).size;
       dups += context.duplicates();
       bad += context.badCitations.length;
+      const firstBad = context.badCitations[0];
       parts.push(
-        `${count} in parallel over two daemons: ${distinct} distinct labels in ${context.labels().length} responses, ${context.badCitations.length} bad citation(s)`,
+        `${count} in parallel over two daemons: ${distinct} distinct labels in ${context.labels().length} responses, ${context.badCitations.length} bad citation(s)${firstBad === undefined ? '' : ` (${firstBad})`}`,
       );
       await Promise.all(clients.map((c) => c.close()));
     } finally {
@@ -715,7 +729,7 @@ export async function probeParallelCalls(count = 100): Promise<Figure> {
     const answers = await Promise.all(
       [WIDE, RESTOCK, WIDE].map((query) => call(client, { query }, meta)),
     );
-    for (const answer of answers) context.deliver(answer.text);
+    for (const answer of byNumber(answers)) context.deliver(answer.text);
     context.deliver((await call(client, { query: WIDE }, meta)).text);
     // Four other contexts on the same connection, then the first one again.
     for (let i = 0; i < 4; i++)

@@ -192,7 +192,16 @@ function withMeta(params: Record<string, unknown>, meta: Meta) {
   return meta === null ? params : { ...params, _meta: meta };
 }
 
-/** One `explore` call that must succeed; the text the agent would read. */
+/**
+ * `text` with each numbering tag (`#4/kqfz`, random per bucket) read as
+ * `#4/tag`: what two sessions' responses share when only their tags differ.
+ * The fault probes (`_faults.ts`) check the tags themselves.
+ */
+export function untagged(text: string): string {
+  return text.replace(/#(\d+)\/[a-z]{1,8}\b/g, '#$1/tag');
+}
+
+/** One `explore` call that must succeed; the text the agent would read, tags read by `untagged`. */
 export async function explore(
   client: Client,
   args: Record<string, unknown>,
@@ -207,7 +216,7 @@ export async function explore(
   expect(content[0]!.type).toBe('text');
   // Nothing of the ledger's carriers may reach the client.
   expect(Object.keys(result)).not.toContain('_spanLedgerEmission');
-  return content[0]!.text!;
+  return untagged(content[0]!.text!);
 }
 
 /** One `explore` call that must fail as a tool error; its message. */
@@ -249,7 +258,7 @@ export function body(text: string): string {
 
 /** The context token a response's header asks the agent to echo, or `null`. */
 export function tokenOf(text: string): string | null {
-  return /^Response #\d+ · context ([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? null;
+  return /^Response #\d+(?:\/[a-z]+)? · context ([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? null;
 }
 
 export function hasPointer(text: string): boolean {
@@ -404,11 +413,11 @@ export async function rawSession(url: string, { announce = true } = {}): Promise
   };
 }
 
-/** The text of a raw `tools/call` answer, which must be a successful one. */
+/** The text of a raw `tools/call` answer, which must be a successful one (tags read by `untagged`). */
 export function rawText(answer: Record<string, unknown>): string {
   const result = answer.result as { isError?: boolean; content: { text: string }[] };
   expect(result.isError, JSON.stringify(result)).not.toBe(true);
-  return result.content[0]!.text;
+  return untagged(result.content[0]!.text);
 }
 
 /** `/healthz` of a daemon, parsed. */
@@ -451,7 +460,7 @@ export interface ExampleResult {
 }
 
 export interface ExampleSession {
-  spans: { view(sessionId?: string): { projects: { callCount: number }[] } };
+  spans: { view(sessionId?: string): { projects: { callCount: number; calls: unknown[] }[] } };
 }
 
 export interface ExampleHandler {
@@ -489,5 +498,5 @@ export async function exampleHandler(
   log: (line: string) => void,
 ): Promise<{ handler: ExampleHandler; createSession: () => ExampleSession }> {
   const { createExploreHandler, createSession } = await exampleModule('handler.mjs');
-  return { handler: createExploreHandler({ pool, log }), createSession };
+  return { handler: createExploreHandler({ pool, log, root: FIXTURE }), createSession };
 }

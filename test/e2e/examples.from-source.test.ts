@@ -68,9 +68,9 @@ describe('npm run example:mcp', () => {
     const client = await startScript('example:mcp');
     const first = await explore(client, { query: WIDE });
     const second = await explore(client, { query: WIDE });
-    expect(first).toMatch(/^Response #1\n/);
+    expect(first).toMatch(/^Response #1\/tag\n/);
     expect(hasPointer(first)).toBe(false);
-    expect(second).toMatch(/^Response #2\n/);
+    expect(second).toMatch(/^Response #2\/tag\n/);
     expect(hasPointer(second)).toBe(true);
   });
 });

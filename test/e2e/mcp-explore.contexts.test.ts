@@ -39,7 +39,7 @@ async function parentByToken(): Promise<{ token: string; second: string }> {
   expect(token).toMatch(/^[a-z0-9]{8}$/);
   const second = await explore(client, { query: WIDE, context: token }, null);
   expect(tokenOf(second)).toBe(token);
-  expect(second.startsWith('Response #2 ')).toBe(true);
+  expect(second.startsWith('Response #2/tag ')).toBe(true);
   expect(hasPointer(second)).toBe(true);
   return { token: token!, second };
 }
@@ -65,7 +65,7 @@ describe('a second context on the same connection', () => {
     // says its bucket was sent this source, so it gets pointers it cannot follow.
     const pointed = await explore(client, { query: WIDE, context: token }, null);
     expect(hasPointer(pointed)).toBe(true);
-    expect(pointed.startsWith('Response #3 ')).toBe(true);
+    expect(pointed.startsWith('Response #3/tag ')).toBe(true);
 
     // It asks for those responses again: the source comes back whole, with no pointer.
     const again = await explore(client, { query: WIDE, context: token, refresh: [1, 2, 3] }, null);
@@ -82,7 +82,7 @@ describe('a second context on the same connection', () => {
     expect(hasPointer(sub)).toBe(false);
     expect(body(sub)).toBe(firstBody);
     expect(tokenOf(sub)).not.toBe(token);
-    expect(sub.startsWith('Response #1 ')).toBe(true);
+    expect(sub.startsWith('Response #1/tag ')).toBe(true);
   });
 
   it('with a distinct conversation id in _meta gets the source on its first call, even with the parent token', async () => {

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  body,
   connectHttp,
   type ExamplePool,
   examplePool,
@@ -50,7 +51,7 @@ function nestedCall(id: number, depth: number): string {
 
 /** The daemon answers a fresh session's first call exactly as before. */
 async function stillAnswers(): Promise<void> {
-  expect(await explore(await connectHttp(daemon.url), { query: WIDE })).toBe(firstCall);
+  expect(body(await explore(await connectHttp(daemon.url), { query: WIDE }))).toBe(body(firstCall));
 }
 
 describe('an extra argument nested 10,000 arrays deep', () => {
@@ -59,7 +60,7 @@ describe('an extra argument nested 10,000 arrays deep', () => {
     const { status, text } = await raw.post(nestedCall(7, 10_000));
     expect(status).toBe(200);
     const answer = JSON.parse(/^data: (.*)$/m.exec(text)![1]!);
-    expect(rawText(answer)).toBe(firstCall);
+    expect(body(rawText(answer))).toBe(body(firstCall));
     await stillAnswers();
   });
 
@@ -70,7 +71,7 @@ describe('an extra argument nested 10,000 arrays deep', () => {
     const { status, text } = await raw.post(nestedCall(8, 10_000));
     await busy;
     expect(status).toBe(200);
-    expect(rawText(JSON.parse(/^data: (.*)$/m.exec(text)![1]!))).toBe(firstCall);
+    expect(body(rawText(JSON.parse(/^data: (.*)$/m.exec(text)![1]!)))).toBe(body(firstCall));
     await stillAnswers();
     expect(daemon.proc.exitCode).toBeNull();
   });
@@ -83,7 +84,7 @@ describe('a worker that fails', () => {
       'explore could not answer: the rendering worker stopped.',
     );
     // The session's next call is an honest first call: the failed one recorded nothing.
-    expect(await explore(client, { query: WIDE })).toBe(firstCall);
+    expect(body(await explore(client, { query: WIDE }))).toBe(body(firstCall));
     expect((await health(daemon.origin)).body.workers).toBe(1);
   });
 
@@ -92,7 +93,7 @@ describe('a worker that fails', () => {
     expect(await exploreError(client, { query: 'throw:' })).toBe(
       'explore could not answer: the rendering worker crashed.',
     );
-    expect(await explore(client, { query: WIDE })).toBe(firstCall);
+    expect(body(await explore(client, { query: WIDE }))).toBe(body(firstCall));
   });
 
   it('is terminated and replaced when it hangs past the call timeout', async () => {
@@ -105,7 +106,7 @@ describe('a worker that fails', () => {
     expect(await hung).toBe(
       `explore could not answer: the call took longer than ${TIMEOUT_MS} ms.`,
     );
-    expect(await behind).toBe(firstCall);
+    expect(body(await behind)).toBe(body(firstCall));
     expect(hasPointer(await explore(other, { query: WIDE }))).toBe(true);
   });
 });
@@ -123,7 +124,7 @@ describe('a full queue', () => {
     await running;
     expect(await Promise.all(queued)).toEqual([firstCall, firstCall]);
     // The refused call recorded nothing either.
-    expect(await explore(sessions[3]!, { query: WIDE })).toBe(firstCall);
+    expect(body(await explore(sessions[3]!, { query: WIDE }))).toBe(body(firstCall));
   });
 });
 
