@@ -48,13 +48,21 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  * boundary like any foreign input when it is not (it went through JSON or a
  * structured clone). What it returns is deep-frozen.
  *
+ * - `reserved` — a call being planned takes the next number of (session
+ *   bucket, `projectKey(projectRoot)`): `callCount` += 1, and that number is
+ *   held for it (pending) until it records. The entry becomes the most
+ *   recently used; one created from nothing takes the event's `generation`
+ *   as its numbering tag.
  * - `recorded` — the emission is copied and bounded (see below) into the entry
  *   for (session bucket, `projectKey(projectRoot)`), which becomes the most
  *   recently used. A new entry past `maxProjects` evicts the least recently
  *   used one, whole (the bound counts entries across all sessions); its
- *   counters are kept aside, so if it comes back it goes on counting.
- *   `callCount` += 1 and `responseChars` += the emission's; the record's
- *   `index` is the new `callCount`, so it keeps counting after old records
+ *   counters and tag are kept aside, so if it comes back it goes on counting.
+ *   An emission that carries the number its response printed (`index`, and
+ *   its `generation`) is recorded under that number when it is reserved for
+ *   it or is the next one, in the same numbering, and not at all otherwise;
+ *   one without a number takes the next (`callCount` += 1). `responseChars`
+ *   += the emission's; the record's `index` keeps counting after old records
  *   leave the window and after the entry itself was evicted. Only the most
  *   recent records within `maxCallsRetained` and `maxRangesRetained` stay
  *   (the oldest go first, whole).
@@ -65,7 +73,8 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  * - `pruned` — the agent no longer holds what some calls delivered: drops the
  *   retained records of that bucket (the default bucket too) whose `index` is
  *   in `calls` (all of them when `calls` is absent), of `projectRoot`'s entry
- *   only when it is given. Counters and recency are untouched. `calls` that is
+ *   only when it is given; a named number still reserved is released (its
+ *   call records nothing). Counters and recency are untouched. `calls` that is
  *   not an array of positive safe integers, or a `projectRoot` that is present
  *   but not a usable root, prunes nothing.
  *

@@ -90,7 +90,9 @@ function isNoScript(err: unknown): boolean {
  * A {@link SharedStoreBackend} over a node-redis client: `get` is `GET`,
  * `compareAndSet` a Lua script sent with `EVALSHA` (and `EVAL` when the
  * server does not have it cached yet) that compares (by SHA-1) and sets with
- * `PX` in one step. Every key is `prefix` + the store's key.
+ * `PX` in one step, and changes nothing when the server runs it past the
+ * write's deadline (by its own clock, `TIME`). Every key is `prefix` + the
+ * store's key.
  *
  * Errors of the client (Redis down, a closed client) reject; the shared store
  * turns that into "nothing recorded" / "an empty view". A key holding a
