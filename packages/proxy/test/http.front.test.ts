@@ -71,7 +71,7 @@ async function start(
     stateful: true,
     createServer: () => probeServer(seen),
     ...options,
-    limits: { busyDelayMs: 0, ...(options.limits ?? {}) },
+    limits: { refusalDelayMs: 0, ...(options.limits ?? {}) },
   });
   fronts.push(front);
   return { front, seen };

@@ -62,10 +62,12 @@ export const HTTP_LIMITS = Object.freeze({
   /** Tool calls in flight per client (principal); past it: busy. */
   maxCallsPerClient: 64,
   /**
-   * How long a "busy" answer waits before it goes out: a client past its
-   * bound that retries at once would otherwise spin the server on refusals.
+   * How long a refusal waits before it goes out — a "busy" answer, a 401, a
+   * 403, a batch's 400, a full session table's 503: a client that retries at
+   * once (a flood, a page of another origin) would otherwise spin the server
+   * on refusals while others wait. No well-behaved client ever sees one.
    */
-  busyDelayMs: 250,
+  refusalDelayMs: 500,
 });
 
 /**
@@ -173,7 +175,7 @@ interface Session {
 }
 
 function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
-  if (res.headersSent) return;
+  if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
@@ -266,6 +268,13 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
   // The address bound, as Host and Origin spell it, when it is not a loopback name already.
   const bound = host.includes(':') ? `[${host}]` : host;
   const calls = new CallTable(limits.maxCallsPerContext, limits.maxCallsPerClient);
+  /** Runs `answer` after the refusal delay (see `refusalDelayMs`). */
+  const later = (answer: () => void): void => {
+    if (limits.refusalDelayMs > 0) setTimeout(answer, limits.refusalDelayMs).unref();
+    else answer();
+  };
+  const refuse = (res: ServerResponse, status: number, message: string, headers = {}): void =>
+    later(() => reply(res, status, message, headers));
   const sessions = new Map<string, Session>();
 
   const relay = options.relay;
@@ -380,9 +389,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
   ): boolean => {
     const admitted = calls.admit(session?.id ?? client, key, principal, client, lane);
     if ('refused' in admitted) {
-      const answer = () => busy(res, message.id, admitted.refused);
-      if (limits.busyDelayMs > 0) setTimeout(answer, limits.busyDelayMs).unref();
-      else answer();
+      later(() => busy(res, message.id, admitted.refused));
       return false;
     }
     if (session !== undefined) {
@@ -422,7 +429,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
         return reply(res, 400, 'No session: send initialize first');
       }
       if (!makeRoom(client, principal !== null)) {
-        return reply(res, 503, 'Too many open sessions: close one (DELETE) or try again later', {
+        return refuse(res, 503, 'Too many open sessions: close one (DELETE) or try again later', {
           'retry-after': '30',
         });
       }
@@ -496,9 +503,9 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       try {
         // A loopback server still answers browsers: refuse other Host names
         // (DNS rebinding) and pages of other origins.
-        if (!isAllowedHost(req.headers.host, [bound])) return reply(res, 403, 'Forbidden host');
+        if (!isAllowedHost(req.headers.host, [bound])) return refuse(res, 403, 'Forbidden host');
         if (!isAllowedOrigin(req.headers.origin, [bound])) {
-          return reply(res, 403, 'Forbidden origin');
+          return refuse(res, 403, 'Forbidden origin');
         }
         const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
         if (path === '/healthz') {
@@ -520,7 +527,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
         if (tokens !== null) {
           principal = principalOf(req.headers.authorization, tokens);
           if (principal === null) {
-            return reply(res, 401, 'Unauthorized: send Authorization: Bearer <token>', {
+            return refuse(res, 401, 'Unauthorized: send Authorization: Bearer <token>', {
               'www-authenticate': 'Bearer realm="mcp"',
             });
           }
