@@ -56,14 +56,13 @@ export const PROBES: readonly Probe[] = [
   },
   {
     name: 'client hangs up while Redis is slow',
-    before:
-      'next call points at the undelivered response for 4 file(s); 8 citation(s) of a response not delivered',
+    before: 'next call: 8 pointer(s) to a response not delivered',
     run: probeHangUpWhileRedisSlow,
   },
   {
     name: 'stateless: cancelled on a fresh server',
     before:
-      'same process: cancel 202, call answered, next call points at it for 4 file(s); other process: cancel 202, call answered, next call points at it for 4 file(s)',
+      'same process: cancel 202, call answered, next call: 8 pointer(s) to it; other process: cancel 202, call answered, next call: 8 pointer(s) to it',
     run: probeStatelessCancel,
   },
   {
@@ -74,7 +73,7 @@ export const PROBES: readonly Probe[] = [
   {
     name: 'parallel calls of one context',
     before:
-      '101 repeated label(s); 100 in parallel over two daemons: 3 distinct labels in 102 responses, 29 bad citation(s); stateful, 3 in parallel then 4 other contexts: #1 #2 #2 #3 #5 #1',
+      '70 repeated label(s); 100 in parallel over two daemons: 34 distinct labels in 102 responses, 403 bad citation(s) (#6 src/money.ts); stateful, 3 in parallel then 4 other contexts: #1 #2 #2 #3 #5 #1',
     run: () => probeParallelCalls(100),
   },
   {
@@ -85,7 +84,8 @@ export const PROBES: readonly Probe[] = [
   },
   {
     name: 'stateless: one key space, two principals',
-    before: 'no --token-file option',
+    before:
+      "token of 8 chars (~41 bits); another client sending it is pointed at the owner's responses; as _meta.conversationId it shares the token's bucket",
     run: () => withTokens((path) => probeSharedKeySpace({ path, tokens: TOKENS })),
   },
   {
@@ -96,23 +96,23 @@ export const PROBES: readonly Probe[] = [
   },
   {
     name: 'bearer authentication',
-    before: 'no --token-file option',
+    before: 'no token → 200, wrong → 200, right → 200',
     run: () => withTokens((path) => probeBearer(path, TOKENS[0])),
   },
   {
     name: '1,000 sessions from one client',
     before:
-      '1000 of 1000 sessions opened in 2.3 s; next initialize → 503; the SDK client cannot connect',
+      '1000 of 1000 sessions opened in 1.7 s; next initialize → 503; the SDK client cannot connect',
     run: () => probeSessionFlood(1000),
   },
   {
     name: '500 parallel calls from one client',
-    before: '5 busy of 40, p95 660 ms vs 21 ms at rest (31.2×)',
+    before: '2 busy of 40, p95 647 ms vs 14 ms at rest (44.7×)',
     run: () => probeCallFlood(500),
   },
   {
     name: 'cross-origin /healthz flood',
-    before: '26 busy of 40, p95 153 ms vs 13 ms at rest (11.4×)',
+    before: '37 busy of 40, p95 189 ms vs 12 ms at rest (15.7×)',
     run: () => probeHealthFlood(),
   },
   {
@@ -122,12 +122,12 @@ export const PROBES: readonly Probe[] = [
   },
   {
     name: 'a flood of JSON-RPC batches',
-    before: '7 busy of 40, p95 316 ms vs 7 ms at rest (45.9×)',
+    before: '9 busy of 40, p95 347 ms vs 12 ms at rest (29.7×)',
     run: () => probeBatchFlood(),
   },
   {
     name: '300 slow dribbling connections',
-    before: '0 of 300 slow connections cut within 8 s; well-behaved client: 34 served, 0 failed',
+    before: '0 of 300 slow connections cut within 8 s; well-behaved client: 38 served, 0 failed',
     run: () => probeSlowClients(300),
   },
   {
