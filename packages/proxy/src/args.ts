@@ -75,8 +75,15 @@ export interface RunOptions {
   readonly profile: ProfileName | null;
   /** `--root`, absolute: where sections are proved from disk (default: the working directory). */
   readonly root: string;
-  /** `--http PORT [--redis URL]`; `null`: stdio. */
-  readonly http: { readonly port: number; readonly redis: string | null } | null;
+  /** `--http PORT [--redis URL] [--token-file FILE] [--host ADDRESS]`; `null`: stdio. */
+  readonly http: {
+    readonly port: number;
+    readonly redis: string | null;
+    /** Bearer tokens, one per line, every request must carry one of; `null`: none required. */
+    readonly tokenFile: string | null;
+    /** The address to listen on; `null`: 127.0.0.1. */
+    readonly host: string | null;
+  } | null;
   /** `--timeout SECONDS`, in ms. */
   readonly timeoutMs: number;
   /** `--tools a,b`: the tools to re-render instead of the profile's; `null`: the profile's. */
@@ -108,6 +115,9 @@ Options:
                      directory); use the upstream's project or allowed directory
   --http PORT        serve MCP over HTTP on 127.0.0.1:PORT, stateless, instead of stdio
   --redis URL        with --http: keep every context's ledger in Redis
+  --token-file FILE  with --http: require a bearer token of FILE (one per line)
+                     on every request (or SPAN_LEDGER_PROXY_TOKEN_FILE)
+  --host ADDRESS     with --http: listen there instead of 127.0.0.1 (warned about)
   --timeout SECONDS  how long a call may wait for the upstream (default ${DEFAULT_TIMEOUT_MS / 1000})
   --tools A,B        the tools to re-render, instead of the profile's
   -h, --help         this text
@@ -126,6 +136,8 @@ const OPTIONS = {
   root: { type: 'string' },
   http: { type: 'string' },
   redis: { type: 'string' },
+  'token-file': { type: 'string' },
+  host: { type: 'string' },
   timeout: { type: 'string' },
   tools: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -190,9 +202,18 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
       // Not echoed: a URL pasted in the wrong place may hold a password.
       return error('--redis takes a redis:// or rediss:// URL');
     }
-    http = { port, redis: redis ?? null };
+    http = {
+      port,
+      redis: redis ?? null,
+      tokenFile: (values['token-file'] as string | undefined) ?? null,
+      host: (values.host as string | undefined) ?? null,
+    };
   } else if (redis !== undefined) {
     return error('--redis needs --http: over stdio the ledger lives in the proxy, one per client');
+  } else if (values['token-file'] !== undefined || values.host !== undefined) {
+    return error(
+      '--token-file and --host need --http: over stdio only the client reaches the proxy',
+    );
   }
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   if (values.timeout !== undefined) {

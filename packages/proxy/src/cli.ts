@@ -20,14 +20,81 @@ function version(): string {
   return manifest.version;
 }
 
-async function run(options: RunOptions): Promise<void> {
-  if (options.http !== null) {
-    // The HTTP front plugs in here (packages/proxy/src/http/): startProxy with
-    // `redis: options.http.redis` and `mintToken: mintSharedToken`, then one
-    // `proxy.createServer({ principal })` per request on a stateless transport.
-    say('--http is not available yet in this version: run it over stdio');
+/**
+ * `--http PORT`: the proxy behind the HTTP front (`./http/`), stateless — one
+ * `proxy.createServer({ principal })` per request, a context keyed by its
+ * `_meta` id or its 128-bit token (under the principal with a token file) —
+ * and with `--redis` every context's ledger in Redis, cancellations relayed
+ * between the processes that share it.
+ */
+async function runHttp(options: RunOptions, http: NonNullable<RunOptions['http']>): Promise<void> {
+  const [{ startProxy, mintSharedToken, StartupError: ProxyStartupError }, front] =
+    await Promise.all([import('./proxy.js'), import('./http/index.js')]);
+  const tokenFile = http.tokenFile ?? (process.env.SPAN_LEDGER_PROXY_TOKEN_FILE || null);
+  const fail = (error: unknown): never => {
+    const known = error instanceof ProxyStartupError || error instanceof front.StartupError;
+    say(known ? (error as Error).message : `could not start: ${String(error)}`);
     process.exit(2);
+  };
+  const tokens =
+    tokenFile === null
+      ? null
+      : await Promise.resolve()
+          .then(() => front.readTokenFile(tokenFile))
+          .catch(fail);
+  const warning = tokenFile === null ? null : front.tokenFileWarning(tokenFile);
+  if (warning !== null) say(warning);
+  const proxy = await startProxy({
+    ...options,
+    redis: http.redis,
+    mintToken: mintSharedToken,
+    log: say,
+  }).catch(fail);
+  let relayClient: { quit(): Promise<unknown> } | undefined;
+  let relay: Awaited<ReturnType<typeof front.redisCancelRelay>> | undefined;
+  if (http.redis !== null) {
+    const [{ createClient }, { connectRedis }] = await Promise.all([
+      import('redis'),
+      import('span-ledger/redis'),
+    ]);
+    const client = await connectRedis(createClient, http.redis, { onError: () => {} }).catch(fail);
+    relayClient = client;
+    relay = await front.redisCancelRelay(client, 'span-ledger-proxy:cancelled');
   }
+  const server = await front
+    .serveMcpHttp({
+      port: http.port,
+      host: http.host ?? undefined,
+      stateful: false,
+      tokens,
+      relay,
+      createServer: ({ principal }) => proxy.createServer(principal === null ? {} : { principal }),
+      log: say,
+    })
+    .catch(async (error) => {
+      await proxy.close();
+      return fail(error);
+    });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await proxy.close();
+    await relayClient?.quit().catch(() => {});
+    say(proxy.summary());
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+  if (server.warning !== null) say(server.warning);
+  say(
+    `${proxy.profile} profile, re-rendering ${proxy.tools().join(', ') || 'no tool'}; listening on ${server.url}`,
+  );
+}
+
+async function run(options: RunOptions): Promise<void> {
+  if (options.http !== null) return runHttp(options, options.http);
   // Loaded after the command line is read: --help and usage errors need neither.
   const [{ startProxy, StartupError }, { StdioServerTransport }] = await Promise.all([
     import('./proxy.js'),

@@ -55,8 +55,8 @@ describe('a run that cannot start', () => {
       /^span-ledger-proxy: the root .+no\/such\/dir is not a directory that exists\n$/,
     ],
     [
-      ['--http', '0', '--', process.execPath],
-      /^span-ledger-proxy: --http is not available yet in this version: run it over stdio\n$/,
+      ['--http', '0', '--token-file', '/no/such/tokens', '--', process.execPath],
+      /^span-ledger-proxy: cannot read the token file \/no\/such\/tokens: ENOENT\n$/,
     ],
   ])('%j: one line on stderr, exit 2, nothing left running', (args, message) => {
     const run = runBin(args);
@@ -103,6 +103,18 @@ describe('parseCommandLine', () => {
       http: { port: 8080, redis: 'redis://127.0.0.1:6379' },
       timeoutMs: 2500,
       tools: ['a', 'b'],
+    });
+  });
+
+  it('reads --token-file and --host with --http, and refuses them without it', () => {
+    const line = parseCommandLine(
+      ['--http', '1', '--token-file', 't', '--host', '0.0.0.0', '--', 'srv'],
+      '/',
+    );
+    expect(line).toMatchObject({ http: { port: 1, redis: null, tokenFile: 't', host: '0.0.0.0' } });
+    expect(parseCommandLine(['--token-file', 't', '--', 'srv'], '/')).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/--token-file and --host need --http/),
     });
   });
 

@@ -163,6 +163,9 @@ export interface McpHttpFront {
 
 type Message = Record<string, unknown>;
 
+/** The JSON-RPC error code of a request the client cancelled (as the language server protocol has it). */
+const REQUEST_CANCELLED = -32800;
+
 interface Session {
   readonly id: string;
   readonly client: string;
@@ -375,7 +378,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
 
   /**
    * Admits a tool call, tracks its delivery on `res`, and hands it to the
-   * host through `req.auth`. False when it was answered "busy" here.
+   * host through `req.auth`: the call, or `null` when it was answered "busy"
+   * here.
    */
   const track = (
     req: IncomingMessage,
@@ -386,11 +390,11 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     lane: string,
     key: string,
     session?: Session,
-  ): boolean => {
+  ): Exchange | null => {
     const admitted = calls.admit(session?.id ?? client, key, principal, client, lane);
     if ('refused' in admitted) {
       later(() => busy(res, message.id, admitted.refused));
-      return false;
+      return null;
     }
     if (session !== undefined) {
       session.inFlight++;
@@ -403,8 +407,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
         session.lastSeen = Date.now();
       }
     });
-    (req as IncomingMessage & { auth?: unknown }).auth = authInfoFor(admitted.call as Exchange);
-    return true;
+    (req as IncomingMessage & { auth?: unknown }).auth = authInfoFor(admitted.call);
+    return admitted.call;
   };
 
   /** A `notifications/cancelled`: aborts the call it names here, or passes it on. */
@@ -448,7 +452,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     if (message?.method === 'notifications/cancelled') cancelled(message, session.id);
     if (message?.method === 'tools/call' && 'id' in message) {
       const key = `${session.id}\0${JSON.stringify(message.id)}`;
-      if (!track(req, res, message, principal, client, `${client}\0${session.id}`, key, session)) {
+      const lane = `${client}\0${session.id}`;
+      if (track(req, res, message, principal, client, lane, key, session) === null) {
         return;
       }
     }
@@ -472,19 +477,35 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       res.writeHead(202).end();
       return;
     }
+    let call: Exchange | null = null;
     if (message.method === 'tools/call' && 'id' in message) {
       const key = `${client}\0${JSON.stringify(message.id)}`;
       const lane = `${client}\0${contextLane(message)}`;
-      if (!track(req, res, message, principal, client, lane, key)) return;
+      call = track(req, res, message, principal, client, lane, key);
+      if (call === null) return;
     }
     const server = options.createServer({ principal });
     // No session id generator: stateless. One JSON answer per POST.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     // The server lives as long as this exchange: closing it aborts a call
-    // still running when the client went away.
-    res.once('close', () => {
+    // still running when the client went away, or that it cancelled (here or
+    // on another process), also for a host that reads no `httpCallOf`.
+    const end = () => {
       server.close().catch(() => {});
-    });
+    };
+    res.once('close', end);
+    call?.signal.addEventListener(
+      'abort',
+      () => {
+        end();
+        // A cancelled call gets no result; the exchange still ends, with the cancellation.
+        if (res.headersSent || res.destroyed) return;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const error = { code: REQUEST_CANCELLED, message: 'The call was cancelled' };
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error }));
+      },
+      { once: true },
+    );
     await server.connect(transport);
     await transport.handleRequest(req, res, message);
   };

@@ -1,0 +1,177 @@
+/**
+ * `span-ledger-proxy --http PORT` as a user starts it: the bin, in front of a
+ * small upstream, behind the HTTP front — the transport's rules, contexts
+ * keyed by 128-bit tokens (under the principal with a token file), a
+ * cancellation on a fresh request reaching the upstream, and one line and
+ * exit 2 for a port in use.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, PACKAGE, REPO, runBin } from './_bin.js';
+import { testEnv, textOf } from './_proxy.js';
+
+const FIXTURE = join(PACKAGE, 'test/fixtures/upstream.mjs');
+const TOKEN = 'a-bearer-token-for-the-proxy-0123456789';
+let scratch = '';
+let root = '';
+let events = '';
+let tokens = '';
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'proxy-http-'));
+  root = join(scratch, 'root');
+  mkdirSync(root);
+  copyFileSync(join(REPO, 'fixtures/sample/src/cart.ts'), join(root, 'cart.ts'));
+  copyFileSync(join(REPO, 'fixtures/sample/src/money.ts'), join(root, 'money.ts'));
+  events = join(scratch, 'events.jsonl');
+  tokens = join(scratch, 'tokens');
+  writeFileSync(tokens, `${TOKEN}\n`, { mode: 0o600 });
+});
+
+const procs: ChildProcess[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((c) => c.close()));
+  await Promise.all(procs.splice(0).map(stop));
+});
+afterAll(() => {
+  if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
+});
+
+function stop(proc: ChildProcess): Promise<number | null> {
+  return new Promise((done) => {
+    if (proc.exitCode !== null) return done(proc.exitCode);
+    proc.once('exit', (code) => done(code));
+    proc.kill('SIGTERM');
+  });
+}
+
+/** The proxy over HTTP on a free port, once it listens. */
+function serve(
+  args: readonly string[] = [],
+): Promise<{ url: string; proc: ChildProcess; log: () => string }> {
+  const proc = spawn(
+    process.execPath,
+    [BIN, '--http', '0', '--root', root, ...args, '--', process.execPath, FIXTURE, root],
+    { cwd: root, env: testEnv({ UPSTREAM_EVENTS: events }), stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  procs.push(proc);
+  let log = '';
+  return new Promise((done, fail) => {
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(log);
+      if (m) done({ url: m[1]!, proc, log: () => log });
+    });
+    proc.once('exit', (code) => fail(new Error(`the proxy exited (${code}): ${log}`)));
+  });
+}
+
+async function client(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const c = new Client({ name: 'proxy-http-test', version: '1.0.0' });
+  clients.push(c);
+  await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return c;
+}
+
+function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'r', version: '1' },
+  },
+});
+const FILES = [
+  { path: 'cart.ts', start: 1, end: 79 },
+  { path: 'money.ts', start: 1, end: 51 },
+];
+
+describe('span-ledger-proxy --http', () => {
+  it('refuses a page of another origin, and serves a context by its 128-bit token', async () => {
+    const { url } = await serve();
+    expect(await post(url, { ...MCP, origin: 'http://evil.example' }, INITIALIZE)).toBe(403);
+    const c = await client(url);
+    const first = textOf(await c.callTool({ name: 'show', arguments: { files: FILES } }));
+    const token = /context ([A-Za-z0-9_-]+)/.exec(first)?.[1] ?? '';
+    expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const again = textOf(
+      await c.callTool({ name: 'show', arguments: { files: FILES, context: token } }),
+    );
+    expect(again).toMatch(/^Response #2\b/);
+    expect(again).toMatch(/response #1\b/);
+  });
+
+  it('requires a bearer token of --token-file', async () => {
+    const { url } = await serve(['--token-file', tokens]);
+    expect(await post(url, MCP, INITIALIZE)).toBe(401);
+    const c = await client(url, { authorization: `Bearer ${TOKEN}` });
+    expect(textOf(await c.callTool({ name: 'show', arguments: { files: FILES } }))).toMatch(
+      /^Response #1\b/,
+    );
+  });
+
+  it('passes a cancellation that arrives on a fresh request to the upstream', async () => {
+    const { url } = await serve();
+    const c = await client(url);
+    const stopCall = new AbortController();
+    const pending = c
+      .callTool({ name: 'show', arguments: { files: FILES, mode: 'slow' } }, undefined, {
+        signal: stopCall.signal,
+      })
+      .catch(() => null);
+    for (let i = 0; i < 100 && !readFileSync(events, 'utf8').includes('"slow"'); i++) {
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    stopCall.abort();
+    await pending;
+    for (let i = 0; i < 100 && !readFileSync(events, 'utf8').includes('"cancelled"'); i++) {
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    expect(readFileSync(events, 'utf8')).toContain('"cancelled"');
+  });
+
+  it('stops on SIGTERM with exit 0', async () => {
+    const { proc } = await serve();
+    procs.splice(procs.indexOf(proc), 1);
+    expect(await stop(proc)).toBe(0);
+  });
+
+  it('says a port in use in one line, and exits 2', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', () => done()));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = runBin(['--http', String(port), '--', process.execPath, FIXTURE, root], root);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^span-ledger-proxy: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use\\n`,
+        ),
+      );
+    } finally {
+      taken.close();
+    }
+  });
+});
