@@ -10,13 +10,9 @@ import type { Emission } from '../src/index.js';
 import {
   createMemoryBackend,
   createSharedSessionStore,
-  type SharedSessionStoreOptions,
   type SharedStoreBackend,
 } from '../src/shared/index.js';
-
-function patient(backend: SharedStoreBackend, options: SharedSessionStoreOptions = {}) {
-  return createSharedSessionStore(backend, { timeoutMs: 60_000, ...options });
-}
+import { patient } from './_shared-store.js';
 
 function emission(printed?: { index: number; generation: string }): Emission {
   return {

@@ -444,6 +444,11 @@ export class Context {
   labels(): readonly string[] {
     return this.printed;
   }
+
+  /** The labels printed, as the agent read them: `#1 #2/kqfz …`. */
+  shown(): string {
+    return this.printed.map((l) => `#${l}`).join(' ');
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -508,12 +513,7 @@ export async function probeSlowRedisRecord(): Promise<Figure & { context: Contex
       await client.close();
       const bad = context.badCitations.length + context.duplicates();
       return {
-        figure: `printed ${context
-          .labels()
-          .map((l) => `#${l}`)
-          .join(
-            ' ',
-          )} (${context.duplicates()} repeated); ${context.badCitations.length} citation(s) of a response not seen${context.badCitations.length > 0 ? ` (${context.badCitations[0]})` : ''}`,
+        figure: `printed ${context.shown()} (${context.duplicates()} repeated); ${context.badCitations.length} citation(s) of a response not seen${context.badCitations.length > 0 ? ` (${context.badCitations[0]})` : ''}`,
         met: bad === 0,
         context,
       };
@@ -643,12 +643,7 @@ export async function probeLostLedger(): Promise<Figure> {
         context.deliver((await call(client, { query: WIDE }, meta)).text);
         dups += context.duplicates();
         bad += context.badCitations.length;
-        parts.push(
-          `${loss}: ${context
-            .labels()
-            .map((l) => `#${l}`)
-            .join(' ')}`,
-        );
+        parts.push(`${loss}: ${context.shown()}`);
       }
       await client.close();
     } finally {
@@ -671,12 +666,7 @@ export async function probeLostLedger(): Promise<Figure> {
   }
   dups += context.duplicates();
   bad += context.badCitations.length;
-  parts.push(
-    `restart: ${context
-      .labels()
-      .map((l) => `#${l}`)
-      .join(' ')}`,
-  );
+  parts.push(`restart: ${context.shown()}`);
   return { figure: `${dups} repeated label(s): ${parts.join('; ')}`, met: dups === 0 && bad === 0 };
 }
 
@@ -737,12 +727,7 @@ export async function probeParallelCalls(count = 100): Promise<Figure> {
     context.deliver((await call(client, { query: RESTOCK }, meta)).text);
     dups += context.duplicates();
     bad += context.badCitations.length;
-    parts.push(
-      `stateful, 3 in parallel then 4 other contexts: ${context
-        .labels()
-        .map((l) => `#${l}`)
-        .join(' ')}`,
-    );
+    parts.push(`stateful, 3 in parallel then 4 other contexts: ${context.shown()}`);
     await client.close();
   } finally {
     await daemon.stop();

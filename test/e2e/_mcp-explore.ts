@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { request } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,6 +18,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { parseRenderedResponse, type RenderedSection } from '../../src/adapter/parse.js';
+import { httpRequest, INITIALIZE, messagesOf } from './_faults.js';
+
+// The raw HTTP helpers are the fault probes' (one keep-alive agent, a connection fault is status 0).
+export { httpRequest, messagesOf, type RawResponse } from './_faults.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVER = join(REPO, 'examples/mcp-explore/server.mjs');
@@ -308,15 +312,6 @@ export function callToHangUp(
   return { hangUp: () => req.destroy(), closed };
 }
 
-/** The JSON-RPC messages of a Streamable HTTP answer (SSE `data:` lines, or a JSON body). */
-export function messagesOf(body: string): Record<string, unknown>[] {
-  if (body.trimStart().startsWith('{')) return [JSON.parse(body)];
-  return body
-    .split('\n')
-    .filter((l) => l.startsWith('data: '))
-    .map((l) => JSON.parse(l.slice('data: '.length)));
-}
-
 /** An MCP session spoken in raw HTTP: initialized, ready for `tools/call`. */
 export interface RawSession {
   readonly sid: string;
@@ -330,60 +325,12 @@ export interface RawSession {
 
 let rawId = 1000;
 
-/** Keep-alive sockets for raw requests (much lighter than `fetch` for thousands of them). */
-const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-
-export interface RawResponse {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
-}
-
-/** One HTTP request to `url` on the shared keep-alive agent. */
-export function httpRequest(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<RawResponse> {
-  return new Promise((done, fail) => {
-    const req = request(url, { method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        done({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-      res.on('error', fail);
-    });
-    req.on('error', fail);
-    req.end(body);
-  });
-}
-
 /**
  * Opens a session in raw HTTP. `announce: false` skips the `initialized`
  * notification (a client that vanished right after `initialize`).
  */
 export async function rawSession(url: string, { announce = true } = {}): Promise<RawSession> {
-  const init = await httpRequest(
-    url,
-    'POST',
-    mcpHeaders(),
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'raw-http-test', version: '1.0.0' },
-      },
-    }),
-  );
+  const init = await httpRequest(url, 'POST', mcpHeaders(), INITIALIZE);
   const sid = init.headers['mcp-session-id'];
   if (init.status !== 200 || typeof sid !== 'string') {
     throw new Error(`initialize answered ${init.status}`);

@@ -20,6 +20,7 @@ import {
   serveMcpHttp,
   tokenSet,
 } from '../src/http/index.js';
+import { INITIALIZE, MCP, raw } from './_http.js';
 
 /** What the probe tool saw: its calls' tags whose answers turned out undelivered, and servers built. */
 interface Seen {
@@ -89,43 +90,6 @@ async function probe(c: Client, args: Record<string, unknown> = {}) {
   const text = (result.content as { text: string }[])[0]!.text;
   return { isError: result.isError === true, text };
 }
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-function raw(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<Raw> {
-  return new Promise((done, fail) => {
-    const req = request(url, { method, headers }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => {
-        text += c.toString('utf8');
-      });
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on('error', fail);
-    req.end(body);
-  });
-}
-
-const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'r', version: '1' },
-  },
-});
 
 function callMessage(id: number, args: Record<string, unknown>, meta?: Record<string, unknown>) {
   return JSON.stringify({

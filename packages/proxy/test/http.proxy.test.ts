@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, PACKAGE, REPO, runBin } from './_bin.js';
+import { INITIALIZE, MCP, raw } from './_http.js';
 import { testEnv, textOf } from './_proxy.js';
 
 const FIXTURE = join(PACKAGE, 'test/fixtures/upstream.mjs');
@@ -81,28 +82,6 @@ async function client(url: string, headers: Record<string, string> = {}): Promis
   return c;
 }
 
-function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const req = request(url, { method: 'POST', headers }, (res) => {
-      res.resume();
-      res.on('end', () => done(res.statusCode ?? 0));
-    });
-    req.on('error', fail);
-    req.end(body);
-  });
-}
-
-const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'r', version: '1' },
-  },
-});
 const FILES = [
   { path: 'cart.ts', start: 1, end: 79 },
   { path: 'money.ts', start: 1, end: 51 },
@@ -111,7 +90,9 @@ const FILES = [
 describe('span-ledger-proxy --http', () => {
   it('refuses a page of another origin, and serves a context by its 128-bit token', async () => {
     const { url } = await serve();
-    expect(await post(url, { ...MCP, origin: 'http://evil.example' }, INITIALIZE)).toBe(403);
+    expect(
+      (await raw(url, 'POST', { ...MCP, origin: 'http://evil.example' }, INITIALIZE)).status,
+    ).toBe(403);
     const c = await client(url);
     const first = textOf(await c.callTool({ name: 'show', arguments: { files: FILES } }));
     const token = /context ([A-Za-z0-9_-]+)/.exec(first)?.[1] ?? '';
@@ -125,7 +106,7 @@ describe('span-ledger-proxy --http', () => {
 
   it('requires a bearer token of --token-file', async () => {
     const { url } = await serve(['--token-file', tokens]);
-    expect(await post(url, MCP, INITIALIZE)).toBe(401);
+    expect((await raw(url, 'POST', MCP, INITIALIZE)).status).toBe(401);
     const c = await client(url, { authorization: `Bearer ${TOKEN}` });
     expect(textOf(await c.callTool({ name: 'show', arguments: { files: FILES } }))).toMatch(
       /^Response #1\b/,

@@ -163,6 +163,15 @@ export interface McpHttpFront {
 
 type Message = Record<string, unknown>;
 
+/** How one mode (sessions in this process, or stateless) serves a request that passed the rules. */
+type Mode = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: Message | undefined,
+  principal: string | null,
+  client: string,
+) => Promise<void>;
+
 /** The JSON-RPC error code of a request the client cancelled (as the language server protocol has it). */
 const REQUEST_CANCELLED = -32800;
 
@@ -420,13 +429,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     if (!calls.cancel(key)) void relay?.send(JSON.stringify({ key }));
   };
 
-  const stateful = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    message: Message | undefined,
-    principal: string | null,
-    client: string,
-  ) => {
+  const stateful: Mode = async (req, res, message, principal, client) => {
     const sid = req.headers['mcp-session-id'];
     if (sid === undefined) {
       if (req.method !== 'POST' || message?.method !== 'initialize') {
@@ -460,13 +463,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     await session.transport.handleRequest(req, res, message);
   };
 
-  const stateless = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    message: Message | undefined,
-    principal: string | null,
-    client: string,
-  ) => {
+  const stateless: Mode = async (req, res, message, principal, client) => {
     if (req.method !== 'POST' || message === undefined) {
       return reply(res, 405, 'Method not allowed: this server is stateless (POST only)', {
         allow: 'POST',
