@@ -4,7 +4,11 @@
  * before the daemon was fixed. The "before" column was measured with these
  * probes on the code of commit bf215af, on a 2-core machine; "after" is
  * measured now. Timing targets (the well-behaved client's p95 under a flood)
- * are checked here, never in tests.
+ * are checked here, never in tests; they depend on what else the machine
+ * runs, so a run on a loaded machine says so with its figures.
+ *
+ * To measure the before column again: a checkout of the old code with its
+ * dist/ built, named by FAULTS_DAEMON_REPO (the probes start its daemon).
  */
 import {
   type Figure,
