@@ -397,6 +397,7 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
       source: (...args: unknown[]) => calls.push(['source', ...args]),
       pointer: (...args: unknown[]) => calls.push(['pointer', ...args]),
       drop: (...args: unknown[]) => calls.push(['drop', ...args]),
+      numbered: (...args: unknown[]) => calls.push(['numbered', ...args]),
     };
     renderMarkdown({
       plan: {
@@ -415,6 +416,7 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
     });
     // delta + its newline: 6 chars.
     expect(calls).toEqual([
+      ['numbered', null, null],
       ['pointer', 'a.ts', [{ start: 1, end: 2 }], ''],
       ['source', 'a.ts', { start: 4, end: 4 }, 6, ''],
     ]);

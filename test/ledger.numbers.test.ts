@@ -13,11 +13,13 @@ import {
   createSessionStore,
   describeSession,
   type Emission,
+  formatSessionBlock,
   ledgerReducer,
   planCall,
   projectFromView,
   sessionView,
 } from '../src/index.js';
+import { readSessionView, withSessionView } from '../src/wire/index.js';
 
 function emission(path = 'a.ts', printed?: { index: number; generation?: string }): Emission {
   return {
@@ -207,7 +209,7 @@ describe('the reducer, pure', () => {
     expect(sessionView(again, 's').projects[0]).toMatchObject({ callCount: 3, generation: 'abcd' });
   });
 
-  it('reads stored reservations defensively: junk, numbers past the count, repeats', () => {
+  it('reads stored reservations defensively: numbers past the count, and lists that are not ones', () => {
     const stored = {
       version: 1,
       limits: {},
@@ -222,7 +224,7 @@ describe('the reducer, pure', () => {
             calls: [],
             callIndex: 3,
           },
-          pending: [1, 1, 'x', 9, 3, -1],
+          pending: [1, 3, 9],
         },
       ],
       evicted: [],
@@ -234,5 +236,110 @@ describe('the reducer, pure', () => {
     // 9 is past the count: never reserved. A stored project never carries a call's number.
     expect(tagless(9)).toBe(stored);
     expect(sessionView(tagless(1)).projects[0]!.callIndex).toBeUndefined();
+    expect(sessionView(stored as never).projects[0]!.callIndex).toBeUndefined();
+    // A list that is not one of positive integers, or longer than 64, holds no reservation.
+    for (const pending of [[1, 'x'], Array.from({ length: 65 }, (_, i) => i + 1), 'nope']) {
+      const junk = {
+        ...stored,
+        entries: [
+          {
+            ...stored.entries[0]!,
+            project: { ...stored.entries[0]!.project, callCount: 70 },
+            pending,
+          },
+        ],
+      };
+      expect(
+        ledgerReducer(junk as never, {
+          type: 'recorded',
+          emission: emission('a.ts', { index: 1 }),
+        }),
+      ).toBe(junk);
+    }
+  });
+
+  it('keeps a stored numbering tag through eviction: of evicted counters, and of entries past maxProjects', () => {
+    const project = (root: string) => ({
+      projectRoot: root,
+      callCount: 2,
+      responseChars: 0,
+      calls: [],
+    });
+    const stored = {
+      version: 1,
+      limits: { maxProjects: 1 },
+      entries: [
+        {
+          session: 'a',
+          key: '/one',
+          project: { ...project('/one'), generation: 'oneone' },
+          pending: [],
+        },
+        {
+          session: 'a',
+          key: '/two',
+          project: { ...project('/two'), generation: 'twotwo' },
+          pending: [],
+        },
+      ],
+      evicted: [
+        { session: 'a', key: '/three', callCount: 5, responseChars: 0, generation: 'three' },
+      ],
+    };
+    const back = (root: string) =>
+      sessionView(
+        ledgerReducer(stored as never, {
+          type: 'reserved',
+          sessionId: 'a',
+          projectRoot: root,
+          generation: 'zzzz',
+        }),
+        'a',
+      ).projects.find((p) => p.projectRoot === root);
+    expect(back('/one')).toMatchObject({ callCount: 3, generation: 'oneone' });
+    expect(back('/three')).toMatchObject({ callCount: 6, generation: 'three' });
+    expect(back('/four')).toMatchObject({ callCount: 1, generation: 'zzzz' });
+  });
+});
+
+describe('numbers that came from outside', () => {
+  it('plans with the number and tag a foreign prior carries, and reads junk in them as none', () => {
+    const prior = { projectRoot: '/repo', callCount: 4, responseChars: 0, calls: [] };
+    expect(
+      planCall({ files: [], prior: { ...prior, callIndex: 3, generation: 'kqfz' } }),
+    ).toMatchObject({
+      callIndex: 3,
+      generation: 'kqfz',
+    });
+    expect(
+      planCall({ files: [], prior: { ...prior, callIndex: 'x', generation: 'KQ' } as never }),
+    ).toMatchObject({
+      callIndex: 5,
+      generation: null,
+    });
+  });
+
+  it('keeps the number and tag of a view through a clone into a worker, and drops junk', () => {
+    const store = createSessionStore();
+    const { view, callIndex, generation } = store.reserve('/repo', 'ctx')!;
+    const cloned = readSessionView(withSessionView({}, structuredClone(view)));
+    expect(projectFromView(cloned, '/repo')).toMatchObject({ callIndex, generation });
+    const junk = {
+      version: 1,
+      projects: [{ ...view.projects[0], callIndex: 0, generation: 'A-B' }],
+    };
+    const read = projectFromView(readSessionView(withSessionView({}, junk as never)), '/repo');
+    expect(read?.callIndex).toBeUndefined();
+    expect(read?.generation).toBeUndefined();
+  });
+
+  it('prints the tag of a session block that went through JSON, and no junk', () => {
+    const block = { callIndex: 2, priorCalls: 1, priorChars: 10, priorFiles: [] };
+    expect(
+      formatSessionBlock(JSON.parse(JSON.stringify({ ...block, generation: 'kqfz' }))),
+    ).toMatch(/^session: call #2\/kqfz for this project/);
+    expect(formatSessionBlock({ ...block, generation: 'K Q' } as never)).toMatch(
+      /^session: call #2 for/,
+    );
   });
 });

@@ -86,6 +86,28 @@ describe('reserve on a shared backend', () => {
     expect(ttls).toEqual([300_000, 300_000, 1_800_000]);
   });
 
+  it('keeps the idle TTL for a bucket with any entry past one number, evicted ones too', async () => {
+    const ttls: number[] = [];
+    const inner = createMemoryBackend();
+    const backend: SharedStoreBackend = {
+      get: (key) => inner.get(key),
+      compareAndSet(key, expected, next, ttlMs, deadline) {
+        ttls.push(ttlMs);
+        return inner.compareAndSet(key, expected, next, ttlMs, deadline);
+      },
+    };
+    const store = patient(backend, { ttlMs: 1_800_000, limits: { maxProjects: 1 } });
+    await store.reserve('/one', 'ctx');
+    await store.reserve('/one', 'ctx');
+    // '/two' evicts '/one' (maxProjects 1): its kept counter still says two numbers.
+    await store.reserve('/two', 'ctx');
+    const wide = patient(backend, { ttlMs: 1_800_000 });
+    await wide.reserve('/one', 'other');
+    await wide.reserve('/one', 'other');
+    await wide.reserve('/two', 'other');
+    expect(ttls).toEqual([300_000, 1_800_000, 1_800_000, 300_000, 1_800_000, 1_800_000]);
+  });
+
   it('resolves null, and the call goes untracked, when the backend fails or hangs', async () => {
     const failing: SharedStoreBackend = {
       get: async () => null,

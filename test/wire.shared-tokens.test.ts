@@ -5,7 +5,7 @@
  * process, which only its own connection reaches.
  */
 import { describe, expect, it } from 'vitest';
-import { mintContextToken, readContextToken } from '../src/index.js';
+import { createSessionStore, mintContextToken, readContextToken } from '../src/index.js';
 
 describe('mintContextToken({ shared: true })', () => {
   it('mints 22 chars of A-Za-z0-9_-, each draw its own', () => {
@@ -43,5 +43,23 @@ describe('readContextToken(args, { shared: true })', () => {
     );
     expect(readContextToken({ context: 'k7f3q2ab' }, hostile as never)).toBe('k7f3q2ab');
     expect(mintContextToken(hostile as never)).toMatch(/^[a-z0-9]{8}$/);
+  });
+});
+
+describe('numbering tags without the platform crypto', () => {
+  it('are still drawn, so taking a number never fails', () => {
+    const crypto = globalThis.crypto;
+    Object.defineProperty(globalThis, 'crypto', { value: undefined, configurable: true });
+    try {
+      const tags = Array.from(
+        { length: 20 },
+        () => createSessionStore().reserve('/repo')!.generation,
+      );
+      for (const tag of tags) expect(tag).toMatch(/^[a-z]{4}$/);
+      expect(new Set(tags).size).toBeGreaterThan(1);
+      expect(new Set(tags.join('')).size).toBeGreaterThan(4);
+    } finally {
+      Object.defineProperty(globalThis, 'crypto', { value: crypto, configurable: true });
+    }
   });
 });

@@ -149,22 +149,18 @@ function contained(f: unknown, self: unknown, args: unknown[]): unknown {
   }
 }
 
-/**
- * The recorder's reporting methods, each contained; null when `raw` lacks any
- * of the three span reports. A recorder without `numbered` (one a host wrote
- * before it existed) is told nothing of the number.
- */
+/** The recorder's four reporting methods, each contained; null when `raw` lacks any of them. */
 function readReporter(raw: unknown): Reporter | null {
   const source = prop(raw, 'source');
   const pointer = prop(raw, 'pointer');
   const drop = prop(raw, 'drop');
   const numbered = prop(raw, 'numbered');
-  if (typeof source !== 'function' || typeof pointer !== 'function' || typeof drop !== 'function')
-    return null;
+  const methods = [source, pointer, drop, numbered];
+  if (methods.some((f) => typeof f !== 'function')) return null;
   const report =
     (f: unknown) =>
     (...args: unknown[]): void => {
-      if (typeof f === 'function') contained(f, raw, args);
+      contained(f, raw, args);
     };
   return {
     source: report(source),

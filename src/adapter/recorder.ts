@@ -79,10 +79,11 @@ export interface EmissionRecorder {
    * them on the emission, and the ledger then records it under that number,
    * or not at all. `renderMarkdown` and `renderRead` call it as they print
    * the header; a tool with its own layout calls it beside
-   * `formatResponseHeader`. A number that is not a positive safe integer, or
-   * a tag that is not 1 to 8 lower-case letters, reports nothing of it.
+   * `formatResponseHeader`. A number that is not a positive safe integer
+   * (`null`: the header printed none) reports nothing, and a tag that is not
+   * 1 to 8 lower-case letters reports no tag.
    */
-  numbered(callIndex: number, generation?: string | null): void;
+  numbered(callIndex: number | null, generation?: string | null): void;
   /** The paths dropped so far, in order (for diagnostics). */
   dropped(): readonly string[];
   /** The `Emission` for the response the agent received (`responseChars` long). */

@@ -233,7 +233,7 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
   if (input === null) return Object.freeze({ text: '', dropped: Object.freeze([]) });
   const { reporter, pointer, header } = input;
   // The number printed is the number the record goes under (or nowhere).
-  if (header.callIndex !== null) reporter.numbered(header.callIndex, header.generation);
+  reporter.numbered(header.callIndex, header.generation);
   const opening = [headerLine(header), input.title].filter((line) => line !== '');
   let text = opening.map((line) => `${line}\n`).join('');
   const dropped: string[] = [];
@@ -383,9 +383,7 @@ export function renderRead(options: RenderReadOptions): RenderedRead {
   const shown = show(file, input.source, reporter, input.pointer, input.header);
   const { lines, emit, covered } = shown;
   if (emit.length === 0 && covered.length === 0) return Object.freeze({ text: '' });
-  if (input.header.callIndex !== null) {
-    reporter.numbered(input.header.callIndex, input.header.generation);
-  }
+  reporter.numbered(input.header.callIndex, input.header.generation);
   const parts = [headerLine(input.header), shown.pointer].filter((part) => part !== '');
   for (const span of emit) {
     for (let n = span.start; n <= span.end; n++) {

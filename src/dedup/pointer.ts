@@ -51,7 +51,7 @@ const MAX_CALLS_SHOWN = 4;
  * lost ledger a new numbering never repeats a label the agent holds.
  */
 export function responseLabel(index: number, generation: string | null | undefined): string {
-  return generation === null || generation === undefined ? `${index}` : `${index}/${generation}`;
+  return generation ? `${index}/${generation}` : `${index}`;
 }
 
 /** `#5`, `#5 and #3`, `#5, #3 and #1`, `#9, #8, #7, #6 and 2 earlier ones`. */

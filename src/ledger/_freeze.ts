@@ -28,3 +28,8 @@ export function freezeProject(project: ProjectState): ProjectState {
   Object.freeze(project.calls);
   return Object.freeze(project);
 }
+
+/** `fields`, frozen, with the numbering tag `generation` when there is one. */
+export function tagged<T extends object>(fields: T, generation: string | undefined): T {
+  return Object.freeze(generation === undefined ? fields : { ...fields, generation });
+}

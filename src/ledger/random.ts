@@ -43,10 +43,16 @@ const TAG = /^[a-z]{1,8}$/;
 
 /**
  * A fresh numbering tag: 4 random lower-case letters (456,976 of them: two
- * numberings of one context share a tag once in that many losses).
+ * numberings of one context share a tag once in that many losses). A tag
+ * only tells numberings apart and keeps no secret, so a runtime without the
+ * platform's crypto draws it with `Math.random`: taking a number never fails.
  */
 export function mintGeneration(): string {
-  return randomChars(TAG_ALPHABET, 4, 'span-ledger');
+  const crypto = (globalThis as { crypto?: Partial<RandomSource> }).crypto;
+  if (typeof crypto?.getRandomValues === 'function') return randomChars(TAG_ALPHABET, 4, '');
+  let tag = '';
+  while (tag.length < 4) tag += TAG_ALPHABET[Math.floor(Math.random() * TAG_ALPHABET.length)];
+  return tag;
 }
 
 /** `raw` when it is a numbering tag, else `undefined`. */

@@ -63,7 +63,7 @@ export function readReserved(
   projectRoot: unknown,
   sessionId: unknown,
   generation: unknown,
-): CheckedEvent | null {
+): Extract<CheckedEvent, { type: 'reserved' }> | null {
   const root = shortString(projectRoot, MAX_ROOT_CHARS);
   if (root === undefined) return null;
   return {
@@ -79,7 +79,7 @@ export function readRecorded(
   emission: unknown,
   sessionId: unknown,
   limits: LedgerLimits,
-): CheckedEvent | null {
+): Extract<CheckedEvent, { type: 'recorded' }> | null {
   const clean = sanitizeEmission(emission, limits);
   if (clean === null) return null;
   return { type: 'recorded', session: normalizeSessionId(sessionId) ?? null, emission: clean };

@@ -5,7 +5,8 @@
  */
 
 import { own } from '../boundary/own.js';
-import { at, isArray, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { at, isArray, listOf, positiveIntegers, prop } from '../boundary/read.js';
+import { tagged } from './_freeze.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
 import { readGeneration } from './random.js';
@@ -32,18 +33,13 @@ function isCounters(c: unknown): c is EvictedCounters {
 }
 
 /**
- * An entry's reserved numbers: positive integers up to its `callCount`, each
- * once, the most recent `MAX_PENDING`; anything else is dropped (a call whose
- * number is dropped records nothing: under-report).
+ * An entry's reserved numbers: a list of at most `MAX_PENDING` positive
+ * integers, those up to its `callCount`; anything else holds none (a call
+ * whose number is not held records nothing: under-report).
  */
 function readPending(raw: unknown, callCount: number): readonly number[] {
-  const { list, length } = listOf(raw);
-  const out = new Set<number>();
-  for (let i = 0; i < length; i++) {
-    const n = at(list, i);
-    if (isPositiveInteger(n) && n <= callCount) out.add(n);
-  }
-  return Object.freeze([...out].slice(-MAX_PENDING));
+  const numbers = positiveIntegers(raw, MAX_PENDING) ?? [];
+  return Object.freeze(numbers.filter((n) => n <= callCount));
 }
 
 /** A stored session key: `null` (the default bucket) or an id as `normalizeSessionId` leaves it. */
@@ -90,26 +86,14 @@ export function readLedger(raw: unknown): Ledger | null {
     if (!isCounters(c)) continue;
     const { session, key, callCount, responseChars } = c;
     const generation = readGeneration(prop(c, 'generation'));
-    evicted.push(
-      Object.freeze(
-        generation === undefined
-          ? { session, key, callCount, responseChars }
-          : { session, key, callCount, responseChars, generation },
-      ),
-    );
+    evicted.push(tagged({ session, key, callCount, responseChars }, generation));
   }
   // Past maxProjects the least recently used go, as the reducer evicts them:
   // whole, keeping their counters and numbering tag.
   const over = Math.max(0, entries.length - limits.maxProjects);
   for (const { session, key, project } of entries.slice(0, over)) {
     const { callCount, responseChars, generation } = project;
-    evicted.push(
-      Object.freeze(
-        generation === undefined
-          ? { session, key, callCount, responseChars }
-          : { session, key, callCount, responseChars, generation },
-      ),
-    );
+    evicted.push(tagged({ session, key, callCount, responseChars }, generation));
   }
   return own(
     Object.freeze({

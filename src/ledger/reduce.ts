@@ -6,7 +6,7 @@
  * deep-frozen data again.
  */
 import { own } from '../boundary/own.js';
-import { freezeRecord } from './_freeze.js';
+import { freezeRecord, tagged } from './_freeze.js';
 import { addCounts } from './counts.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
@@ -63,11 +63,6 @@ function freezeLedger(
       evicted: Object.freeze(evicted),
     }),
   );
-}
-
-/** `fields` with the numbering tag `generation`, when there is one. */
-function tagged<T extends object>(fields: T, generation: string | undefined): T {
-  return Object.freeze(generation === undefined ? fields : { ...fields, generation });
 }
 
 /**

@@ -145,12 +145,12 @@ export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore
   return {
     reserve(projectRoot, sessionId) {
       const event = readReserved(projectRoot, sessionId, mintGeneration());
-      if (event === null || event.type !== 'reserved') return null;
+      if (event === null) return null;
       return reservationOf(step(event), event.session, event.projectRoot);
     },
     record(emission, sessionId) {
       const event = readRecorded(emission, sessionId, current.limits);
-      if (event === null || event.type !== 'recorded') return null;
+      if (event === null) return null;
       const before = current;
       const after = step(event);
       return after === before ? null : lastRecord(after, event.emission.index);

@@ -116,7 +116,7 @@ export function createMemoryBackend(options?: MemoryBackendOptions): MemoryBacke
       return current(key);
     },
     async compareAndSet(key, expected, next, ttlMs, deadline) {
-      if (deadline !== undefined && now() > deadline) return false;
+      if (now() > (deadline ?? Number.POSITIVE_INFINITY)) return false;
       if (current(key) !== expected) return false;
       values.delete(key);
       values.set(key, { value: next, expiresAt: now() + ttlMs });

@@ -353,14 +353,14 @@ export function createSharedSessionStore(
     async reserve(projectRoot, sessionId) {
       // Read once, here; the bucket's value holds its entries under the default bucket.
       const event = readReserved(projectRoot, undefined, mintGeneration());
-      if (event === null || event.type !== 'reserved') return null;
+      if (event === null) return null;
       const after = await write(sessionId, event);
       return after === null ? null : reservationOf(after, null, event.projectRoot);
     },
     async record(emission, sessionId) {
       // Read once, here, as the bucket's own (default-bucket) record.
       const event = readRecorded(emission, undefined, empty.limits);
-      if (event === null || event.type !== 'recorded') return null;
+      if (event === null) return null;
       // The query is for diagnostics in this process only: the store keeps none.
       const stored = { ...event, emission: Object.freeze({ ...event.emission, query: '' }) };
       const after = await write(sessionId, stored);
