@@ -20,11 +20,6 @@ import { readPath, readRecorderOptions, readReportedRanges } from './read-option
 
 /**
  * Where and why a recorder is collecting: copied into the `Emission`.
- *
- * @example
- * ```ts
- * const options: EmissionRecorderOptions = { projectRoot: '/repo', query: 'cart totals' };
- * ```
  */
 export interface EmissionRecorderOptions {
   /** The resolved project root the call is answered from. */
@@ -35,15 +30,6 @@ export interface EmissionRecorderOptions {
 
 /**
  * The calls a render loop makes while it builds one response.
- *
- * @example
- * ```ts
- * const rec: EmissionRecorder = createEmissionRecorder({ projectRoot: '/repo' });
- * rec.source('src/a.ts', { start: 1, end: 20 }, 640, fp); // a fence was pushed
- * rec.pointer('src/b.ts', [{ start: 5, end: 60 }], fpB);  // a pointer was written
- * rec.drop('src/c.ts');                                   // the cap cut this section
- * const emission = rec.finish(text.length);
- * ```
  */
 export interface EmissionRecorder {
   /**

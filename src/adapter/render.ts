@@ -32,14 +32,6 @@ import type { EmissionRecorder } from './recorder.js';
 
 /**
  * What the renderer reads of a planned file (a `FilePlan` fits).
- *
- * @example
- * ```ts
- * const file: RenderablePlan = {
- *   path: 'src/a.ts', fingerprint: fp, render: 'partial',
- *   covered: [{ start: 1, end: 40 }], emit: [{ start: 41, end: 60 }], coveredBy: [3],
- * };
- * ```
  */
 export interface RenderablePlan {
   readonly path: string;
@@ -53,13 +45,6 @@ export interface RenderablePlan {
 
 /**
  * A file's content (the one the plan was made from) and, optionally, its symbols.
- *
- * @example
- * ```ts
- * const source: RenderSource = {
- *   path: 'src/a.ts', content, symbols: [{ name: 'Cart', kind: 'class', start: 27, end: 73 }],
- * };
- * ```
  */
 export interface RenderSource {
   readonly path: string;
@@ -70,11 +55,6 @@ export interface RenderSource {
 
 /**
  * What opens a response: its number, and the context token the agent is to echo.
- *
- * @example
- * ```ts
- * const header: ResponseHeaderInput = { callIndex: 4, context: 'k7f3q2ab' };
- * ```
  */
 export interface ResponseHeaderInput {
   /**
@@ -93,14 +73,6 @@ export interface ResponseHeaderInput {
 
 /**
  * Options of {@link renderMarkdown}.
- *
- * @example
- * ```ts
- * const options: RenderMarkdownOptions = {
- *   plan, sources: files, recorder, maxResponseChars: 20_000, title: 'Results for "cart"',
- *   refresh: true, context: token,
- * };
- * ```
  */
 export interface RenderMarkdownOptions extends ResponseHeaderInput {
   /** The call plan (`planCall(…)`), files in rank order; its `callIndex` numbers the response. */
@@ -124,12 +96,6 @@ export interface RenderMarkdownOptions extends ResponseHeaderInput {
 
 /**
  * The rendered response and the paths the hard cap dropped.
- *
- * @example
- * ```ts
- * const { text, dropped }: RenderedMarkdown = renderMarkdown(options);
- * // dropped: ['src/huge.ts'] when that section would have crossed maxResponseChars
- * ```
  */
 export interface RenderedMarkdown {
   readonly text: string;
@@ -302,14 +268,6 @@ function renderSection(
 
 /**
  * Options of {@link renderRead}.
- *
- * @example
- * ```ts
- * const options: RenderReadOptions = {
- *   plan: planRead({ path, content, range: { start: 41, end: 80 }, prior }),
- *   content, recorder, callIndex: 4, refresh: true,
- * };
- * ```
  */
 export interface RenderReadOptions extends ResponseHeaderInput {
   /** The read's plan (`planRead(…)`, a `FilePlan`). */
@@ -328,11 +286,6 @@ export interface RenderReadOptions extends ResponseHeaderInput {
 
 /**
  * The rendered read.
- *
- * @example
- * ```ts
- * const { text }: RenderedRead = renderRead(options);
- * ```
  */
 export interface RenderedRead {
   readonly text: string;

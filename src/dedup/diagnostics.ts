@@ -18,11 +18,6 @@ import { readRanges } from '../ranges/read.js';
 
 /**
  * What one path was served over the retained calls.
- *
- * @example
- * ```ts
- * const f: PriorFile = { path: 'src/a.ts', ranges: [{ start: 1, end: 159 }], chars: 4928 };
- * ```
  */
 export interface PriorFile {
   readonly path: string;
@@ -34,11 +29,6 @@ export interface PriorFile {
 
 /**
  * The session block.
- *
- * @example
- * ```ts
- * const d: SessionDiagnostics = { callIndex: 2, priorCalls: 1, priorChars: 18204, priorFiles: [] };
- * ```
  */
 export interface SessionDiagnostics {
   /** Position of the call being planned: `priorCalls + 1`. */

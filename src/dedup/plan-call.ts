@@ -19,11 +19,6 @@ import type { DedupThresholds } from './thresholds.js';
  * How much source a call may carry. `maxChars` counts source chars only
  * (no headers, fences or pointers); `maxFiles` counts files that render source.
  * A limit that is not a non-negative number is no limit.
- *
- * @example
- * ```ts
- * const budget: CallBudget = { maxChars: 24_000, maxFiles: 8, policy: 'spend' };
- * ```
  */
 export interface CallBudget {
   readonly maxChars?: number | undefined;
@@ -39,11 +34,6 @@ export interface CallBudget {
 
 /**
  * One file of a call, in rank order.
- *
- * @example
- * ```ts
- * const file: PlanCallFile = { path: 'src/a.ts', content, intended: [{ start: 1, end: 40 }], fingerprint: fp };
- * ```
  */
 export interface PlanCallFile {
   readonly path: string;
@@ -54,11 +44,6 @@ export interface PlanCallFile {
 
 /**
  * What {@link planCall} takes.
- *
- * @example
- * ```ts
- * const input: PlanCallInput = { files, prior: projectFromView(view, root), enabled: dedupEnabledFromEnv() };
- * ```
  */
 export interface PlanCallInput {
   /** The files in rank order (most relevant first). */
@@ -78,12 +63,6 @@ export interface PlanCallInput {
 
 /**
  * The plan of a whole call.
- *
- * @example
- * ```ts
- * const plan: CallPlan = planCall({ files, prior });
- * plan.heldBack; // 'src/a.ts' when the hold-back restored it, else null
- * ```
  */
 export interface CallPlan {
   /** One plan per input file, in the same order. */

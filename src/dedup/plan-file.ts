@@ -25,11 +25,6 @@ import type { DedupThresholds } from './thresholds.js';
  *   are clipped to its lines, or (from `planCall` with a budget) no room for it.
  *   No source, no pointer, no file slot, never recorded, whatever the other
  *   fields say.
- *
- * @example
- * ```ts
- * if (plan.render === 'skipped') continue;
- * ```
  */
 export type FileRender = 'full' | 'partial' | 'pointer' | 'skipped';
 
@@ -39,13 +34,6 @@ export type FileRender = 'full' | 'partial' | 'pointer' | 'skipped';
  * What to record after rendering it: `emit` as source with `fingerprint`.
  * Neither `covered` (a pointer delivers no source: the response that sent
  * those lines holds them) nor `folded` (the reader has not seen those lines).
- *
- * @example
- * ```ts
- * const plan: FilePlan = planFile({ path, content, intended, prior });
- * if (plan.render === 'partial' || plan.render === 'pointer') rec.pointer(plan.path, plan.covered, plan.fingerprint);
- * if (plan.emit.length > 0) rec.source(plan.path, plan.emit, plan.newChars, plan.fingerprint);
- * ```
  */
 export interface FilePlan {
   readonly path: string;
@@ -84,11 +72,6 @@ export interface FilePlan {
 
 /**
  * One file to plan.
- *
- * @example
- * ```ts
- * const input: PlanFileInput = { path: 'src/a.ts', content, intended: [{ start: 1, end: 40 }], prior: null };
- * ```
  */
 export interface PlanFileInput {
   /** Project-relative path, as the ledger records it. */

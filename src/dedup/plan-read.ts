@@ -15,11 +15,6 @@ import type { DedupThresholds } from './thresholds.js';
 
 /**
  * What {@link planRead} takes.
- *
- * @example
- * ```ts
- * const input: PlanReadInput = { path: 'src/a.ts', content, range: { start: 1, end: 200 }, prior };
- * ```
  */
 export interface PlanReadInput {
   /** Project-relative path, as the ledger records it. */

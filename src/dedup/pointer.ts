@@ -17,13 +17,6 @@ import { DEDUP_THRESHOLDS } from './thresholds.js';
  * What a pointer is written from: the argument of {@link formatPointer}, and
  * of a renderer's own `pointer` writer (`renderMarkdown` and `renderRead` pass
  * every field).
- *
- * @example
- * ```ts
- * const input: PointerInput = {
- *   path: plan.path, covered: plan.covered, partial: plan.render === 'partial', calls: plan.coveredBy, refresh: true,
- * };
- * ```
  */
 export interface PointerInput {
   /** The file, as the response's file headers spell it. */

@@ -8,11 +8,6 @@ import { prop } from '../boundary/read.js';
 
 /**
  * The thresholds the gates and the pointer use. See {@link DEDUP_THRESHOLDS}.
- *
- * @example
- * ```ts
- * const strict: DedupThresholds = { ...DEDUP_THRESHOLDS, minCoveredLines: 16 };
- * ```
  */
 export interface DedupThresholds {
   /**
@@ -33,12 +28,6 @@ export interface DedupThresholds {
 
 /**
  * The default thresholds.
- *
- * @example
- * ```ts
- * planFile({ path, content, intended, prior, thresholds: { ...DEDUP_THRESHOLDS, minCoveredLines: 12 } });
- * DEDUP_THRESHOLDS.minCoveredLines; // 8
- * ```
  */
 export const DEDUP_THRESHOLDS: DedupThresholds = /* @__PURE__ */ Object.freeze({
   // A pointer sentence costs about 140 chars, roughly 8 lines of code: a shorter

@@ -21,12 +21,6 @@ import type {
 /**
  * What {@link SessionStore.prune} is told: the agent no longer holds what
  * those calls delivered (see the `pruned` event).
- *
- * @example
- * ```ts
- * const after: PruneRequest = { sessionId: 'conn-1', projectRoot: '/repo', calls: [3, 5] };
- * store.prune(after);
- * ```
  */
 export interface PruneRequest {
   /** The bucket; absent = the default bucket. */
@@ -39,15 +33,6 @@ export interface PruneRequest {
 
 /**
  * A mutable holder around an immutable {@link Ledger}.
- *
- * @example
- * ```ts
- * const store: SessionStore = createSessionStore({ maxProjects: 8 });
- * store.record(emission, 'conn-1');
- * store.project('/repo', 'conn-1')?.callCount; // 1
- * store.prune({ sessionId: 'conn-1', calls: [1] }); // the agent lost response #1
- * store.forget('conn-1');
- * ```
  */
 export interface SessionStore {
   /**

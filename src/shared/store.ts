@@ -66,11 +66,6 @@ const DEFAULT_BUCKET_KEY = 'default';
 
 /**
  * Options of {@link createSharedSessionStore}.
- *
- * @example
- * ```ts
- * const options: SharedSessionStoreOptions = { limits: { maxProjects: 8 }, ttlMs: 30 * 60_000 };
- * ```
  */
 export interface SharedSessionStoreOptions {
   /** The bounds of each bucket's ledger (see `createLedger`); `maxProjects` counts one session's projects. */
@@ -84,13 +79,6 @@ export interface SharedSessionStoreOptions {
 /**
  * The shared twin of `SessionStore`: the same operations, each a Promise that
  * never rejects.
- *
- * @example
- * ```ts
- * const store: SharedSessionStore = createSharedSessionStore(redisBackend(client));
- * const view = await store.view(conversationId);
- * await store.record(emission, conversationId);
- * ```
  */
 export interface SharedSessionStore {
   /**

@@ -14,12 +14,6 @@ import type { LineRange } from '../ranges/range.js';
 
 /**
  * Sizes for the range arbitraries.
- *
- * @example
- * ```ts
- * const options: RangeArbitraryOptions = { maxLine: 40, maxLength: 6 };
- * fc.assert(fc.property(rangeSetArb(options), (set) => set.length <= 6));
- * ```
  */
 export interface RangeArbitraryOptions {
   /** The largest line a valid range may reach (default 200). */
@@ -262,14 +256,6 @@ export function withJunkArb(
 
 /**
  * Options for the emission and session arbitraries.
- *
- * @example
- * ```ts
- * const options: EmissionArbitraryOptions = {
- *   paths: ['a.ts'], roots: ['/repo'], fingerprints: [fingerprint('x\n')], maxFiles: 2,
- * };
- * fc.assert(fc.property(emissionArb(options), (e) => e.projectRoot === '/repo'));
- * ```
  */
 export interface EmissionArbitraryOptions extends RangeArbitraryOptions {
   /** Paths files are drawn from (default a handful, including `__proto__`). */
@@ -374,12 +360,6 @@ export function hostileEmissionArb(options: EmissionArbitraryOptions = {}): fc.A
 
 /**
  * A ledger event as the reducer receives it: `recorded`, `forgotten` or `cleared`.
- *
- * @example
- * ```ts
- * const event: LedgerEventShape = { type: 'forgotten', sessionId: 's1' };
- * ledgerReducer(createLedger(), event);
- * ```
  */
 export type LedgerEventShape =
   | { readonly type: 'recorded'; readonly emission: Emission; readonly sessionId?: string }
@@ -460,12 +440,6 @@ export function hostileLedgerEventArb(
 
 /**
  * One step of a session: a tool call asking for spans of a file, or an edit of a file.
- *
- * @example
- * ```ts
- * const call: SessionStep = { kind: 'call', path: 'src/a.ts', ranges: [{ start: 1, end: 20 }] };
- * const edit: SessionStep = { kind: 'edit', path: 'src/a.ts', content: 'let a = 2;\n' };
- * ```
  */
 export type SessionStep =
   | { readonly kind: 'call'; readonly path: string; readonly ranges: LineRange[] }
@@ -473,18 +447,6 @@ export type SessionStep =
 
 /**
  * A conversation against a small project: initial file contents, then steps.
- *
- * @example
- * ```ts
- * const script: SessionScript = {
- *   files: { 'src/a.ts': 'let a = 1;\nlet b = 2;' },
- *   steps: [
- *     { kind: 'call', path: 'src/a.ts', ranges: [{ start: 1, end: 2 }] },
- *     { kind: 'edit', path: 'src/a.ts', content: 'let a = 3;\nlet b = 2;' },
- *     { kind: 'call', path: 'src/a.ts', ranges: [{ start: 1, end: 2 }] },
- *   ],
- * };
- * ```
  */
 export interface SessionScript {
   /** Path → content at the start. */

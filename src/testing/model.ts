@@ -13,11 +13,6 @@ import type { LineRange } from '../ranges/range.js';
 
 /**
  * A set of line numbers.
- *
- * @example
- * ```ts
- * const lines: LineSet = linesOf([{ start: 3, end: 5 }]); // Set { 3, 4, 5 }
- * ```
  */
 export type LineSet = ReadonlySet<number>;
 

@@ -13,11 +13,6 @@ import { ownProp, positiveIntegers } from '../boundary/read.js';
  * How many call numbers one `refresh` may name. A view holds at most
  * `maxViewCalls` records (256 with `READ_TOOL_LIMITS`), so a longer list names
  * calls no pointer can cite; it reads as junk rather than being scanned.
- *
- * @example
- * ```ts
- * readRefresh({ refresh: Array.from({ length: MAX_REFRESH_CALLS + 1 }, (_, i) => i + 1) }); // null
- * ```
  */
 export const MAX_REFRESH_CALLS = 1024;
 
@@ -25,12 +20,6 @@ export const MAX_REFRESH_CALLS = 1024;
  * What a `refresh` argument asks for: `{}` — every response of this
  * conversation; `{ calls }` — those responses, by the number each one
  * printed (ascending, each once).
- *
- * @example
- * ```ts
- * const asked: Refresh | null = readRefresh(args); // { calls: [3] }
- * if (asked) store.prune({ sessionId, projectRoot, ...asked });
- * ```
  */
 export interface Refresh {
   readonly calls?: readonly number[];
@@ -67,15 +56,6 @@ export function readRefresh(args: unknown): Refresh | null {
 /**
  * The JSON Schema of the `refresh` argument, to put in a tool's input schema
  * under `properties.refresh`. Its description tells the agent when to pass it.
- *
- * @example
- * ```ts
- * const inputSchema = {
- *   type: 'object',
- *   properties: { query: { type: 'string' }, refresh: REFRESH_INPUT_SCHEMA },
- *   required: ['query'],
- * };
- * ```
  */
 export const REFRESH_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
   description:
@@ -121,14 +101,6 @@ export function isContextToken(raw: unknown): raw is string {
  * The JSON Schema of the `context` argument, to put in a tool's input schema
  * under `properties.context`. Its description tells the agent to echo the
  * token it was given.
- *
- * @example
- * ```ts
- * const inputSchema = {
- *   type: 'object',
- *   properties: { query: { type: 'string' }, context: CONTEXT_INPUT_SCHEMA },
- * };
- * ```
  */
 export const CONTEXT_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
   type: 'string',

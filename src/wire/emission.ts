@@ -15,11 +15,6 @@ import { EMISSION_KEY } from './keys.js';
 
 /**
  * What {@link takeEmission} returns.
- *
- * @example
- * ```ts
- * const { result, emission }: TakenEmission<ToolResult> = takeEmission(raw);
- * ```
  */
 export interface TakenEmission<T> {
   /** The result without the carrier (the same object when it had none). */
@@ -92,11 +87,6 @@ export function takeEmission<T>(
 
 /**
  * The part of a store {@link recordSafely} needs: a `SessionStore` fits.
- *
- * @example
- * ```ts
- * const sink: EmissionSink = createSessionStore();
- * ```
  */
 export interface EmissionSink {
   /** Records a sanitized emission under `sessionId` (the default bucket when absent); what it returns is ignored. */
@@ -106,15 +96,6 @@ export interface EmissionSink {
 /**
  * How {@link recordSafely} records: under which session, unless the call was
  * cancelled, within which limits.
- *
- * @example
- * ```ts
- * server.tool('explore', schema, async (args, extra) => {
- *   const raw = await pool.run(withSessionView(args, spans.view(extra.sessionId)));
- *   const options: RecordOptions = { sessionId: extra.sessionId, signal: extra.signal };
- *   return recordSafely(spans, raw, options);
- * });
- * ```
  */
 export interface RecordOptions {
   /** The session bucket (absent = the default bucket). */

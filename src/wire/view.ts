@@ -14,12 +14,6 @@ import { VIEW_KEY } from './keys.js';
 
 /**
  * Tool arguments with the server's view attached.
- *
- * @example
- * ```ts
- * const args: WithSessionView<{ query: string }> = withSessionView({ query: 'auth' }, view);
- * args._spanLedgerView; // the server's view
- * ```
  */
 export type WithSessionView<T> = Omit<T, typeof VIEW_KEY> & { readonly [VIEW_KEY]?: SessionView };
 

@@ -34,11 +34,6 @@ const PROFILES: Readonly<Record<ProfileName, Profile>> = {
 
 /**
  * Options of {@link startProxy}.
- *
- * @example
- * ```ts
- * const options: ProxyOptions = { command: 'codegraph', args: ['serve', '--mcp'], root: '/repo' };
- * ```
  */
 export interface ProxyOptions {
   /** The upstream command and its arguments. */
@@ -66,13 +61,6 @@ export interface ProxyOptions {
 
 /**
  * A running proxy.
- *
- * @example
- * ```ts
- * const proxy = await startProxy({ command: 'codegraph', args: ['serve', '--mcp'], root: process.cwd() });
- * const server = proxy.createServer();
- * await server.connect(new StdioServerTransport());
- * ```
  */
 export interface RunningProxy {
   /** The profile in use. */
