@@ -149,7 +149,7 @@ export interface DuplicateReport {
  * ```ts
  * const a = '**`a.ts`**\n```ts\n1\tx\n2\ty\n```';
  * measureDuplicates([a, a]);
- * // → { responses: 2, responseChars: 38, sourceChars: 8, uniqueChars: 4, duplicateChars: 4, duplicateShare: 0.5 }
+ * // → { responses: 2, responseChars: 56, sourceChars: 8, uniqueChars: 4, duplicateChars: 4, duplicateShare: 0.5 }
  * ```
  */
 export function measureDuplicates(texts: readonly string[]): DuplicateReport {

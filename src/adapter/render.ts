@@ -145,10 +145,9 @@ function headerLine({ callIndex, context }: ResponseHeader): string {
  *
  * @example
  * ```ts
- * formatResponseHeader({ callIndex: 4 });
- * // 'Response #4'
+ * formatResponseHeader({ callIndex: 4 }); // 'Response #4'
  * formatResponseHeader({ callIndex: 1, context: 'k7f3q2ab' });
- * // 'Response #1 · context k7f3q2ab (send "context": "k7f3q2ab" with your later calls to this tool)'
+ * // → 'Response #1 · context k7f3q2ab (send "context": "k7f3q2ab" with your later calls to this tool)'
  * ```
  */
 export function formatResponseHeader(input: ResponseHeaderInput): string {
@@ -169,19 +168,16 @@ export function formatResponseHeader(input: ResponseHeaderInput): string {
  *
  * @example
  * ```ts
- * const plan = planCall({ files, prior, budget: { maxChars: 8000 } });
- * const recorder = createEmissionRecorder({ projectRoot: '/repo', query });
- * const { text } = renderMarkdown({
- *   plan, sources: files, recorder, maxResponseChars: 20000, refresh: true,
- * });
- * const emission = recorder.finish(text.length);
- * // Response #2
- * //
- * // **`src/cart.ts`** — Cart, discountFor
- * // > Sent earlier in this conversation: `src/cart.ts` L12-26 … in response #1 …
- * // ```ts
- * // 27\texport class Cart {
- * // …
+ * import { createSessionStore, planCall } from 'span-ledger';
+ *
+ * const spans = createSessionStore();
+ * const files = [{ path: 'a.ts', content: 'export const a = 1;\n', intended: [{ start: 1, end: 1 }] }];
+ * const plan = planCall({ files, prior: spans.project('/repo'), budget: { maxChars: 8000 } });
+ * const recorder = createEmissionRecorder({ projectRoot: '/repo', query: 'a' });
+ * const { text } = renderMarkdown({ plan, sources: files, recorder, maxResponseChars: 20000 });
+ * text; // → 'Response #1\n\n**`a.ts`**\n```ts\n1\texport const a = 1;\n```\n'
+ * spans.record(recorder.finish(text.length))?.files;
+ * // → [{ path: 'a.ts', ranges: [{ start: 1, end: 1 }], chars: 20, fingerprint: '20:a66eb63a9887764f' }]
  * ```
  */
 export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown {
@@ -306,14 +302,24 @@ const NUMBER_WIDTH = 6;
  *
  * @example
  * ```ts
- * const plan = planRead({ path: 'src/cart.ts', content, range: { start: 20, end: 60 }, prior });
- * const recorder = createEmissionRecorder({ projectRoot: '/repo' });
- * const { text } = renderRead({ plan, content, recorder, callIndex: 4, refresh: true });
- * store.record(recorder.finish(text.length));
- * // Response #4
- * // Sent earlier in this conversation: `src/cart.ts` L20-40 … in response #2 …
- * //     41\t  addBook(sku: string, quantity = 1): CartLine {
- * //     42\t    const book = this.catalog.find(sku);
+ * import { createSessionStore, describeSession, planRead, READ_TOOL_LIMITS } from 'span-ledger';
+ *
+ * const spans = createSessionStore(READ_TOOL_LIMITS);
+ * const content = 'export function add(a, b) {\n  return a + b;\n}\n'.repeat(4); // 12 lines
+ * const read = () => {
+ *   const prior = spans.project('/repo');
+ *   const plan = planRead({ path: 'add.js', content, prior });
+ *   const recorder = createEmissionRecorder({ projectRoot: '/repo', query: 'add.js' });
+ *   const callIndex = describeSession(prior)?.callIndex;
+ *   const { text } = renderRead({ plan, content, recorder, callIndex, refresh: true });
+ *   spans.record(recorder.finish(text.length));
+ *   return text;
+ * };
+ * read().split('\n').slice(0, 3); // ['Response #1', '     1\texport function add(a, b) {', '     2\t  return a + b;']
+ * read(); // → 'Response #2\n'
+ * //   + 'Sent in response #1 of this conversation: `add.js` L1-12. The file is unchanged since, so that'
+ * //   + ' earlier copy is still exact; scroll back to it. If response #1 is no longer in your context,'
+ * //   + ' call this tool again with `refresh: [1]`.\n'
  * ```
  */
 export function renderRead(options: RenderReadOptions): RenderedRead {

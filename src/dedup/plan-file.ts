@@ -332,14 +332,18 @@ export function planOf(work: FileWork): FilePlan {
  *
  * @example
  * ```ts
- * // An earlier call (response #1) sent L1-40 of this very content; now L1-60 is wanted.
- * const plan = planFile({ path: 'src/auth.ts', content, intended: [{ start: 1, end: 60 }], prior });
+ * // Response #1 sent L1-40 of this very content; now L1-60 is wanted.
+ * const content = 'let x = 1;\n'.repeat(60);
+ * const store = createSessionStore();
+ * store.record({ projectRoot: '/repo', query: 'x', sourceChars: 440, responseChars: 500,
+ *   files: [{ path: 'a.ts', ranges: [{ start: 1, end: 40 }], chars: 440, fingerprint: fingerprint(content) }] });
+ * const plan = planFile({ path: 'a.ts', content, intended: [{ start: 1, end: 60 }], prior: store.project('/repo') });
  * plan.render;    // 'partial'
- * plan.covered;   // [{ start: 1, end: 40 }]  → a pointer
- * plan.coveredBy; // [1]                      → it cites response #1
- * plan.emit;      // [{ start: 41, end: 60 }] → source
+ * plan.covered;   // [{ start: 1, end: 40 }]: a pointer
+ * plan.coveredBy; // [1]: it cites response #1
+ * plan.emit;      // [{ start: 41, end: 60 }]: source
  * plan.gates.map((g) => g.reason);
- * // ['enabled', 'has-history', 'fingerprint-match', 'covered', 'delta-kept']
+ * // → ['enabled', 'has-history', 'fingerprint-match', 'covered', 'delta-kept']
  * ```
  */
 export function planFile(input: PlanFileInput): FilePlan {

@@ -81,10 +81,10 @@ function refreshSentence(calls: readonly number[]): string {
  *   calls: [3],
  *   refresh: true,
  * });
- * // 'Sent in response #3 of this conversation: `src/auth.ts` L10-80 (Session, login).
- * //  The file is unchanged since, so that earlier copy is still exact. Only the
- * //  lines not sent before follow. If response #3 is no longer in your context,
- * //  call this tool again with `refresh: [3]`.'   (one line)
+ * // → 'Sent in response #3 of this conversation: `src/auth.ts` L10-80 (Session, login).'
+ * //   + ' The file is unchanged since, so that earlier copy is still exact.'
+ * //   + ' Only the lines not sent before follow.'
+ * //   + ' If response #3 is no longer in your context, call this tool again with `refresh: [3]`.'
  * ```
  */
 export function formatPointer(input: PointerInput): string {

@@ -56,7 +56,7 @@ const OFF = /* @__PURE__ */ new Set(['0', 'false', 'off', 'no']);
  * dedupEnabledFromEnv({});                             // true
  * dedupEnabledFromEnv({ SPAN_LEDGER_DEDUP: ' Off ' }); // false
  * dedupEnabledFromEnv({ MY_DEDUP: '0' }, 'MY_DEDUP');  // false
- * planCall({ files, prior, enabled: dedupEnabledFromEnv() });
+ * planCall({ files: [], prior: null, enabled: dedupEnabledFromEnv() }); // reads process.env
  * ```
  */
 export function dedupEnabledFromEnv(

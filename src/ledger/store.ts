@@ -68,13 +68,13 @@ export interface SessionStore {
  * @throws {TypeError} when `limits` is malformed (as `createLedger`).
  * @example
  * ```ts
- * class McpSession {
- *   readonly spans = createSessionStore();
- * }
- * const record = session.spans.record(emission); // → { …emission, index: 1 } or null
- * session.spans.view();                          // → { version: 1, projects: [ … ] }
- * session.spans.project('/repo');                // → { projectRoot: '/repo', callCount: 1, … }
- * session.spans.prune({ calls: [1] });           // after a refresh: [1]
+ * const spans = createSessionStore(); // one per client connection
+ * spans.record({ projectRoot: '/repo', query: 'auth', sourceChars: 900, responseChars: 1400,
+ *   files: [{ path: 'src/auth.ts', ranges: [{ start: 1, end: 40 }], chars: 900 }] })?.index; // 1
+ * spans.project('/repo')?.callCount;       // 1
+ * spans.project('/elsewhere')?.calls;      // []: tracked, nothing sent yet
+ * spans.prune({ calls: [1] });             // the agent asked for `refresh: [1]`
+ * spans.project('/repo')?.calls.length;    // 0
  * ```
  */
 export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore {

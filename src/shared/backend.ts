@@ -53,9 +53,13 @@ export interface MemoryBackend extends SharedStoreBackend {
  *
  * @example
  * ```ts
- * const store = createSharedSessionStore(createMemoryBackend(), { ttlMs: 60_000 });
- * await store.record(emission, 'conn-1');
- * (await store.view('conn-1')).projects.length; // 1
+ * let clock = 0;
+ * const backend = createMemoryBackend({ now: () => clock });
+ * await backend.compareAndSet('k', null, 'v1', 1000); // true
+ * await backend.compareAndSet('k', null, 'v2', 1000); // false: 'k' holds a value
+ * await backend.get('k');                             // 'v1'
+ * clock = 1000;
+ * await backend.get('k');                             // null: its TTL ran out
  * ```
  * @throws {TypeError} when `options` is not an object or `options.now` not a function.
  */

@@ -27,7 +27,10 @@ export interface RangeArbitraryOptions {
  *
  * @example
  * ```ts
- * fc.assert(fc.property(lineRangeArb(), (r) => isLineRange(r)));
+ * import fc from 'fast-check';
+ * import { isLineRange } from 'span-ledger';
+ *
+ * fc.assert(fc.property(lineRangeArb({ maxLine: 50 }), (r) => isLineRange(r) && r.end <= 50));
  * ```
  */
 export function lineRangeArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<LineRange> {
@@ -108,6 +111,9 @@ function hostileProxy(asArray: boolean): object {
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { isLineRange } from 'span-ledger';
+ *
  * fc.assert(fc.property(invalidRangeArb(), (r) => !isLineRange(r)));
  * ```
  */
@@ -140,6 +146,9 @@ export function invalidRangeArb(options: RangeArbitraryOptions = {}): fc.Arbitra
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { isLineRange } from 'span-ledger';
+ *
  * fc.assert(fc.property(disguisedRangeArb(), (r) => isLineRange(r)));
  * ```
  */
@@ -171,7 +180,10 @@ export function disguisedRangeArb(options: RangeArbitraryOptions = {}): fc.Arbit
  *
  * @example
  * ```ts
- * fc.assert(fc.property(hostileRangeArb(), (r) => { mergeRanges([r as LineRange]); }));
+ * import fc from 'fast-check';
+ * import { mergeRanges } from 'span-ledger';
+ *
+ * fc.assert(fc.property(hostileRangeArb(), (r) => mergeRanges([r as LineRange]).length <= 1));
  * ```
  */
 export function hostileRangeArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<unknown> {
@@ -187,7 +199,10 @@ export function hostileRangeArb(options: RangeArbitraryOptions = {}): fc.Arbitra
  *
  * @example
  * ```ts
- * fc.assert(fc.property(rangeSetArb(), (set) => countLines(set) >= 0));
+ * import fc from 'fast-check';
+ * import { countLines, mergeRanges } from 'span-ledger';
+ *
+ * fc.assert(fc.property(rangeSetArb(), (set) => countLines(set) === countLines(mergeRanges(set))));
  * ```
  */
 export function rangeSetArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<LineRange[]> {
@@ -200,7 +215,10 @@ export function rangeSetArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<L
  *
  * @example
  * ```ts
- * fc.assert(fc.property(hostileRangeSetArb(), (set) => { mergeRanges(set as LineRange[]); }));
+ * import fc from 'fast-check';
+ * import { isLineRange, mergeRanges } from 'span-ledger';
+ *
+ * fc.assert(fc.property(hostileRangeSetArb(), (set) => mergeRanges(set as LineRange[]).every(isLineRange)));
  * ```
  */
 export function hostileRangeSetArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<unknown[]> {
@@ -217,6 +235,9 @@ export function hostileRangeSetArb(options: RangeArbitraryOptions = {}): fc.Arbi
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { mergeRanges } from 'span-ledger';
+ *
  * fc.assert(fc.property(notASetArb(), (x) => mergeRanges(x as LineRange[]).length === 0));
  * ```
  */
@@ -235,6 +256,9 @@ export function notASetArb(): fc.Arbitrary<unknown> {
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { countLines } from 'span-ledger';
+ *
  * fc.assert(fc.property(withJunkArb(), ({ valid, mixed }) =>
  *   countLines(valid) === countLines(mixed as LineRange[])));
  * ```
@@ -277,7 +301,9 @@ const DEFAULT_FINGERPRINTS = ['10:aaaaaaaaaaaaaaaa', '10:bbbbbbbbbbbbbbbb', '12:
  *
  * @example
  * ```ts
- * fc.assert(fc.property(fileEmissionArb(), (f) => typeof f.path === 'string'));
+ * import fc from 'fast-check';
+ *
+ * fc.assert(fc.property(fileEmissionArb(), (f) => f.path !== '' && f.chars >= 0));
  * ```
  */
 export function fileEmissionArb(
@@ -301,6 +327,8 @@ export function fileEmissionArb(
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ *
  * fc.assert(fc.property(emissionArb(), (e) => e.files.length <= 6));
  * ```
  */
@@ -320,7 +348,13 @@ export function emissionArb(options: EmissionArbitraryOptions = {}): fc.Arbitrar
  *
  * @example
  * ```ts
- * fc.assert(fc.property(hostileEmissionArb(), (e) => { ledgerReducer(l, { type: 'recorded', emission: e }); }));
+ * import fc from 'fast-check';
+ * import { createLedger, ledgerReducer } from 'span-ledger';
+ *
+ * const empty = createLedger();
+ * fc.assert(fc.property(hostileEmissionArb(), (e) => {
+ *   ledgerReducer(empty, { type: 'recorded', emission: e as never }); // never throws
+ * }));
  * ```
  */
 export function hostileEmissionArb(options: EmissionArbitraryOptions = {}): fc.Arbitrary<unknown> {
@@ -375,8 +409,12 @@ const SESSION_IDS = ['s1', 's2', ' s1 ', '', '   ', '__proto__', 'constructor', 
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { createLedger, ledgerReducer, sessionView } from 'span-ledger';
+ *
  * fc.assert(fc.property(fc.array(ledgerEventArb()), (events) => {
- *   events.reduce(ledgerReducer, createLedger());
+ *   const ledger = events.reduce(ledgerReducer, createLedger());
+ *   return sessionView(ledger).projects.length <= ledger.limits.maxProjects;
  * }));
  * ```
  */
@@ -411,7 +449,11 @@ export function ledgerEventArb(
  *
  * @example
  * ```ts
- * fc.assert(fc.property(hostileLedgerEventArb(), (e) => { ledgerReducer(createLedger(), e as never); }));
+ * import fc from 'fast-check';
+ * import { createLedger, ledgerReducer } from 'span-ledger';
+ *
+ * const empty = createLedger();
+ * fc.assert(fc.property(hostileLedgerEventArb(), (e) => ledgerReducer(empty, e as never) !== undefined));
  * ```
  */
 export function hostileLedgerEventArb(
@@ -473,6 +515,8 @@ function contentArb(maxLines: number): fc.Arbitrary<string> {
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ *
  * fc.assert(fc.property(sessionArb(), (script) => script.steps.length >= 1));
  * ```
  */

@@ -677,12 +677,14 @@ const LAWS: readonly Law[] = [
  * @throws {RangeAlgebraLawError} when a law breaks.
  * @example
  * ```ts
- * import { checkRangeAlgebra } from 'span-ledger/testing';
- * import * as mine from './my-ranges.js';
+ * import { countLines, mergeRanges } from 'span-ledger';
  *
- * test('my range algebra obeys the laws', () => {
- *   checkRangeAlgebra(mine, { numRuns: 200 });
- * });
+ * // In a test of your own: pass your implementation (here, span-ledger's).
+ * const report = checkRangeAlgebra({ mergeRanges, countLines }, { numRuns: 20 });
+ * report.skipped.includes('dedupeRange'); // true: its laws need dedupeRange
+ * // A merge that keeps touching spans apart breaks a law:
+ * const apart = (set: readonly LineRange[]) => [...set].sort((a, b) => a.start - b.start);
+ * checkRangeAlgebra({ mergeRanges: apart }, { numRuns: 20 }); // throws RangeAlgebraLawError
  * ```
  */
 export function checkRangeAlgebra(

@@ -42,7 +42,9 @@ const EVERYTHING: Refresh = /* @__PURE__ */ Object.freeze({});
  * readRefresh({ refresh: [5, 3, 5] });   // { calls: [3, 5] }
  * readRefresh({ refresh: 'true' });      // null
  * readRefresh({ refresh: [0] });         // null
- * store.prune({ sessionId, projectRoot, ...readRefresh(args) }); // when not null
+ * const spans = createSessionStore();
+ * const lost = readRefresh({ query: 'auth', refresh: [3] });
+ * if (lost) spans.prune({ projectRoot: '/repo', ...lost }); // before planning the call
  * ```
  */
 export function readRefresh(args: unknown): Refresh | null {
@@ -82,9 +84,9 @@ const TOKEN = /^[A-Za-z0-9_-]{6,64}$/;
  *
  * @example
  * ```ts
- * readContextToken({ context: 'k7f3q2ab' }); // 'k7f3q2ab'
- * readContextToken({ context: '../x' });     // null
- * const sessionId = contextIdFromMeta(extra._meta) ?? readContextToken(args) ?? mintContextToken();
+ * readContextToken({ query: 'auth', context: 'k7f3q2ab' }); // 'k7f3q2ab'
+ * readContextToken({ context: '../x' });                    // null
+ * readContextToken({ query: 'auth' });                      // null: mint one
  * ```
  */
 export function readContextToken(args: unknown): string | null {

@@ -115,10 +115,12 @@ function reason(thrown: unknown): string {
  *
  * @example
  * ```ts
- * parseCommandLine(['--root', 'app', '--', 'codegraph', 'serve', '--mcp'], '/home/me');
- * // { kind: 'run', root: '/home/me/app', command: 'codegraph', args: ['serve', '--mcp'], … }
+ * const line = parseCommandLine(['--root', 'app', '--', 'codegraph', 'serve', '--mcp'], '/home/me');
+ * line.kind;                                        // 'run'
+ * line.kind === 'run' && [line.root, line.command]; // ['/home/me/app', 'codegraph']
+ * line.kind === 'run' && line.args;                 // ['serve', '--mcp']: the upstream's own
  * parseCommandLine(['--profile', 'git'], '/home/me');
- * // { kind: 'error', message: '--profile must be one of codegraph, filesystem, generic (got "git")' }
+ * // → { kind: 'error', message: '--profile must be one of codegraph, filesystem, generic (got "git")' }
  * ```
  */
 export function parseCommandLine(argv: readonly string[], cwd: string): CommandLine {

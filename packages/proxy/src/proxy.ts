@@ -85,8 +85,8 @@ export interface RunningProxy {
  *
  * @example
  * ```ts
- * const proxy = await startProxy({ command, args, root, redis: url, mintToken: mintSharedToken });
- * mintSharedToken(); // 'Qm9yP1c3eXhKzT2vLw8sNA'
+ * const token = mintSharedToken();    // e.g. 'Qm9yP1c3eXhKzT2vLw8sNA'
+ * /^[A-Za-z0-9_-]{22}$/.test(token);  // true: 128 random bits
  * ```
  */
 export function mintSharedToken(): string {
@@ -154,6 +154,7 @@ function takesProxyArguments(tool: ToolInfo): boolean {
  *   command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/repo'], root: '/repo',
  * });
  * proxy.profile; // 'filesystem'
+ * await proxy.close();
  * ```
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
