@@ -27,7 +27,7 @@
  * each error at its line in the doc comment. Which exports must carry an
  * example is `scripts/check-examples.mjs`'s rule (`npm run docs`).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -85,7 +85,7 @@ export interface GeneratedExample {
   readonly typeCheckOnly: string | null;
   /** How many values it asserts. */
   readonly checks: number;
-  /** Generated line (1-based) → source line. */
+  /** The source line of each generated line (index 0: the module's first line). */
   readonly lineMap: readonly number[];
 }
 
@@ -103,15 +103,10 @@ function parse(file: string): ts.SourceFile {
 
 function resolveModule(from: string, specifier: string): string {
   const base = join(dirname(from), specifier.replace(/\.js$/, ''));
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) {
-    try {
-      readFileSync(join(root, candidate));
-      return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  throw new Error(`doc-examples: cannot resolve ${specifier} from ${from}`);
+  const found = [`${base}.ts`, join(base, 'index.ts')].find((c) => existsSync(join(root, c)));
+  if (found === undefined)
+    throw new Error(`doc-examples: cannot resolve ${specifier} from ${from}`);
+  return found;
 }
 
 const isExportedNode = (node: ts.Node): boolean =>
@@ -215,7 +210,7 @@ function examplesOf(source: ts.SourceFile, node: ts.Node): ExampleSource[] {
   return examples;
 }
 
-/** Every value each public entry exports, with its examples. */
+/** Every name each public entry exports (values and types), with its examples. */
 export function collectExports(): PublicExport[] {
   const out: PublicExport[] = [];
   for (const [entry, entryFile] of Object.entries(ENTRIES)) {
