@@ -12,11 +12,6 @@ import { parseJson } from '../boundary/read.js';
 
 /**
  * A problem with the input the user pointed at (exit code 1, one line).
- *
- * @example
- * ```ts
- * throw new InputError('no .md responses in transcripts/');
- * ```
  */
 export class InputError extends Error {
   override name = 'InputError';

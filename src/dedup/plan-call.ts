@@ -19,11 +19,6 @@ import type { DedupThresholds } from './thresholds.js';
  * How much source a call may carry. `maxChars` counts source chars only
  * (no headers, fences or pointers); `maxFiles` counts files that render source.
  * A limit that is not a non-negative number is no limit.
- *
- * @example
- * ```ts
- * const budget: CallBudget = { maxChars: 24_000, maxFiles: 8, policy: 'spend' };
- * ```
  */
 export interface CallBudget {
   readonly maxChars?: number | undefined;
@@ -39,11 +34,6 @@ export interface CallBudget {
 
 /**
  * One file of a call, in rank order.
- *
- * @example
- * ```ts
- * const file: PlanCallFile = { path: 'src/a.ts', content, intended: [{ start: 1, end: 40 }], fingerprint: fp };
- * ```
  */
 export interface PlanCallFile {
   readonly path: string;
@@ -54,11 +44,6 @@ export interface PlanCallFile {
 
 /**
  * What {@link planCall} takes.
- *
- * @example
- * ```ts
- * const input: PlanCallInput = { files, prior: projectFromView(view, root), enabled: dedupEnabledFromEnv() };
- * ```
  */
 export interface PlanCallInput {
   /** The files in rank order (most relevant first). */
@@ -78,12 +63,6 @@ export interface PlanCallInput {
 
 /**
  * The plan of a whole call.
- *
- * @example
- * ```ts
- * const plan: CallPlan = planCall({ files, prior });
- * plan.heldBack; // 'src/a.ts' when the hold-back restored it, else null
- * ```
  */
 export interface CallPlan {
   /** One plan per input file, in the same order. */
@@ -302,19 +281,17 @@ function holdBackStep(
  *
  * @example
  * ```ts
- * const plan = planCall({
- *   files: [{ path: 'src/auth.ts', content, intended: [{ start: 1, end: 120 }] }, ...more],
- *   prior: projectFromView(view, root),
- *   budget: { maxChars: 24_000, maxFiles: 8 },
- * });
- * out.push(`Response #${plan.callIndex}`);
- * for (const f of plan.files) {
- *   if (f.render === 'skipped') continue;
- *   if (f.render !== 'full') {
- *     out.push(formatPointer({ path: f.path, covered: f.covered, symbols, partial: f.render === 'partial', calls: f.coveredBy, refresh: true }));
- *   }
- *   // …then the source lines of f.emit
- * }
+ * const a = { path: 'a.ts', content: 'export const a = 1;\n'.repeat(20), intended: [{ start: 1, end: 20 }] };
+ * const b = { path: 'b.ts', content: 'export const b = 2;\n', intended: [{ start: 1, end: 1 }] };
+ * const store = createSessionStore();
+ * const first = planCall({ files: [a], prior: store.project('/repo') });
+ * first.files[0]?.render; // 'full'
+ * store.record({ projectRoot: '/repo', query: 'a', sourceChars: 400, responseChars: 450,
+ *   files: [{ path: 'a.ts', ranges: [{ start: 1, end: 20 }], chars: 400, fingerprint: fingerprint(a.content) }] });
+ * const next = planCall({ files: [a, b], prior: store.project('/repo'), budget: { maxChars: 8000 } });
+ * next.callIndex; // 2
+ * next.files.map((f) => f.render); // ['pointer', 'full']: a.ts is held, b.ts is new
+ * next.files[0]?.coveredBy; // [1]: the pointer cites response #1
  * ```
  */
 export function planCall(input: PlanCallInput): CallPlan {

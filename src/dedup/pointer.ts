@@ -17,13 +17,6 @@ import { DEDUP_THRESHOLDS } from './thresholds.js';
  * What a pointer is written from: the argument of {@link formatPointer}, and
  * of a renderer's own `pointer` writer (`renderMarkdown` and `renderRead` pass
  * every field).
- *
- * @example
- * ```ts
- * const input: PointerInput = {
- *   path: plan.path, covered: plan.covered, partial: plan.render === 'partial', calls: plan.coveredBy, refresh: true,
- * };
- * ```
  */
 export interface PointerInput {
   /** The file, as the response's file headers spell it. */
@@ -99,10 +92,10 @@ function refreshSentence(calls: readonly number[], generation: string | null): s
  *   calls: [3],
  *   refresh: true,
  * });
- * // 'Sent in response #3 of this conversation: `src/auth.ts` L10-80 (Session, login).
- * //  The file is unchanged since, so that earlier copy is still exact. Only the
- * //  lines not sent before follow. If response #3 is no longer in your context,
- * //  call this tool again with `refresh: [3]`.'   (one line)
+ * // → 'Sent in response #3 of this conversation: `src/auth.ts` L10-80 (Session, login).'
+ * //   + ' The file is unchanged since, so that earlier copy is still exact.'
+ * //   + ' Only the lines not sent before follow.'
+ * //   + ' If response #3 is no longer in your context, call this tool again with `refresh: [3]`.'
  * ```
  */
 export function formatPointer(input: PointerInput): string {

@@ -7,13 +7,6 @@ import type { LineRange } from '../ranges/range.js';
 
 /**
  * What one call sent of one file.
- *
- * @example
- * ```ts
- * const file: FileEmission = {
- *   path: 'src/cart.ts', ranges: [{ start: 10, end: 40 }], chars: 912, fingerprint: '2310:9f2c0d4e1a7b3c55',
- * };
- * ```
  */
 export interface FileEmission {
   /** Project-relative path, spelled as the response's file header spells it. */
@@ -30,16 +23,6 @@ export interface FileEmission {
 
 /**
  * What one tool call sent, as its renderer reports it.
- *
- * @example
- * ```ts
- * const emission: Emission = {
- *   projectRoot: '/repo', query: 'cart totals',
- *   files: [{ path: 'src/cart.ts', ranges: [{ start: 10, end: 40 }], chars: 912 }],
- *   sourceChars: 912, responseChars: 1240,
- * };
- * ledgerReducer(createLedger(), { type: 'recorded', emission });
- * ```
  */
 export interface Emission {
   /** The resolved project root the call was answered from. */
@@ -65,12 +48,6 @@ export interface Emission {
 
 /**
  * A recorded call.
- *
- * @example
- * ```ts
- * const [first]: readonly CallRecord[] = projectFromView(sessionView(ledger), '/repo')?.calls ?? [];
- * first?.index; // 1: the session's first call for this project
- * ```
  */
 export interface CallRecord extends Emission {
   /** 1-based position of this call per (session bucket, project); keeps counting past eviction. */
@@ -79,12 +56,6 @@ export interface CallRecord extends Emission {
 
 /**
  * What the ledger knows of one project in one session.
- *
- * @example
- * ```ts
- * const project: ProjectState | null = projectFromView(sessionView(ledger, 'conn-1'), '/repo');
- * project?.callCount; // calls answered for /repo in conn-1, evicted ones included
- * ```
  */
 export interface ProjectState {
   readonly projectRoot: string;
@@ -114,12 +85,6 @@ export interface ProjectState {
 
 /**
  * What crosses into a tool call: one session's projects, each with its last few calls.
- *
- * @example
- * ```ts
- * const view: SessionView = sessionView(ledger, 'conn-1');
- * // → { version: 1, projects: [{ projectRoot: '/repo', callCount: 3, responseChars: 5120, calls: [ … ] }] }
- * ```
  */
 export interface SessionView {
   readonly version: 1;
@@ -128,12 +93,6 @@ export interface SessionView {
 
 /**
  * Bounds on what the ledger keeps. Counters are never bounded, only detail.
- *
- * @example
- * ```ts
- * const limits: LedgerLimits = { ...DEFAULT_LIMITS, maxProjects: 16 };
- * createLedger(limits);
- * ```
  */
 export interface LedgerLimits {
   /** (session, project) entries kept across the whole ledger, least recently used evicted whole. */
@@ -155,11 +114,6 @@ export interface LedgerLimits {
 /**
  * One (session bucket, project) entry of a {@link Ledger}: the unit the
  * `maxProjects` bound counts and evicts, whole.
- *
- * @example
- * ```ts
- * ledger.entries[0]; // → { session: 'conn-1', key: '/repo', project: { projectRoot: '/repo/', callCount: 3, … } }
- * ```
  */
 export interface LedgerEntry {
   /** The normalized session id (see `normalizeSessionId`), or `null` for the default bucket. */
@@ -183,12 +137,6 @@ export interface LedgerEntry {
  * lifetime). The objects are frozen: a tool holding a view cannot write to
  * what was served. `entries` and `evicted` are how the ledger stores what it
  * keeps, not API: their shapes may change; read through the selectors.
- *
- * @example
- * ```ts
- * const ledger: Ledger = createLedger();
- * JSON.stringify(ledger); // '{"version":1,"limits":{"maxProjects":4,…},"entries":[],"evicted":[]}'
- * ```
  */
 export interface Ledger {
   readonly version: 1;
@@ -207,11 +155,6 @@ export interface Ledger {
 /**
  * What the ledger keeps of an entry it evicted whole: its key and counters,
  * no records.
- *
- * @example
- * ```ts
- * const kept: EvictedCounters = { session: 'conn-1', key: '/repo', callCount: 9, responseChars: 48_000 };
- * ```
  */
 export interface EvictedCounters {
   readonly session: string | null;
@@ -228,11 +171,6 @@ export interface EvictedCounters {
  * in parallel never print the same one. The store that dispatches it
  * (`reserve`) supplies `generation`, a fresh random tag the entry takes when
  * the event creates it from nothing; the reducer stays pure.
- *
- * @example
- * ```ts
- * ledgerReducer(ledger, { type: 'reserved', sessionId: 'conn-1', projectRoot: '/repo', generation: 'kqfz' });
- * ```
  */
 export interface ReservedEvent {
   readonly type: 'reserved';
@@ -245,11 +183,6 @@ export interface ReservedEvent {
 
 /**
  * A call was answered and its renderer reported what it sent.
- *
- * @example
- * ```ts
- * ledgerReducer(ledger, { type: 'recorded', emission, sessionId: 'conn-1' });
- * ```
  */
 export interface RecordedEvent {
   readonly type: 'recorded';
@@ -260,11 +193,6 @@ export interface RecordedEvent {
 
 /**
  * A client session ended: its entries go, nobody else's.
- *
- * @example
- * ```ts
- * ledgerReducer(ledger, { type: 'forgotten', sessionId: 'conn-1' });
- * ```
  */
 export interface ForgottenEvent {
   readonly type: 'forgotten';
@@ -273,11 +201,6 @@ export interface ForgottenEvent {
 
 /**
  * Everything goes (a host restart of its bookkeeping, a test reset).
- *
- * @example
- * ```ts
- * ledgerReducer(ledger, { type: 'cleared' }).entries; // []
- * ```
  */
 export interface ClearedEvent {
   readonly type: 'cleared';
@@ -296,12 +219,6 @@ export interface ClearedEvent {
  *   record. Anything but an array of positive safe integers prunes nothing.
  *   A number in `calls` that is reserved and not recorded yet is released
  *   too: the call was undone before it recorded, and records nothing later.
- *
- * @example
- * ```ts
- * ledgerReducer(ledger, { type: 'pruned', sessionId: 'conn-1', projectRoot: '/repo', calls: [3] });
- * ledgerReducer(ledger, { type: 'pruned' }); // the default bucket was compacted: drop all its records
- * ```
  */
 export interface PrunedEvent {
   readonly type: 'pruned';
@@ -312,12 +229,6 @@ export interface PrunedEvent {
 
 /**
  * What `ledgerReducer` understands. Anything else leaves the ledger as it is.
- *
- * @example
- * ```ts
- * const events: LedgerEvent[] = [{ type: 'recorded', emission }, { type: 'cleared' }];
- * const last = events.reduce(ledgerReducer, createLedger());
- * ```
  */
 export type LedgerEvent =
   | ReservedEvent

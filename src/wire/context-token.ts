@@ -49,9 +49,10 @@ export interface MintContextTokenOptions {
  *   and browsers have it).
  * @example
  * ```ts
- * const token = readContextToken(args) ?? mintContextToken(); // e.g. 'k7f3q2ab'
- * store.record(emission, token);
- * mintContextToken({ shared: true }); // e.g. 'Qm9yP1c3eXhKzT2vLw8s_A'
+ * const token = readContextToken({ query: 'auth' }) ?? mintContextToken(); // none sent: e.g. 'k7f3q2ab'
+ * /^[a-z0-9]{8}$/.test(token);                  // true
+ * readContextToken({ context: token }) === token; // true: the agent can echo it
+ * mintContextToken({ shared: true }).length;    // 22: for a store other clients reach
  * ```
  */
 export function mintContextToken(options?: MintContextTokenOptions): string {

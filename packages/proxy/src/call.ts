@@ -38,11 +38,6 @@ import type { Answer } from './upstream.js';
  * 20,000 tokens, under the 25,000-token cap Claude Code puts on an MCP
  * result). Sections past it are cut at whole lines, by rank, and say so.
  * The token budget of the planner replaces it: `{ maxTokens: 20_000 }`.
- *
- * @example
- * ```ts
- * planCall({ files, prior, budget: DEFAULT_BUDGET });
- * ```
  */
 export const DEFAULT_BUDGET: CallBudget = /* @__PURE__ */ Object.freeze({
   maxChars: 80_000,
@@ -51,11 +46,6 @@ export const DEFAULT_BUDGET: CallBudget = /* @__PURE__ */ Object.freeze({
 
 /**
  * What every call of one proxy shares.
- *
- * @example
- * ```ts
- * const setup: CallSetup = { root, store, stats, profile, enabled: true, budget: DEFAULT_BUDGET, mintToken: mintContextToken, log };
- * ```
  */
 export interface CallSetup {
   readonly root: Root;
@@ -72,11 +62,6 @@ export interface CallSetup {
 
 /**
  * One call as the relay hands it over.
- *
- * @example
- * ```ts
- * const call: ToolCall = { tool: 'codegraph_explore', args: { query: 'Cart' }, meta: undefined, signal, forward };
- * ```
  */
 export interface ToolCall {
   readonly tool: string;
@@ -95,11 +80,6 @@ export interface ToolCall {
 /**
  * What the relay sends back: a result or a JSON-RPC error, and the record to
  * take back if sending fails. `null`: send nothing (the call was cancelled).
- *
- * @example
- * ```ts
- * const outcome: Outcome = { reply: { result }, recorded: { sessionId: 't:k7f3q2ab', index: 3 } };
- * ```
  */
 export type Outcome = {
   readonly reply: { readonly result: unknown } | { readonly error: unknown };
