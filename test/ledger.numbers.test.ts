@@ -20,16 +20,11 @@ import {
   sessionView,
 } from '../src/index.js';
 import { readSessionView, withSessionView } from '../src/wire/index.js';
+import { emission as built, fileEmission } from './_build.js';
 
+/** A call's emission of `path`, with the number (and tag) its response printed when given. */
 function emission(path = 'a.ts', printed?: { index: number; generation?: string }): Emission {
-  return {
-    projectRoot: '/repo',
-    query: 'q',
-    files: [{ path, ranges: [{ start: 1, end: 10 }], chars: 300, fingerprint: 'fp' }],
-    sourceChars: 300,
-    responseChars: 500,
-    ...(printed ?? {}),
-  };
+  return built({ files: [fileEmission(path, '1-10', 300, 'fp')], ...(printed ?? {}) });
 }
 
 describe('reserve', () => {

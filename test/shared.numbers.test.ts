@@ -12,17 +12,26 @@ import {
   createSharedSessionStore,
   type SharedStoreBackend,
 } from '../src/shared/index.js';
+import { emission as built } from './_build.js';
 import { patient } from './_shared-store.js';
 
+/** A call's emission, with the query text the store must not keep, and the number its response printed. */
 function emission(printed?: { index: number; generation: string }): Emission {
-  return {
-    projectRoot: '/repo',
-    query: 'the question the agent asked',
-    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 300, fingerprint: 'fp' }],
-    sourceChars: 300,
-    responseChars: 500,
-    ...(printed ?? {}),
+  return built({ query: 'the question the agent asked', ...(printed ?? {}) });
+}
+
+/** The memory backend, with the TTL of every write kept aside. */
+function ttlSpy(): { backend: SharedStoreBackend; ttls: number[] } {
+  const ttls: number[] = [];
+  const inner = createMemoryBackend();
+  const backend: SharedStoreBackend = {
+    get: (key) => inner.get(key),
+    compareAndSet(key, expected, next, ttlMs, deadline) {
+      ttls.push(ttlMs);
+      return inner.compareAndSet(key, expected, next, ttlMs, deadline);
+    },
   };
+  return { backend, ttls };
 }
 
 describe('reserve on a shared backend', () => {
@@ -70,15 +79,7 @@ describe('reserve on a shared backend', () => {
   });
 
   it('gives a one-call bucket the short TTL, and the idle TTL from its second number on', async () => {
-    const ttls: number[] = [];
-    const inner = createMemoryBackend();
-    const backend: SharedStoreBackend = {
-      get: (key) => inner.get(key),
-      compareAndSet(key, expected, next, ttlMs, deadline) {
-        ttls.push(ttlMs);
-        return inner.compareAndSet(key, expected, next, ttlMs, deadline);
-      },
-    };
+    const { backend, ttls } = ttlSpy();
     const store = patient(backend, { ttlMs: 1_800_000 });
     const first = (await store.reserve('/repo', 'ctx'))!;
     await store.record(emission({ index: 1, generation: first.generation! }), 'ctx');
@@ -87,15 +88,7 @@ describe('reserve on a shared backend', () => {
   });
 
   it('keeps the idle TTL for a bucket with any entry past one number, evicted ones too', async () => {
-    const ttls: number[] = [];
-    const inner = createMemoryBackend();
-    const backend: SharedStoreBackend = {
-      get: (key) => inner.get(key),
-      compareAndSet(key, expected, next, ttlMs, deadline) {
-        ttls.push(ttlMs);
-        return inner.compareAndSet(key, expected, next, ttlMs, deadline);
-      },
-    };
+    const { backend, ttls } = ttlSpy();
     const store = patient(backend, { ttlMs: 1_800_000, limits: { maxProjects: 1 } });
     await store.reserve('/one', 'ctx');
     await store.reserve('/one', 'ctx');

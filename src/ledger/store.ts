@@ -41,12 +41,6 @@ export interface PruneRequest {
 /**
  * What {@link SessionStore.reserve} hands a call being planned: its number,
  * and the bucket's view to plan against with that number on it.
- *
- * @example
- * ```ts
- * const r: Reservation | null = store.reserve('/repo', token);
- * if (r) planCall({ files, prior: r.prior }).callIndex === r.callIndex; // true
- * ```
  */
 export interface Reservation {
   /** The number reserved for this call alone: its response prints it, and it is recorded under it. */

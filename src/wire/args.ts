@@ -79,11 +79,6 @@ const TOKEN = /^[A-Za-z0-9_-]{6,64}$/;
 
 /**
  * How {@link readContextToken} reads.
- *
- * @example
- * ```ts
- * const options: ReadContextTokenOptions = { shared: true };
- * ```
  */
 export interface ReadContextTokenOptions {
   /**

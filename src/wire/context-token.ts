@@ -21,11 +21,6 @@ export const SHARED_TOKEN_CHARS = 22;
 
 /**
  * What {@link mintContextToken} makes.
- *
- * @example
- * ```ts
- * const options: MintContextTokenOptions = { shared: true };
- * ```
  */
 export interface MintContextTokenOptions {
   /**

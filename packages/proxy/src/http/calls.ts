@@ -11,16 +11,6 @@
 
 /**
  * What a tool handler learns about its call from the HTTP front.
- *
- * @example
- * ```ts
- * server.registerTool('explore', schema, async (args, extra) => {
- *   const call = httpCallOf(extra);
- *   const signal = call === null ? extra.signal : AbortSignal.any([extra.signal, call.signal]);
- *   const record = await store.record(emission, sessionId);
- *   if (record) call?.onUndelivered(() => store.prune({ sessionId, calls: [record.index] }));
- * });
- * ```
  */
 export interface HttpCall {
   /** Who authenticated (`--token-file`): an opaque principal id, or `null` without a token file. */

@@ -28,11 +28,6 @@ import { bindAddress, listenFailure } from './startup.js';
 /**
  * The front's bounds. Each is sized for one developer's machine serving a
  * handful of agents, and each protects the others from one client.
- *
- * @example
- * ```ts
- * await serveMcpHttp({ …, limits: { ...HTTP_LIMITS, maxCallsPerContext: 4 } });
- * ```
  */
 export const HTTP_LIMITS = Object.freeze({
   /** A request body; the MCP SDK's own bound is 4 MiB. */
@@ -72,21 +67,11 @@ export const HTTP_LIMITS = Object.freeze({
 
 /**
  * The bounds {@link serveMcpHttp} keeps to.
- *
- * @example
- * ```ts
- * const limits: HttpLimits = { ...HTTP_LIMITS, idleMs: 10 * 60_000 };
- * ```
  */
 export type HttpLimits = { readonly [K in keyof typeof HTTP_LIMITS]: number };
 
 /**
  * What the front hands the host's factory: who the client is.
- *
- * @example
- * ```ts
- * createServer: ({ principal }) => buildServer({ principal }),
- * ```
  */
 export interface HttpClient {
   /** The authenticated principal (`--token-file`), or `null` without a token file. */
@@ -96,11 +81,6 @@ export interface HttpClient {
 /**
  * The MCP server the host builds, per session or per request: an SDK
  * `McpServer` (or low-level `Server`).
- *
- * @example
- * ```ts
- * const server: McpServerLike = new McpServer({ name: 'explore', version: '1.0.0' });
- * ```
  */
 export interface McpServerLike {
   connect(transport: Transport): Promise<void>;
@@ -109,11 +89,6 @@ export interface McpServerLike {
 
 /**
  * Options of {@link serveMcpHttp}.
- *
- * @example
- * ```ts
- * const options: McpHttpOptions = { port: 3333, stateful: true, createServer: () => buildServer() };
- * ```
  */
 export interface McpHttpOptions {
   /** The port (0: any free one). */
@@ -141,13 +116,6 @@ export interface McpHttpOptions {
 
 /**
  * A running front.
- *
- * @example
- * ```ts
- * const front = await serveMcpHttp(options);
- * log(`listening on ${front.url}`);
- * process.on('SIGTERM', () => front.close().then(() => process.exit(0)));
- * ```
  */
 export interface McpHttpFront {
   /** `http://127.0.0.1:<port>/mcp`. */

@@ -9,12 +9,6 @@
 
 /**
  * A broadcast channel between the processes of a deployment.
- *
- * @example
- * ```ts
- * const relay: CancelRelay = await redisCancelRelay(client);
- * await serveMcpHttp({ …, stateful: false, relay });
- * ```
  */
 export interface CancelRelay {
   /** Sends `message` to every process listening (this one included, or not: both work). */
@@ -28,11 +22,6 @@ export interface CancelRelay {
 /**
  * What {@link redisCancelRelay} needs of a node-redis client (v4 or v5):
  * `PUBLISH`, and a duplicate connection to `SUBSCRIBE` on.
- *
- * @example
- * ```ts
- * const client: RedisPubSubLike = createClient({ url });
- * ```
  */
 export interface RedisPubSubLike {
   publish(channel: string, message: string): Promise<unknown>;

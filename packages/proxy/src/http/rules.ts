@@ -80,12 +80,6 @@ export function isAllowedOrigin(
  * The bearer tokens a server accepts, each naming one principal. Built by
  * `readTokenFile`; a principal is an opaque id derived from its token (never
  * the token itself), fit for a key prefix.
- *
- * @example
- * ```ts
- * const tokens: TokenSet = tokenSet(['3f9c…', 'a71e…']);
- * principalOf('Bearer 3f9c…', tokens); // 'p:…' (the first token's principal)
- * ```
  */
 export interface TokenSet {
   readonly entries: readonly { readonly digest: Buffer; readonly principal: string }[];

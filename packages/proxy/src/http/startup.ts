@@ -10,11 +10,6 @@ import { type TokenSet, tokenSet } from './rules.js';
 
 /**
  * A reason the server cannot start, whose message is the one line to print.
- *
- * @example
- * ```ts
- * try { tokens = readTokenFile(path); } catch (e) { if (e instanceof StartupError) fail(e.message); }
- * ```
  */
 export class StartupError extends Error {
   override readonly name = 'StartupError';
