@@ -61,14 +61,40 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
     else task.reject(error);
   };
 
-  /** Takes the next lane's oldest call, and sends that lane to the back of the line. */
+  /** Calls running per lane. */
+  const running = new Map();
+
+  /**
+   * Whether `lane` may take another worker: a lane with more than twice the
+   * pool's size waiting (a client keeping a flood in flight) never holds the
+   * last free worker, so another client's call finds one at once instead of
+   * waiting behind a render and for the cores the flood keeps busy. An agent's
+   * few parallel calls are below that and take every worker.
+   */
+  const mayRun = (lane, tasks) =>
+    size < 2 || tasks.length <= size * 2 || (running.get(lane) ?? 0) < size - 1;
+
+  /**
+   * Takes the oldest call of the next lane that may run one, and sends that
+   * lane to the back of the line; `undefined` when no lane may.
+   */
   const next = () => {
-    const [lane, tasks] = lanes.entries().next().value;
-    const task = tasks.shift();
-    lanes.delete(lane);
-    if (tasks.length > 0) lanes.set(lane, tasks);
-    waiting--;
-    return task;
+    for (const [lane, tasks] of lanes) {
+      if (!mayRun(lane, tasks)) continue;
+      const task = tasks.shift();
+      lanes.delete(lane);
+      if (tasks.length > 0) lanes.set(lane, tasks);
+      waiting--;
+      return task;
+    }
+    return undefined;
+  };
+
+  const started = (task) => running.set(task.lane, (running.get(task.lane) ?? 0) + 1);
+  const ended = (task) => {
+    const n = (running.get(task.lane) ?? 1) - 1;
+    if (n <= 0) running.delete(task.lane);
+    else running.set(task.lane, n);
   };
 
   const unqueue = (task) => {
@@ -83,8 +109,9 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
 
   const dispatch = () => {
     while (idle.length > 0 && waiting > 0) {
-      const worker = idle.pop();
       const task = next();
+      if (task === undefined) return;
+      const worker = idle.pop();
       try {
         worker.postMessage(task.args);
       } catch (error) {
@@ -95,6 +122,7 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
         continue;
       }
       busy.set(worker, task);
+      started(task);
       task.timer = setTimeout(
         () => replace(worker, new PoolError(`the call took longer than ${timeoutMs} ms`)),
         timeoutMs,
@@ -110,7 +138,10 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
     const at = idle.indexOf(worker);
     if (at >= 0) idle.splice(at, 1);
     worker.terminate().catch(() => {});
-    if (task !== undefined) settle(task, error);
+    if (task !== undefined) {
+      ended(task);
+      settle(task, error);
+    }
     if (!closed) {
       spawn();
       dispatch();
@@ -124,6 +155,7 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
       const task = busy.get(worker);
       if (task === undefined) return;
       busy.delete(worker);
+      ended(task);
       idle.push(worker);
       if (error === undefined) settle(task, undefined, result);
       else {

@@ -395,7 +395,10 @@ export async function logged(daemon: Daemon, line: string, count: number): Promi
 
 /** The example's worker pool, as the tests use it (the example is plain JavaScript). */
 export interface ExamplePool {
-  run(args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
+  run(
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal; lane?: string },
+  ): Promise<unknown>;
   stats(): { queued: number; running: number; workers: number };
   close(): Promise<void>;
 }
@@ -421,12 +424,18 @@ export interface ExampleHandler {
 const exampleModule = (name: string) =>
   import(new URL(`../../examples/mcp-explore/${name}`, import.meta.url).href);
 
-/** A pool of the example's real workers over the bundled fixture, in this process. */
-export async function examplePool(size = 1): Promise<ExamplePool> {
+/**
+ * A pool of the example's real workers over the bundled fixture, in this
+ * process (`workerUrl`: another worker module, such as FAULTY_WORKER's).
+ */
+export async function examplePool(
+  size = 1,
+  workerUrl = new URL('../../examples/mcp-explore/worker.mjs', import.meta.url),
+): Promise<ExamplePool> {
   const { createPool } = await exampleModule('pool.mjs');
   return createPool({
     size,
-    workerUrl: new URL('../../examples/mcp-explore/worker.mjs', import.meta.url),
+    workerUrl,
     workerData: {
       root: FIXTURE,
       enabled: true,

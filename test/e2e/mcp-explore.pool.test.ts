@@ -6,6 +6,7 @@
  * against a daemon with one worker that misbehaves on request, and on the
  * pool itself for the clone failure no tool argument can reach any more.
  */
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   body,
@@ -14,6 +15,7 @@ import {
   examplePool,
   explore,
   exploreError,
+  FAULTY_WORKER,
   type FaultyDaemon,
   hasPointer,
   health,
@@ -159,5 +161,39 @@ describe('the pool itself, given arguments that do not clone', () => {
     expect(bad.status).toBe('rejected');
     expect(after.status).toBe('fulfilled');
     expect(pool.stats()).toEqual({ queued: 0, running: 0, workers: 1 });
+  });
+});
+
+describe('lanes', () => {
+  it('keeps a worker free for another client while one keeps a flood of calls waiting', async () => {
+    const pool = await examplePool(2, pathToFileURL(FAULTY_WORKER));
+    try {
+      // One lane with far more calls waiting than the pool has workers: once its
+      // first two have run, it holds one worker at a time.
+      const flood = Array.from({ length: 10 }, () =>
+        pool.run({ query: `slow:${WIDE}` }, { lane: 'flooder' }).catch(() => null),
+      );
+      await sleep(SLOW_MS + 300);
+      expect(pool.stats()).toMatchObject({ running: 1, queued: 7 });
+      // Another lane's call runs at once, on the worker the flood may not take.
+      const other = pool.run({ query: WIDE }, { lane: 'well-behaved' });
+      expect(pool.stats()).toMatchObject({ running: 2, queued: 7 });
+      await other;
+      await Promise.all(flood);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('gives a few parallel calls of one lane every worker', async () => {
+    const pool = await examplePool(2, pathToFileURL(FAULTY_WORKER));
+    try {
+      const calls = [1, 2, 3].map(() => pool.run({ query: `slow:${WIDE}` }, { lane: 'agent' }));
+      await sleep(100);
+      expect(pool.stats()).toMatchObject({ running: 2, queued: 1 });
+      await Promise.all(calls);
+    } finally {
+      await pool.close();
+    }
   });
 });
