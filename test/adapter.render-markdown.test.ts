@@ -386,6 +386,9 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
         partial: false,
         calls: [],
         refresh: false,
+        compact: true,
+        maxSpansInPointer: 4,
+        maxSymbolsInPointer: 5,
       },
     ]);
   });

@@ -190,8 +190,9 @@ describe('the bank budget', () => {
 describe('thresholds and the pointer at the edges', () => {
   it('Infinity is kept as a threshold: no held run is long enough for it', () => {
     const p = prior([
-      { path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 10, fingerprint: fp },
+      { path: 'a.ts', ranges: [{ start: 1, end: 29 }], chars: 10, fingerprint: fp },
     ]);
+    // One line more than was held: no section is held whole either.
     const intended = [{ start: 1, end: 30 }];
     const thresholds = { minCoveredLines: Number.POSITIVE_INFINITY };
     const plan = planFile({ path: 'a.ts', content, intended, prior: p, thresholds });

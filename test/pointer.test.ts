@@ -120,7 +120,7 @@ describe('formatPointer', () => {
       refresh: true,
     });
     expect(one).toBe(
-      'Sent in response #3 of this conversation: `a.ts` L1-9. The file is unchanged since, so that earlier copy is still exact. Only the lines not sent before follow. If response #3 is no longer in your context, call this tool again with `refresh: [3]`.',
+      'Sent in response #3 of this conversation: `a.ts` L1-9. The file is unchanged since; only the lines not sent before follow. If response #3 is no longer in your context, call this tool again with `refresh: [3]`.',
     );
     const two = formatPointer({
       path: 'a.ts',

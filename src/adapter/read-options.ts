@@ -17,11 +17,13 @@ import {
   type PointerParts,
   readCalls,
   readSymbolNodes,
+  readThresholds,
   type SymbolExtent,
 } from '../dedup/read-input.js';
+import type { DedupThresholds } from '../dedup/thresholds.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
-import { isContextToken } from '../wire/args.js';
+import { isContextToken, parseRefresh } from '../wire/args.js';
 import type { EmissionRecorder } from './recorder.js';
 import type { RenderablePlan } from './render.js';
 
@@ -29,8 +31,10 @@ import type { RenderablePlan } from './render.js';
  * A `RenderablePlan` as the renderer trusts it: ranges normalized, the numbers
  * it cites checked (none when unknown).
  */
-export type PlannedFile = Omit<RenderablePlan, 'coveredBy'> & {
+export type PlannedFile = Omit<RenderablePlan, 'coveredBy' | 'cutAt' | 'thresholds'> & {
   readonly coveredBy: readonly number[];
+  readonly cutAt: number | null;
+  readonly thresholds: DedupThresholds;
 };
 
 /** A file's content and its symbol nodes, read. */
@@ -51,6 +55,8 @@ export interface ResponseHeader {
   readonly context: string | null;
   /** Pointers end with how to ask for lines back with `refresh`. */
   readonly refresh: boolean;
+  /** The client sent a `refresh` that could not be read: the response says so. */
+  readonly unread: boolean;
 }
 
 /** `renderMarkdown`'s options, read. */
@@ -107,8 +113,12 @@ function readPlanned(raw: unknown): PlannedFile | null {
     emit: readRanges(prop(raw, 'emit')),
     covered: readRanges(prop(raw, 'covered')),
     coveredBy: readCalls(prop(raw, 'coveredBy')),
+    cutAt: positiveOrNull(prop(raw, 'cutAt')),
+    thresholds: readThresholds(prop(raw, 'thresholds')),
   };
 }
+
+export const positiveOrNull = (x: unknown) => (isPositiveInteger(x) ? x : null);
 
 /** A source whose content is a string, with its symbol nodes read (unusable ones left out). */
 function readSource(raw: unknown): SourceFile | null {
@@ -190,9 +200,10 @@ export function readResponseHeader(options: unknown, planIndex?: unknown): Respo
   const callIndex = given === undefined ? planIndex : given;
   const context = prop(options, 'context');
   return {
-    callIndex: isPositiveInteger(callIndex) ? callIndex : null,
+    callIndex: positiveOrNull(callIndex),
     context: isContextToken(context) ? context : null,
     refresh: prop(options, 'refresh') === true,
+    unread: parseRefresh(prop(options, 'refreshArgument')) === null,
   };
 }
 
@@ -238,7 +249,7 @@ export function readReadOptions(options: unknown): ReadInput | null {
     source,
     reporter,
     pointer: readPointer(prop(options, 'pointer')),
-    header: readResponseHeader(options),
+    header: readResponseHeader(options, prop(prop(options, 'plan'), 'callIndex')),
   };
 }
 

@@ -10,9 +10,18 @@ import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import { subtractRanges } from '../ranges/setops.js';
-import { allTrivial, charsOf, clipToLines, indexLines, type LineIndex } from '../text/lines.js';
+import {
+  allTrivial,
+  charsOf,
+  charsOfLines,
+  clipToLines,
+  indexLines,
+  type LineIndex,
+} from '../text/lines.js';
+import { TOKEN_UNITS } from '../text/tokens.js';
 import { earnsPointer, shareALine } from './_spans.js';
 import type { GateDecision, GateReason, GateVerdict } from './gates.js';
+import { writePointer } from './pointer.js';
 import { type FileInput, type PlanSettings, readPlanFile } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
@@ -78,6 +87,25 @@ export interface FilePlan {
   readonly coveredChars: number;
   /** Chars of `folded`; when > 0, `render` is `pointer` and `newChars` is 0. */
   readonly foldedChars: number;
+  /**
+   * Tokens of `emit`, when the budget counted tokens (`budget.maxTokens`): the
+   * host's `countTokens`, else `estimateTokens`. Absent otherwise.
+   */
+  readonly newTokens?: number;
+  /**
+   * The first intended line the budget left out (no source, no pointer), when
+   * it cut this file: its section ends with a line that says so. A file the
+   * budget left out whole (`skipped`) is cut at its first line. `null` when
+   * nothing was cut.
+   */
+  readonly cutAt: number | null;
+  /**
+   * The number of the response being planned (`prior.callCount + 1`, `null`
+   * when untracked): `renderRead` opens with it, later pointers cite it.
+   */
+  readonly callIndex: number | null;
+  /** The thresholds the plan was made with: the renderer's pointer takes its limits from them. */
+  readonly thresholds: DedupThresholds;
   /** Each gate's verdict with a reason code, in order: switch, session, content, size, delta. */
   readonly gates: readonly GateDecision[];
 }
@@ -125,6 +153,10 @@ export interface FileWork {
   /** What served this file's current content, most recent first. */
   readonly served: readonly ServedRecord[];
   readonly gates: readonly GateDecision[];
+  /** The first intended line the budget left out, or `null`. */
+  readonly cutAt: number | null;
+  /** Token units of `emit` (32 a token), when the budget counted them; else `null`. */
+  readonly units: number | null;
 }
 
 const GATES = ['switch', 'session', 'content', 'size', 'delta'] as const;
@@ -172,8 +204,14 @@ function unmatched(prior: ProjectState, path: string): GateReason {
  * The maximal runs of `intended` (normalized) that some record served: the
  * served lines marked once in a byte per line up to the last intended one,
  * then read off along `intended`. Linear in the lines asked for, with no sort.
+ * A run that is a whole intended span (a section held first line to last)
+ * also goes into `wholes`.
  */
-function heldRuns(intended: readonly LineRange[], served: readonly ServedRecord[]): LineRange[] {
+function heldRuns(
+  intended: readonly LineRange[],
+  served: readonly ServedRecord[],
+  wholes: Set<LineRange>,
+): LineRange[] {
   const lastSpan = intended[intended.length - 1];
   if (lastSpan === undefined) return [];
   const last = lastSpan.end;
@@ -194,33 +232,42 @@ function heldRuns(intended: readonly LineRange[], served: readonly ServedRecord[
       }
     }
     // Runs of two intended spans never touch: the spans themselves do not.
-    if (run !== 0) out.push({ start: run, end: r.end });
+    if (run !== 0) {
+      const held = { start: run, end: r.end };
+      out.push(held);
+      if (run === r.start) wholes.add(held);
+    }
   }
   return out;
 }
 
 /**
- * Once the file carries a pointer, a held run too short for a pointer of its
- * own is withheld too when it sits at the edge of a span that would be sent:
- * the span shrinks from that end and the pointer names the run, so no hole
- * opens inside a sent span and no pointer is added for it. A short run inside
- * a span stays in the source.
- *
- * Held runs never touch one another (runs of one span are maximal, and spans
- * do not touch), so any of them, in order, is a normalized set: `covered` is
- * the runs kept, with no merge.
+ * The size gate's rule for one held run: a pointer is earned by
+ * `minCoveredLines` lines, or (a whole section, which leaves no hole in the
+ * source shown) by a compact pointer of at most half the section's chars, so
+ * that every pointer is a real saving.
  */
-function trimEdges(
-  intended: readonly LineRange[],
-  held: readonly LineRange[],
+function earned(
+  run: LineRange,
+  whole: boolean,
+  work: Pick<FileWork, 'file' | 'index'>,
+  served: readonly ServedRecord[],
   t: DedupThresholds,
-): { covered: readonly LineRange[]; rest: readonly LineRange[] } {
-  const long = (run: LineRange) => earnsPointer(run, t.minCoveredLines);
-  const rest = subtractRanges(intended, held.filter(long));
-  const covered = held.filter(
-    (run) => long(run) || rest.some((span) => span.start === run.start || span.end === run.end),
-  );
-  return { covered, rest: subtractRanges(intended, covered) };
+): boolean {
+  if (earnsPointer(run, t.minCoveredLines)) return true;
+  if (!whole) return false;
+  const pointer = writePointer({
+    path: work.file.path,
+    covered: [run],
+    symbols: [],
+    partial: false,
+    calls: citing(served, [run]),
+    refresh: false,
+    compact: true,
+    maxSpansInPointer: t.maxSpansInPointer,
+    maxSymbolsInPointer: 0,
+  });
+  return 2 * pointer.length <= charsOfLines(work.index, run.start, run.end);
 }
 
 /** The five gates, in order; each returns early with its decision. */
@@ -248,12 +295,15 @@ function gate(
   const served = servedRecords(prior, file.path, work.fingerprint);
   if (served.length === 0) return whole(stopAt(passed, 2, unmatched(prior, file.path)));
   passed.push(decide('content', 'pass', 'fingerprint-match'));
-  const held = heldRuns(work.intended, served);
-  if (!held.some((r) => earnsPointer(r, s.thresholds.minCoveredLines))) {
+  const wholes = new Set<LineRange>();
+  const held = heldRuns(work.intended, served, wholes);
+  const covered = held.filter((run) => earned(run, wholes.has(run), work, served, s.thresholds));
+  if (covered.length === 0) {
     return whole(stopAt(passed, 3, held.length === 0 ? 'no-overlap' : 'below-min-covered'));
   }
   passed.push(decide('size', 'pass', 'covered'));
-  const { covered, rest } = trimEdges(work.intended, held, s.thresholds);
+  // Held runs never touch one another, so the runs kept are a normalized set.
+  const rest = subtractRanges(work.intended, covered);
   const withheld = { covered, served, emit: NONE, folded: NONE };
   if (rest.length === 0) {
     return {
@@ -290,7 +340,11 @@ export function planWork(file: FileInput, s: PlanSettings): FileWork {
     { file, fingerprint, index, intended },
     s,
   );
-  const work = { file, fingerprint, index, intended, render, emit, covered, folded, served, gates };
+  const work = {
+    ...{ file, fingerprint, index, intended, render, emit, covered, folded, served, gates },
+    cutAt: null,
+    units: null,
+  };
   if (file.content === null || file.pathProblem === 'no-path' || intended.length === 0) {
     return skipped(work);
   }
@@ -299,7 +353,7 @@ export function planWork(file: FileInput, s: PlanSettings): FileWork {
 
 /** @internal The same file left out of the response: no source, no pointer. */
 export function skipped(work: FileWork): FileWork {
-  return { ...work, render: 'skipped', emit: NONE, covered: NONE, folded: NONE };
+  return { ...work, render: 'skipped', emit: NONE, covered: NONE, folded: NONE, units: null };
 }
 
 /** The records that served some of `covered`, most recent first (as `served` is ordered). */
@@ -318,9 +372,9 @@ function citing(served: readonly ServedRecord[], covered: readonly LineRange[]):
  * (inputs are copied as they are read) and none is changed once made, so they
  * are frozen in place.
  */
-export function planOf(work: FileWork): FilePlan {
+export function planOf(work: FileWork, s: PlanSettings): FilePlan {
   const { index } = work;
-  return Object.freeze({
+  const plan = {
     path: work.file.path,
     fingerprint: work.fingerprint,
     render: work.render,
@@ -331,8 +385,14 @@ export function planOf(work: FileWork): FilePlan {
     newChars: charsOf(index, work.emit),
     coveredChars: charsOf(index, work.covered),
     foldedChars: charsOf(index, work.folded),
+    cutAt: work.cutAt,
+    callIndex: s.prior === null ? null : s.prior.callCount + 1,
+    thresholds: s.thresholds,
     gates: Object.freeze(work.gates),
-  });
+  };
+  return Object.freeze(
+    work.units === null ? plan : { ...plan, newTokens: Math.ceil(work.units / TOKEN_UNITS) },
+  );
 }
 
 /**
@@ -361,5 +421,5 @@ export function planOf(work: FileWork): FilePlan {
  */
 export function planFile(input: PlanFileInput): FilePlan {
   const { file, ...s } = readPlanFile(input);
-  return planOf(planWork(file, s));
+  return planOf(planWork(file, s), s);
 }
