@@ -266,6 +266,8 @@ describe('measureDuplicates on junk', () => {
       uniqueChars: 0,
       duplicateChars: 0,
       duplicateShare: 0,
+      sourceTokens: 0,
+      duplicateTokens: 0,
     });
   });
 
@@ -284,6 +286,8 @@ describe('measureDuplicates on junk', () => {
       uniqueChars: 4,
       duplicateChars: 4,
       duplicateShare: 0.5,
+      sourceTokens: 10,
+      duplicateTokens: 5,
     });
   });
 });

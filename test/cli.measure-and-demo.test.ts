@@ -35,6 +35,8 @@ describe('span-ledger measure', () => {
       uniqueChars: 9,
       duplicateChars: 7,
       duplicateShare: 7 / 16,
+      sourceTokens: 12,
+      duplicateTokens: 5,
     });
   });
 

@@ -9,6 +9,7 @@ export type { LineSymbolNode, SymbolKind, SymbolNode } from '../dedup/symbols.js
 export type { Emission, FileEmission } from '../ledger/types.js';
 export {
   type DuplicateReport,
+  type MeasuredResponse,
   measureDuplicates,
   parseRenderedResponse,
   type RenderedLine,

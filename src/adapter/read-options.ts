@@ -267,13 +267,19 @@ export function readPath(x: unknown): string | null {
   return nonEmpty(x) ? x : null;
 }
 
-/** The responses of a list that are strings, in order; anything but a readable array holds none. */
-export function readResponseTexts(raw: unknown): string[] {
+/**
+ * The responses of a list, in order: strings, and `{ text, path? }` whose
+ * text is a string (a path that is not a non-empty string is none); anything
+ * but a readable array holds none.
+ */
+export function readResponses(raw: unknown): { text: string; path: string }[] {
   const { list, length } = listOf(raw);
-  const out: string[] = [];
+  const out: { text: string; path: string }[] = [];
   for (let i = 0; i < length; i++) {
-    const text = at(list, i);
-    if (typeof text === 'string') out.push(text);
+    const entry = at(list, i);
+    const text = typeof entry === 'string' ? entry : prop(entry, 'text');
+    const path = prop(entry, 'path');
+    if (typeof text === 'string') out.push({ text, path: nonEmpty(path) ? path : '' });
   }
   return out;
 }
