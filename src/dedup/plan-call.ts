@@ -12,8 +12,8 @@ import type { LineRange } from '../ranges/range.js';
 import { intersectRanges, subtractRanges } from '../ranges/setops.js';
 import { charsOf, clipToLines, type LineIndex, takePrefix } from '../text/lines.js';
 import { TOKEN_UNITS, tokenUnits } from '../text/tokens.js';
-import { shareALine } from './_spans.js';
-import { type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
+import { firstOutside, minus, shareALine } from './_spans.js';
+import { decided, type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
 import {
   type BudgetLimits,
   type CallInput,
@@ -151,67 +151,91 @@ interface Grant {
 
 const NO_GRANT: Grant = { spans: [], chars: 0, units: 0 };
 
-/** Token units of single lines, each counted once per call: the host's counter while it works, else the estimate. */
-interface LinePrices {
-  (index: LineIndex, line: number): number;
+/**
+ * Token units of lines `from..to` of a file, the units through each line
+ * pushed into `lines`. The estimate prices the lines' text in one pass (whole
+ * lines' units add up exactly); the host's counter is asked line by line,
+ * each line once per call, while it works.
+ */
+interface Prices {
+  (index: LineIndex, from: number, to: number, lines?: number[]): number;
   /** Set once the host's counter failed: the call is counted again with the estimate. */
   failed?: boolean;
 }
 
-function linePrices(count: TokenCounter | null): LinePrices {
+function prices(count: TokenCounter | null): Prices {
   const known = new Map<LineIndex, Float64Array>();
-  const price: LinePrices = (index, n) => {
+  const price: Prices = (index, from, to, lines) => {
+    const { content, offsets } = index;
+    if (count === null) {
+      const units = tokenUnits(content, offsets[from - 1]!, offsets[to]!, lines);
+      // A last line without a newline ends the slice instead.
+      if (lines !== undefined && lines.length < to - from + 1) lines.push(units);
+      return units;
+    }
     let cache = known.get(index);
     if (cache === undefined) known.set(index, (cache = new Float64Array(index.lineCount + 1)));
-    // Stored plus one, so that 0 reads as "not counted yet".
-    if (cache[n]! > 0) return cache[n]! - 1;
-    const from = index.offsets[n - 1]!;
-    const to = index.offsets[n]!;
-    let units = tokenUnits(index.content, from, to);
-    if (count !== null) {
-      const n = count(index.content.slice(from, to));
-      if (Number.isSafeInteger(n) && (n as number) >= 0) units = (n as number) * TOKEN_UNITS;
-      else price.failed = true;
+    let sum = 0;
+    for (let n = from; n <= to; n++) {
+      // Stored plus one, so that 0 reads as "not counted yet".
+      if (cache[n] === 0) {
+        const counted = count(content.slice(offsets[n - 1], offsets[n]));
+        const ok = Number.isSafeInteger(counted) && (counted as number) >= 0;
+        if (!ok) price.failed = true;
+        cache[n] = (ok ? (counted as number) * TOKEN_UNITS : 0) + 1;
+      }
+      sum += cache[n]! - 1;
+      lines?.push(sum);
     }
-    cache[n] = units + 1;
-    return units;
+    return sum;
   };
   return price;
 }
 
-/** Token units of every line of `spans`. */
-function unitsOf(price: LinePrices, index: LineIndex, spans: readonly LineRange[]): number {
+/** Token units of `spans`. */
+function unitsOf(price: Prices, index: LineIndex, spans: readonly LineRange[]): number {
   let sum = 0;
-  for (const r of spans) for (let n = r.start; n <= r.end; n++) sum += price(index, n);
+  for (const r of spans) sum += price(index, r.start, r.end);
   return sum;
 }
 
+/** Lines priced in one pass while a budget counts: few enough that a cut wastes little. */
+const CHUNK_LINES = 16;
+
 /**
  * A demand's lines in order with their running token units, counted only as
- * far as a limit asks: water-filling counts what the files get, not all they
- * want.
+ * far as a limit asks, a chunk of lines at a time: water-filling counts what
+ * the files get, not all they want.
  */
 interface Meter {
   /** The last line of the longest prefix within `limit` units (0: none). */
   within(limit: number): number;
-  /** The units of the lines up to `end`, among those counted. */
+  /** The units of the lines up to `end` (counted already). */
   through(end: number): number;
   /** The demand's units when it is at most `level`, else `null`. */
   fits(level: number): number | null;
 }
 
-function meter(d: Demand, price: LinePrices): Meter {
+function meter(d: Demand, price: Prices): Meter {
+  // Each line counted, and the units through it.
   const lines: number[] = [];
   const sums: number[] = [];
   let span = 0;
   let line = d.spans[0]?.start ?? 0;
   let sum = 0;
+  const chunk: number[] = [];
   const countTo = (limit: number) => {
     while (span < d.spans.length && sum <= limit) {
-      sum += price(d.index, line);
-      lines.push(line);
-      sums.push(sum);
-      if (line++ === d.spans[span]!.end) line = d.spans[++span]?.start ?? 0;
+      const { end } = d.spans[span]!;
+      const to = Math.min(end, line + CHUNK_LINES - 1);
+      chunk.length = 0;
+      price(d.index, line, to, chunk);
+      for (const units of chunk) {
+        lines.push(line++);
+        sums.push(sum + units);
+      }
+      sum = sums[sums.length - 1]!;
+      if (to === end) line = d.spans[++span]?.start ?? 0;
     }
   };
   /** How many counted lines satisfy `ok`, from the end back. */
@@ -269,11 +293,7 @@ function waterFill(n: number, total: number, fits: (k: number, level: number) =>
  * file cut at whole lines from its end to fit both; then what line
  * granularity left over goes, in rank order, to files that were cut.
  */
-function allocate(
-  demands: readonly Demand[],
-  limits: BudgetLimits,
-  price: LinePrices | null,
-): Grant[] {
+function allocate(demands: readonly Demand[], limits: BudgetLimits, price: Prices | null): Grant[] {
   const slotted: number[] = [];
   for (const [i, d] of demands.entries()) {
     if (d.needsSlot && slotted.length < limits.maxFiles) slotted.push(i);
@@ -331,24 +351,17 @@ function overlapping(runs: readonly LineRange[], set: readonly LineRange[]): Lin
 function bankTo(work: FileWork, offLines: readonly LineRange[]): FileWork {
   if (offLines.length === 0) return skipped(work);
   const covered = overlapping(work.covered, offLines);
-  if (covered.length === 0) return { ...work, render: 'full', emit: offLines, covered, folded: [] };
+  if (covered.length === 0) return decided(work, 'full', offLines, covered, covered);
   const folded = intersectRanges(work.folded, offLines);
   const emit = subtractRanges(subtractRanges(offLines, covered), folded);
-  return { ...work, render: emit.length === 0 ? 'pointer' : 'partial', emit, covered, folded };
+  return decided(work, emit.length === 0 ? 'pointer' : 'partial', emit, covered, folded);
 }
 
 /** Under `spend`: the file sends the prefix of its deduped lines it was granted. */
 function spendTo(work: FileWork, grant: Grant): FileWork {
   if (work.emit.length === 0) return work;
-  return grant.spans.length === 0 ? skipped(work) : { ...work, emit: grant.spans };
-}
-
-/** The first intended line that is neither sent, pointed at nor folded, or `null`. */
-function firstCut(w: FileWork): number | null {
-  return (
-    subtractRanges(w.intended, mergeRanges([...w.emit, ...w.covered, ...w.folded]))[0]?.start ??
-    null
-  );
+  if (grant.spans.length === 0) return skipped(work);
+  return decided(work, work.render, grant.spans, work.covered, work.folded);
 }
 
 /**
@@ -359,7 +372,7 @@ function firstCut(w: FileWork): number | null {
 function budgetStep(
   works: readonly FileWork[],
   limits: BudgetLimits | null,
-  price: LinePrices | null,
+  price: Prices | null,
 ): readonly FileWork[] {
   if (limits === null) return works;
   const demands = works.map((w) =>
@@ -373,15 +386,22 @@ function budgetStep(
     const g = grants[i]!;
     const d = demands[i]!;
     // A skipped file has no slot, so no dedup-off lines: it stays skipped.
-    let out = limits.bank ? bankTo(w, g.spans) : spendTo(w, g);
-    if (d.needsSlot && g.spans.at(-1)?.end !== d.spans.at(-1)?.end)
-      out = { ...out, cutAt: firstCut(out) };
-    return price === null ? out : { ...out, units: unitsOf(price, w.index, out.emit) };
+    const out = limits.bank ? bankTo(w, g.spans) : spendTo(w, g);
+    const cut = d.needsSlot && g.spans.at(-1)?.end !== d.spans.at(-1)?.end;
+    if (!cut && price === null) return out;
+    const { emit, covered, folded } = out;
+    const cutAt = cut ? firstOutside(out.intended, [emit, covered, folded]) : null;
+    return decided(
+      out,
+      out.render,
+      emit,
+      covered,
+      folded,
+      cutAt,
+      price && (limits.bank ? unitsOf(price, w.index, emit) : emit.length > 0 ? g.units : 0),
+    );
   });
 }
-
-const newCharsOf = (works: readonly FileWork[]) =>
-  works.reduce((sum, w) => sum + charsOf(w.index, w.emit), 0);
 
 /** After the hold-back step: the files before the budget, after it, and who was restored. */
 interface HeldBack {
@@ -415,27 +435,22 @@ function holdBackStep(
   cut: readonly FileWork[],
   call: CallInput,
   cap: number,
-  price: LinePrices | null,
+  price: Prices | null,
 ): HeldBack {
   const none = { gated, cut, heldBack: null };
-  if (newCharsOf(cut) > 0) return none;
+  // Every line has a char (its text, or its newline): a file that sends a line sends source.
+  if (cut.some((w) => w.emit.length > 0)) return none;
   const i = cut.findIndex((w) => w.render === 'pointer');
   if (i < 0) return none;
   const g = gated[i]!;
   const head = restoredHead(g, cap, call.thresholds);
   if (head.length === 0) return none;
-  const covered = subtractRanges(g.covered, head);
+  const covered = minus(g.covered, head);
   // A trivial remainder the pointer had folded is shown with the lines it ended.
-  const restored: FileWork =
+  const restored =
     covered.length === 0
-      ? { ...g, render: 'full', emit: g.intended, covered, folded: [] }
-      : {
-          ...g,
-          render: 'partial',
-          emit: mergeRanges([...head, ...subtractRanges(g.folded, head)]),
-          covered,
-          folded: [],
-        };
+      ? decided(g, 'full', g.intended, covered, covered)
+      : decided(g, 'partial', mergeRanges([...head, ...minus(g.folded, head)]), covered, []);
   const again = gated.map((w, k) => (k === i ? restored : w));
   const recut = budgetStep(again, call.budget, price);
   if (recut[i]!.render === 'skipped') return none;
@@ -452,8 +467,7 @@ export function budgeted(
   call: CallInput,
   count = call.budget?.countTokens ?? null,
 ): HeldBack & { readonly units: number | null } {
-  const price =
-    call.budget !== null && call.budget.maxTokens !== Infinity ? linePrices(count) : null;
+  const price = call.budget !== null && call.budget.maxTokens !== Infinity ? prices(count) : null;
   const cut = budgetStep(gated, call.budget, price);
   const held =
     call.holdBack === null
@@ -528,7 +542,7 @@ export function planCall(input: PlanCallInput): CallPlan {
     coveredChars,
     foldedChars,
   };
-  return Object.freeze(
-    held.units === null ? plan : { ...plan, newTokens: Math.ceil(held.units / TOKEN_UNITS) },
-  );
+  // Tokens only where they were counted (assigned, not spread: a spread copy is slow).
+  if (held.units !== null) Object.assign(plan, { newTokens: Math.ceil(held.units / TOKEN_UNITS) });
+  return Object.freeze(plan);
 }

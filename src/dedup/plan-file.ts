@@ -9,9 +9,9 @@ import { frozenEach } from '../boundary/freeze.js';
 import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
-import { subtractRanges } from '../ranges/setops.js';
 import {
   allTrivial,
+  charsBelow,
   charsOf,
   charsOfLines,
   clipToLines,
@@ -19,8 +19,8 @@ import {
   type LineIndex,
 } from '../text/lines.js';
 import { TOKEN_UNITS } from '../text/tokens.js';
-import { earnsPointer, shareALine } from './_spans.js';
-import type { GateDecision, GateReason, GateVerdict } from './gates.js';
+import { earnsPointer, minus, shareALine } from './_spans.js';
+import type { DedupGate, GateDecision, GateReason, GateVerdict } from './gates.js';
 import { writePointer } from './pointer.js';
 import { type FileInput, type PlanSettings, readPlanFile } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
@@ -160,32 +160,38 @@ export interface FileWork {
 }
 
 const GATES = ['switch', 'session', 'content', 'size', 'delta'] as const;
+/** What each gate says when it lets withholding go on. */
+const PASSED: readonly GateReason[] = ['enabled', 'has-history', 'fingerprint-match', 'covered'];
+const GATE_LISTS = /* @__PURE__ */ new Map<string, readonly GateDecision[]>();
 
-/** A gate's decision, frozen once: a plan hands out the very object. */
-const decide = (
-  gate: GateDecision['gate'],
-  verdict: GateVerdict,
-  reason: GateReason,
-): GateDecision => Object.freeze({ gate, verdict, reason });
-
-/** The gates from `stopped` on, after gate `stopped` said `stop` for `reason`. */
-function stopAt(
-  passed: readonly GateDecision[],
-  stopped: number,
-  reason: GateReason,
-): readonly GateDecision[] {
-  const gates = [...passed, decide(GATES[stopped]!, 'stop', reason)];
-  for (let i = stopped + 1; i < GATES.length; i++) {
-    const gate = GATES[i]!;
-    gates.push(decide(gate, 'skip', gate === 'delta' ? 'nothing-covered' : 'not-reached'));
+/**
+ * The five decisions when gate `at` said `verdict` for `reason`: the gates
+ * before it passed, the ones after were not reached (`delta`: nothing
+ * covered). Made once per outcome and frozen, so plans share them.
+ */
+function gatesAt(at: number, verdict: GateVerdict, reason: GateReason): readonly GateDecision[] {
+  // A reason belongs to one gate and one verdict: it names the outcome.
+  let list = GATE_LISTS.get(reason);
+  if (list === undefined) {
+    const decide = (gate: DedupGate, i: number): GateDecision =>
+      Object.freeze(
+        i < at
+          ? { gate, verdict: 'pass', reason: PASSED[i]! }
+          : i === at
+            ? { gate, verdict, reason }
+            : {
+                gate,
+                verdict: 'skip',
+                reason: gate === 'delta' ? 'nothing-covered' : 'not-reached',
+              },
+      );
+    GATE_LISTS.set(reason, (list = Object.freeze(GATES.map(decide))));
   }
-  return gates;
+  return list;
 }
 
-/** What the gates decide: the part of a {@link FileWork} they set. */
-type Verdict = Pick<FileWork, 'render' | 'emit' | 'covered' | 'folded' | 'served' | 'gates'>;
-
 const NONE: readonly LineRange[] = [];
+const NO_RECORDS: readonly ServedRecord[] = [];
 
 /** Why the content gate found nothing to point at. */
 function unmatched(prior: ProjectState, path: string): GateReason {
@@ -201,44 +207,58 @@ function unmatched(prior: ProjectState, path: string): GateReason {
 }
 
 /**
- * The maximal runs of `intended` (normalized) that some record served: the
- * served lines marked once in a byte per line up to the last intended one,
- * then read off along `intended`. Linear in the lines asked for, with no sort.
- * A run that is a whole intended span (a section held first line to last)
- * also goes into `wholes`.
+ * What the records served, as one normalized set: each record's ranges
+ * (normalized, as a ledger keeps them) merged into the others', joined where
+ * they overlap or touch. Ranges out of order could only leave lines out,
+ * never join lines no record served.
+ */
+function unionOf(served: readonly ServedRecord[]): readonly LineRange[] {
+  let union = served[0]!.ranges;
+  for (let i = 1; i < served.length; i++) {
+    const b = served[i]!.ranges;
+    const out: LineRange[] = [];
+    let x = 0;
+    let y = 0;
+    while (x < union.length || y < b.length) {
+      const r =
+        y >= b.length || (x < union.length && union[x]!.start <= b[y]!.start)
+          ? union[x++]!
+          : b[y++]!;
+      const last = out[out.length - 1];
+      if (last === undefined || r.start > last.end + 1) out.push(r);
+      else if (r.end > last.end) out[out.length - 1] = { start: last.start, end: r.end };
+    }
+    union = out;
+  }
+  return union;
+}
+
+/**
+ * The size gate over the maximal runs of `intended` (normalized) that some
+ * record served, found in one walk of both sets, span by span, never line by
+ * line: the runs that earn a pointer (`earns`, told whether the run is a
+ * whole intended span: a section held first line to last), or `null` when
+ * nothing intended was held at all.
  */
 function heldRuns(
   intended: readonly LineRange[],
   served: readonly ServedRecord[],
-  wholes: Set<LineRange>,
-): LineRange[] {
-  const lastSpan = intended[intended.length - 1];
-  if (lastSpan === undefined) return [];
-  const last = lastSpan.end;
-  const mark = new Uint8Array(last + 1);
-  for (const record of served) {
-    // A span past the last intended line fills nothing: `fill` clamps to the array.
-    for (const r of record.ranges) mark.fill(1, r.start, Math.min(r.end, last) + 1);
-  }
+  earns: (run: LineRange, whole: boolean) => boolean,
+): LineRange[] | null {
+  const union = unionOf(served);
   const out: LineRange[] = [];
+  let held = false;
+  let j = 0;
   for (const r of intended) {
-    let run = 0;
-    for (let line = r.start; line <= r.end; line++) {
-      if (mark[line] === 1) {
-        if (run === 0) run = line;
-      } else if (run !== 0) {
-        out.push({ start: run, end: line - 1 });
-        run = 0;
-      }
-    }
-    // Runs of two intended spans never touch: the spans themselves do not.
-    if (run !== 0) {
-      const held = { start: run, end: r.end };
-      out.push(held);
-      if (run === r.start) wholes.add(held);
+    while (j < union.length && union[j]!.end < r.start) j++;
+    for (let k = j; k < union.length && union[k]!.start <= r.end; k++) {
+      const u = union[k]!;
+      const run = { start: Math.max(u.start, r.start), end: Math.min(u.end, r.end) };
+      held = true;
+      if (earns(run, run.start === r.start && run.end === r.end)) out.push(run);
     }
   }
-  return out;
+  return held ? out : null;
 }
 
 /**
@@ -255,7 +275,9 @@ function earned(
   t: DedupThresholds,
 ): boolean {
   if (earnsPointer(run, t.minCoveredLines)) return true;
-  if (!whole) return false;
+  const chars = charsOfLines(work.index, run.start, run.end);
+  // The shortest compact pointer: the path and `` ` L1: unchanged, in #1.``.
+  if (!whole || 2 * (work.file.path.length + 22) > chars) return false;
   const pointer = writePointer({
     path: work.file.path,
     covered: [run],
@@ -267,61 +289,60 @@ function earned(
     maxSpansInPointer: t.maxSpansInPointer,
     maxSymbolsInPointer: 0,
   });
-  return 2 * pointer.length <= charsOfLines(work.index, run.start, run.end);
+  return 2 * pointer.length <= chars;
 }
 
 /** The five gates, in order; each returns early with its decision. */
 function gate(
-  work: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
+  base: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
   s: PlanSettings,
-): Verdict {
-  const whole = (gates: readonly GateDecision[]): Verdict => ({
-    render: 'full',
-    emit: work.intended,
-    covered: NONE,
-    folded: NONE,
-    served: [],
-    gates,
-  });
-  if (!s.enabled) return whole(stopAt([], 0, 'disabled'));
-  const passed = [decide('switch', 'pass', 'enabled')];
-  const { prior } = s;
-  if (prior === null) return whole(stopAt(passed, 1, 'untracked'));
-  if (prior.calls.length === 0) return whole(stopAt(passed, 1, 'first-call'));
-  passed.push(decide('session', 'pass', 'has-history'));
-  const { file } = work;
-  if (file.content === null) return whole(stopAt(passed, 2, 'no-content'));
-  if (file.pathProblem !== 'none') return whole(stopAt(passed, 2, 'unusable-path'));
-  const served = servedRecords(prior, file.path, work.fingerprint);
-  if (served.length === 0) return whole(stopAt(passed, 2, unmatched(prior, file.path)));
-  passed.push(decide('content', 'pass', 'fingerprint-match'));
-  const wholes = new Set<LineRange>();
-  const held = heldRuns(work.intended, served, wholes);
-  const covered = held.filter((run) => earned(run, wholes.has(run), work, served, s.thresholds));
-  if (covered.length === 0) {
-    return whole(stopAt(passed, 3, held.length === 0 ? 'no-overlap' : 'below-min-covered'));
-  }
-  passed.push(decide('size', 'pass', 'covered'));
-  // Held runs never touch one another, so the runs kept are a normalized set.
-  const rest = subtractRanges(work.intended, covered);
-  const withheld = { covered, served, emit: NONE, folded: NONE };
-  if (rest.length === 0) {
+): FileWork {
+  const { file, fingerprint, index, intended } = base;
+  const out = (
+    render: FileRender,
+    gates: readonly GateDecision[],
+    emit = intended,
+    covered = NONE,
+    folded = NONE,
+    served = NO_RECORDS,
+  ): FileWork => {
+    const units = null;
     return {
-      ...withheld,
-      render: 'pointer',
-      gates: [...passed, decide('delta', 'pass', 'all-covered')],
+      file,
+      fingerprint,
+      index,
+      intended,
+      render,
+      emit,
+      covered,
+      folded,
+      served,
+      gates,
+      cutAt: units,
+      units,
     };
-  }
-  if (charsOf(work.index, rest) < s.thresholds.minDeltaChars && allTrivial(work.index, rest)) {
-    const gates = [...passed, decide('delta', 'fold', 'folded-small-delta')];
-    return { ...withheld, render: 'pointer', folded: rest, gates };
-  }
-  return {
-    ...withheld,
-    render: 'partial',
-    emit: rest,
-    gates: [...passed, decide('delta', 'pass', 'delta-kept')],
   };
+  if (!s.enabled) return out('full', gatesAt(0, 'stop', 'disabled'));
+  const { prior } = s;
+  if (prior === null) return out('full', gatesAt(1, 'stop', 'untracked'));
+  if (prior.calls.length === 0) return out('full', gatesAt(1, 'stop', 'first-call'));
+  if (file.content === null) return out('full', gatesAt(2, 'stop', 'no-content'));
+  if (file.pathProblem !== 'none') return out('full', gatesAt(2, 'stop', 'unusable-path'));
+  const served = servedRecords(prior, file.path, base.fingerprint);
+  if (served.length === 0) return out('full', gatesAt(2, 'stop', unmatched(prior, file.path)));
+  const covered = heldRuns(intended, served, (run, whole) =>
+    earned(run, whole, base, served, s.thresholds),
+  );
+  if (covered === null) return out('full', gatesAt(3, 'stop', 'no-overlap'));
+  if (covered.length === 0) return out('full', gatesAt(3, 'stop', 'below-min-covered'));
+  // Held runs never touch one another, so the runs kept are a normalized set.
+  const rest = minus(intended, covered);
+  if (rest.length === 0)
+    return out('pointer', gatesAt(4, 'pass', 'all-covered'), NONE, covered, NONE, served);
+  if (charsBelow(base.index, rest, s.thresholds.minDeltaChars) && allTrivial(base.index, rest)) {
+    return out('pointer', gatesAt(4, 'fold', 'folded-small-delta'), NONE, covered, rest, served);
+  }
+  return out('partial', gatesAt(4, 'pass', 'delta-kept'), rest, covered, NONE, served);
 }
 
 /**
@@ -330,30 +351,50 @@ function gate(
  * lines, is skipped (no section, no slot) after the gates have said why.
  */
 export function planWork(file: FileInput, s: PlanSettings): FileWork {
-  const content = file.content ?? '';
   const last = file.intended[file.intended.length - 1];
   // Lines past the last intended one are never scanned.
-  const index = indexLines(content, last === undefined ? 1 : last.end);
+  const index = indexLines(file.content ?? '', last === undefined ? 1 : last.end);
   const intended = clipToLines(file.intended, index.lineCount);
-  const { fingerprint } = file;
-  const { render, emit, covered, folded, served, gates } = gate(
-    { file, fingerprint, index, intended },
-    s,
-  );
-  const work = {
-    ...{ file, fingerprint, index, intended, render, emit, covered, folded, served, gates },
-    cutAt: null,
-    units: null,
-  };
+  const work = gate({ file, fingerprint: file.fingerprint, index, intended }, s);
   if (file.content === null || file.pathProblem === 'no-path' || intended.length === 0) {
     return skipped(work);
   }
   return work;
 }
 
+/**
+ * @internal `w` with what a call-level step decided. Written out, not spread:
+ * a spread copy of a plan's work costs more than all the rest of a gate.
+ */
+export function decided(
+  w: FileWork,
+  render: FileRender,
+  emit: readonly LineRange[],
+  covered: readonly LineRange[],
+  folded: readonly LineRange[],
+  cutAt = w.cutAt,
+  units = w.units,
+): FileWork {
+  const { file, fingerprint, index, intended, served, gates } = w;
+  return {
+    file,
+    fingerprint,
+    index,
+    intended,
+    render,
+    emit,
+    covered,
+    folded,
+    served,
+    gates,
+    cutAt,
+    units,
+  };
+}
+
 /** @internal The same file left out of the response: no source, no pointer. */
 export function skipped(work: FileWork): FileWork {
-  return { ...work, render: 'skipped', emit: NONE, covered: NONE, folded: NONE, units: null };
+  return decided(work, 'skipped', NONE, NONE, NONE, work.cutAt, null);
 }
 
 /** The records that served some of `covered`, most recent first (as `served` is ordered). */
@@ -390,9 +431,9 @@ export function planOf(work: FileWork, s: PlanSettings): FilePlan {
     thresholds: s.thresholds,
     gates: Object.freeze(work.gates),
   };
-  return Object.freeze(
-    work.units === null ? plan : { ...plan, newTokens: Math.ceil(work.units / TOKEN_UNITS) },
-  );
+  // Tokens only where they were counted (assigned, not spread: a spread copy is slow).
+  if (work.units !== null) Object.assign(plan, { newTokens: Math.ceil(work.units / TOKEN_UNITS) });
+  return Object.freeze(plan);
 }
 
 /**
