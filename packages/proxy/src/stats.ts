@@ -33,25 +33,12 @@ const MAX_SAMPLES = 4096;
 const RECENT_CALLS = 20;
 
 /**
- * An estimate of tokens from chars, until the library's `estimateTokens`
- * lands: four chars a token, the usual figure for code. It is an estimate
- * and the resource says so.
- *
- * @example
- * ```ts
- * estimateTokens(18_000); // 4500
- * ```
- */
-export function estimateTokens(chars: number): number {
-  return Math.ceil(chars / 4);
-}
-
-/**
  * The counters of one context (or of all of them).
  *
  * @example
  * ```ts
- * const c: Counters = { calls: 3, upstreamChars: 41_200, deliveredChars: 25_900, pointers: 4, refreshes: 0, unproven: 1 };
+ * const c: Counters = { calls: 3, upstreamChars: 41_200, deliveredChars: 25_900, upstreamTokens: 10_100,
+ *   deliveredTokens: 6_400, pointers: 4, refreshes: 0, unproven: 1 };
  * ```
  */
 export interface Counters {
@@ -61,6 +48,10 @@ export interface Counters {
   upstreamChars: number;
   /** Chars of text the client was sent for them. */
   deliveredChars: number;
+  /** Tokens of the upstream's text, estimated (span-ledger's `estimateTokens`). */
+  upstreamTokens: number;
+  /** Tokens of the text the client was sent, estimated the same way. */
+  deliveredTokens: number;
   /** Pointers written in place of source. */
   pointers: number;
   /** Calls that asked for a `refresh`. */
@@ -75,8 +66,8 @@ export interface Counters {
  * @example
  * ```ts
  * const call: CallFigures = {
- *   tool: 'codegraph_explore', upstreamChars: 18_000, deliveredChars: 9_400, pointers: 2, refreshed: false,
- *   unproven: 0, upstreamMs: 41.2, ownMs: 1.8, cpuMs: 1.5,
+ *   tool: 'codegraph_explore', upstreamChars: 18_000, deliveredChars: 9_400, upstreamTokens: 4_300,
+ *   deliveredTokens: 2_300, pointers: 2, refreshed: false, unproven: 0, upstreamMs: 41.2, ownMs: 1.8, cpuMs: 1.5,
  * };
  * ```
  */
@@ -84,6 +75,8 @@ export interface CallFigures {
   readonly tool: string;
   readonly upstreamChars: number;
   readonly deliveredChars: number;
+  readonly upstreamTokens: number;
+  readonly deliveredTokens: number;
   readonly pointers: number;
   readonly refreshed: boolean;
   readonly unproven: number;
@@ -125,7 +118,7 @@ export interface RecentCall {
  * ```
  */
 export interface StatsReport {
-  readonly tokens: 'estimated (4 chars a token)';
+  readonly tokens: 'estimated (span-ledger estimateTokens)';
   readonly total: CountersReport;
   readonly contexts: readonly (CountersReport & { readonly context: string })[];
   /** The proxy's own time per call, in ms. */
@@ -141,39 +134,36 @@ export interface StatsReport {
  *
  * @example
  * ```ts
- * const c: CountersReport = { calls: 1, upstreamChars: 100, deliveredChars: 60, pointers: 1, refreshes: 0,
- *   unproven: 0, savedChars: 40, upstreamTokens: 25, deliveredTokens: 15, savedTokens: 10 };
+ * const c: CountersReport = { calls: 1, upstreamChars: 100, deliveredChars: 60, upstreamTokens: 25,
+ *   deliveredTokens: 15, pointers: 1, refreshes: 0, unproven: 0, savedChars: 40, savedTokens: 10 };
  * ```
  */
 export interface CountersReport extends Readonly<Counters> {
   readonly savedChars: number;
-  readonly upstreamTokens: number;
-  readonly deliveredTokens: number;
   readonly savedTokens: number;
 }
 
 function zero(): Counters {
-  return { calls: 0, upstreamChars: 0, deliveredChars: 0, pointers: 0, refreshes: 0, unproven: 0 };
+  const none = { upstreamChars: 0, deliveredChars: 0, upstreamTokens: 0, deliveredTokens: 0 };
+  return { calls: 0, ...none, pointers: 0, refreshes: 0, unproven: 0 };
 }
 
 function add(into: Counters, call: CallFigures): void {
   into.calls += 1;
   into.upstreamChars += call.upstreamChars;
   into.deliveredChars += call.deliveredChars;
+  into.upstreamTokens += call.upstreamTokens;
+  into.deliveredTokens += call.deliveredTokens;
   into.pointers += call.pointers;
   into.refreshes += call.refreshed ? 1 : 0;
   into.unproven += call.unproven;
 }
 
 function report(c: Counters): CountersReport {
-  const upstreamTokens = estimateTokens(c.upstreamChars);
-  const deliveredTokens = estimateTokens(c.deliveredChars);
   return {
     ...c,
     savedChars: c.upstreamChars - c.deliveredChars,
-    upstreamTokens,
-    deliveredTokens,
-    savedTokens: upstreamTokens - deliveredTokens,
+    savedTokens: c.upstreamTokens - c.deliveredTokens,
   };
 }
 
@@ -191,8 +181,8 @@ function quantile(sorted: readonly number[], q: number): number {
  * ```ts
  * const stats = createStats();
  * stats.add('t:k7f3q2ab', {
- *   tool: 'codegraph_explore', upstreamChars: 900, deliveredChars: 300, pointers: 1, refreshed: false,
- *   unproven: 0, upstreamMs: 30, ownMs: 1, cpuMs: 1,
+ *   tool: 'codegraph_explore', upstreamChars: 900, deliveredChars: 300, upstreamTokens: 230,
+ *   deliveredTokens: 80, pointers: 1, refreshed: false, unproven: 0, upstreamMs: 30, ownMs: 1, cpuMs: 1,
  * });
  * stats.summary(); // '1 call: 900 chars from the upstream, 300 delivered (67% fewer, ~150 tokens saved), …'
  * ```
@@ -237,7 +227,7 @@ export function createStats() {
       const sorted = [...samples].sort((a, b) => a - b);
       const cpu = [...cpuSamples].sort((a, b) => a - b);
       return {
-        tokens: 'estimated (4 chars a token)',
+        tokens: 'estimated (span-ledger estimateTokens)',
         total: report(total),
         contexts: [...contexts].map(([key, c]) => ({ context: labels.get(key)!, ...report(c) })),
         ownMs: { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), samples: sorted.length },
