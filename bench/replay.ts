@@ -20,7 +20,7 @@ export function printReplay(rows: readonly ReplayRow[]): boolean {
     formatCount(r.uniqueChars),
     formatCount(r.duplicateChars),
     formatShare(r.duplicateShare),
-    formatCount(r.duplicateTokens),
+    formatCount(r.duplicateTokens ?? 0),
   ];
   console.log(
     formatTable(

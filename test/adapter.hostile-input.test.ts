@@ -266,8 +266,6 @@ describe('measureDuplicates on junk', () => {
       uniqueChars: 0,
       duplicateChars: 0,
       duplicateShare: 0,
-      sourceTokens: 0,
-      duplicateTokens: 0,
     });
   });
 
@@ -286,8 +284,6 @@ describe('measureDuplicates on junk', () => {
       uniqueChars: 4,
       duplicateChars: 4,
       duplicateShare: 0.5,
-      sourceTokens: 10,
-      duplicateTokens: 5,
     });
   });
 });

@@ -91,8 +91,6 @@ describe('measureDuplicates', () => {
       uniqueChars: 13,
       duplicateChars: 3,
       duplicateShare: 3 / 16,
-      sourceTokens: 12,
-      duplicateTokens: 3,
     });
   });
 

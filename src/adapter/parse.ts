@@ -16,7 +16,6 @@ import { frozenEach } from '../boundary/freeze.js';
 import { readOr } from '../boundary/read.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
-import { TOKEN_UNITS, tokenUnits } from '../text/tokens.js';
 import { readResponses } from './read-options.js';
 
 /**
@@ -213,10 +212,10 @@ export interface DuplicateReport {
   readonly duplicateChars: number;
   /** `duplicateChars / sourceChars`, 0 when there is no source. */
   readonly duplicateShare: number;
-  /** Tokens of that source: the `countTokens` given, line by line, else `estimateTokens`. */
-  readonly sourceTokens: number;
+  /** Tokens of that source, counted line by line with the `countTokens` given (absent without). */
+  readonly sourceTokens?: number;
   /** Tokens of the duplicate lines, counted the same way. */
-  readonly duplicateTokens: number;
+  readonly duplicateTokens?: number;
 }
 
 /**
@@ -250,7 +249,8 @@ export interface MeasuredResponse {
  * const a = '**`a.ts`**\n```ts\n1\tx\n2\ty\n```';
  * measureDuplicates([a, a]);
  * // → { responses: 2, responseChars: 56, sourceChars: 8, uniqueChars: 4, duplicateChars: 4,
- * //     duplicateShare: 0.5, sourceTokens: 10, duplicateTokens: 5 }
+ * //     duplicateShare: 0.5 }
+ * measureDuplicates([a, a], estimateTokens).duplicateTokens; // 6 (3 a line)
  * ```
  */
 export function measureDuplicates(
@@ -261,11 +261,12 @@ export function measureDuplicates(
   let sourceChars = 0;
   let duplicateChars = 0;
   let responseChars = 0;
-  let sourceUnits = 0;
-  let duplicateUnits = 0;
-  const units = (line: string) => {
-    const n = typeof countTokens === 'function' ? readOr(() => countTokens(line), -1) : -1;
-    return Number.isSafeInteger(n) && n >= 0 ? n * TOKEN_UNITS : tokenUnits(line, 0, line.length);
+  let sourceTokens = 0;
+  let duplicateTokens = 0;
+  const counts = typeof countTokens === 'function';
+  const tokens = (line: string) => {
+    const n = counts ? readOr(() => countTokens(line), 0) : 0;
+    return Number.isSafeInteger(n) && n > 0 ? n : 0;
   };
   const responses = readResponses(texts);
   for (const { text, path } of responses) {
@@ -279,25 +280,24 @@ export function measureDuplicates(
       for (const { line, text: body } of section.lines) {
         const chars = body.length + 1;
         const key = `${line}\t${body}`;
-        const u = units(`${body}\n`);
+        const n = counts ? tokens(`${body}\n`) : 0;
         sourceChars += chars;
-        sourceUnits += u;
+        sourceTokens += n;
         if (held.has(key)) {
           duplicateChars += chars;
-          duplicateUnits += u;
+          duplicateTokens += n;
         } else held.add(key);
       }
     }
   }
   const uniqueChars = sourceChars - duplicateChars;
-  return Object.freeze({
+  const report = {
     responses: responses.length,
     responseChars,
     sourceChars,
     uniqueChars,
     duplicateChars,
     duplicateShare: sourceChars === 0 ? 0 : duplicateChars / sourceChars,
-    sourceTokens: Math.ceil(sourceUnits / TOKEN_UNITS),
-    duplicateTokens: Math.ceil(duplicateUnits / TOKEN_UNITS),
-  });
+  };
+  return Object.freeze(counts ? { ...report, sourceTokens, duplicateTokens } : report);
 }

@@ -91,8 +91,8 @@ export function formatReport(r: DuplicateReport): string {
       [
         String(r.responses),
         ...reportCells(r),
-        formatCount(r.sourceTokens),
-        formatCount(r.duplicateTokens),
+        formatCount(r.sourceTokens ?? 0),
+        formatCount(r.duplicateTokens ?? 0),
       ],
     ],
   );

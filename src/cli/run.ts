@@ -6,6 +6,7 @@
  * Never throws: any fault ends as a one-line message and exit code 1.
  */
 import { measureDuplicates } from '../adapter/parse.js';
+import { estimateTokens } from '../text/tokens.js';
 import { abridge, formatCount, formatReport, formatTable, reportCells } from './format.js';
 import { InputError, readResponses } from './inputs.js';
 import { replaySequence, withheldUnseen } from './replay.js';
@@ -96,7 +97,7 @@ function measure(args: readonly string[], io: CliIo): number {
   const [path] = parsed.positional;
   if (path === undefined) throw new UsageError('measure needs a PATH');
   const texts = readResponses(path);
-  const report = measureDuplicates(texts);
+  const report = measureDuplicates(texts, estimateTokens);
   if (report.sourceChars === 0) {
     throw new InputError(
       `no numbered source in ${texts.length} response(s) at ${path} (expected **\`path\`** headers followed by fences of "<line><TAB><text>", or cat -n lines)`,

@@ -152,60 +152,39 @@ interface Grant {
 const NO_GRANT: Grant = { spans: [], chars: 0, units: 0 };
 
 /**
- * Token units of lines `from..to` of a file, the units through each line
- * pushed into `lines`. The estimate prices the lines' text in one pass (whole
- * lines' units add up exactly); the host's counter is asked line by line,
- * each line once per call, while it works.
+ * Token units of line `n` of a file: the host's counter while it works (a
+ * failure marks the call, to be counted again), else the estimate, whose
+ * units of whole lines add up exactly to those of the text they make.
  */
-interface Prices {
-  (index: LineIndex, from: number, to: number, lines?: number[]): number;
-  /** Set once the host's counter failed: the call is counted again with the estimate. */
-  failed?: boolean;
-}
+type Price = ((index: LineIndex, n: number) => number) & { failed?: boolean };
 
-function prices(count: TokenCounter | null): Prices {
-  const known = new Map<LineIndex, Float64Array>();
-  const price: Prices = (index, from, to, lines) => {
-    const { content, offsets } = index;
-    if (count === null) {
-      const units = tokenUnits(content, offsets[from - 1]!, offsets[to]!, lines);
-      // A last line without a newline ends the slice instead.
-      if (lines !== undefined && lines.length < to - from + 1) lines.push(units);
-      return units;
-    }
-    let cache = known.get(index);
-    if (cache === undefined) known.set(index, (cache = new Float64Array(index.lineCount + 1)));
-    let sum = 0;
-    for (let n = from; n <= to; n++) {
-      // Stored plus one, so that 0 reads as "not counted yet".
-      if (cache[n] === 0) {
-        const counted = count(content.slice(offsets[n - 1], offsets[n]));
-        const ok = Number.isSafeInteger(counted) && (counted as number) >= 0;
-        if (!ok) price.failed = true;
-        cache[n] = (ok ? (counted as number) * TOKEN_UNITS : 0) + 1;
+function pricer(count: TokenCounter | null): Price {
+  const price: Price = ({ content, offsets }, n) => {
+    const from = offsets[n - 1]!;
+    const to = offsets[n]!;
+    if (count !== null) {
+      const counted = count(content.slice(from, to));
+      if (Number.isSafeInteger(counted) && (counted as number) >= 0) {
+        return (counted as number) * TOKEN_UNITS;
       }
-      sum += cache[n]! - 1;
-      lines?.push(sum);
+      price.failed = true;
     }
-    return sum;
+    return tokenUnits(content, from, to);
   };
   return price;
 }
 
 /** Token units of `spans`. */
-function unitsOf(price: Prices, index: LineIndex, spans: readonly LineRange[]): number {
+function unitsOf(price: Price, index: LineIndex, spans: readonly LineRange[]): number {
   let sum = 0;
-  for (const r of spans) sum += price(index, r.start, r.end);
+  for (const r of spans) for (let n = r.start; n <= r.end; n++) sum += price(index, n);
   return sum;
 }
 
-/** Lines priced in one pass while a budget counts: few enough that a cut wastes little. */
-const CHUNK_LINES = 16;
-
 /**
  * A demand's lines in order with their running token units, counted only as
- * far as a limit asks, a chunk of lines at a time: water-filling counts what
- * the files get, not all they want.
+ * far as a limit asks: water-filling counts what the files get, not all they
+ * want.
  */
 interface Meter {
   /** The last line of the longest prefix within `limit` units (0: none). */
@@ -216,26 +195,19 @@ interface Meter {
   fits(level: number): number | null;
 }
 
-function meter(d: Demand, price: Prices): Meter {
+function meter(d: Demand, price: Price): Meter {
   // Each line counted, and the units through it.
   const lines: number[] = [];
   const sums: number[] = [];
   let span = 0;
   let line = d.spans[0]?.start ?? 0;
   let sum = 0;
-  const chunk: number[] = [];
   const countTo = (limit: number) => {
     while (span < d.spans.length && sum <= limit) {
-      const { end } = d.spans[span]!;
-      const to = Math.min(end, line + CHUNK_LINES - 1);
-      chunk.length = 0;
-      price(d.index, line, to, chunk);
-      for (const units of chunk) {
-        lines.push(line++);
-        sums.push(sum + units);
-      }
-      sum = sums[sums.length - 1]!;
-      if (to === end) line = d.spans[++span]?.start ?? 0;
+      sum += price(d.index, line);
+      lines.push(line);
+      sums.push(sum);
+      if (line++ === d.spans[span]!.end) line = d.spans[++span]?.start ?? 0;
     }
   };
   /** How many counted lines satisfy `ok`, from the end back. */
@@ -293,7 +265,7 @@ function waterFill(n: number, total: number, fits: (k: number, level: number) =>
  * file cut at whole lines from its end to fit both; then what line
  * granularity left over goes, in rank order, to files that were cut.
  */
-function allocate(demands: readonly Demand[], limits: BudgetLimits, price: Prices | null): Grant[] {
+function allocate(demands: readonly Demand[], limits: BudgetLimits, price: Price | null): Grant[] {
   const slotted: number[] = [];
   for (const [i, d] of demands.entries()) {
     if (d.needsSlot && slotted.length < limits.maxFiles) slotted.push(i);
@@ -365,14 +337,14 @@ function spendTo(work: FileWork, grant: Grant): FileWork {
 }
 
 /**
- * The budget step: each file cut to its grant, past the slots or the budget
- * skipped; a file the budget cut knows its first line left out, and with
- * tokens counted every file knows the units of what it sends.
+ * @internal The budget step: each file cut to its grant, past the slots or
+ * the budget skipped; a file the budget cut knows its first line left out,
+ * and with tokens counted every file knows the units of what it sends.
  */
-function budgetStep(
+export function budgetStep(
   works: readonly FileWork[],
   limits: BudgetLimits | null,
-  price: Prices | null,
+  price: Price | null,
 ): readonly FileWork[] {
   if (limits === null) return works;
   const demands = works.map((w) =>
@@ -435,7 +407,7 @@ function holdBackStep(
   cut: readonly FileWork[],
   call: CallInput,
   cap: number,
-  price: Prices | null,
+  price: Price | null,
 ): HeldBack {
   const none = { gated, cut, heldBack: null };
   // Every line has a char (its text, or its newline): a file that sends a line sends source.
@@ -458,23 +430,18 @@ function holdBackStep(
 }
 
 /**
- * @internal The budget and the hold-back (`cap`, `null`: off) over files the
- * gates planned. Tokens are counted when the budget has `maxTokens`: with the
- * host's counter, and once it fails, all over again with the estimate.
+ * @internal `steps` run with the token prices a budget with `maxTokens` needs
+ * (`null` without): the host's counter, and once it fails, all over again
+ * with the estimate.
  */
-export function budgeted(
-  gated: readonly FileWork[],
-  call: CallInput,
-  count = call.budget?.countTokens ?? null,
-): HeldBack & { readonly units: number | null } {
-  const price = call.budget !== null && call.budget.maxTokens !== Infinity ? prices(count) : null;
-  const cut = budgetStep(gated, call.budget, price);
-  const held =
-    call.holdBack === null
-      ? { gated, cut, heldBack: null }
-      : holdBackStep(gated, cut, call, call.holdBack, price);
-  if (price?.failed) return budgeted(gated, call, null);
-  return { ...held, units: price && held.cut.reduce((sum, w) => sum + (w.units ?? 0), 0) };
+export function withPrices<T>(
+  budget: BudgetLimits | null,
+  steps: (price: Price | null) => T,
+  count = budget?.countTokens ?? null,
+): T {
+  const price = budget !== null && budget.maxTokens !== Infinity ? pricer(count) : null;
+  const out = steps(price);
+  return price?.failed ? withPrices(budget, steps, null) : out;
 }
 
 /**
@@ -522,10 +489,14 @@ export function budgeted(
  */
 export function planCall(input: PlanCallInput): CallPlan {
   const call = readPlanCall(input);
-  const held = budgeted(
-    call.files.map((f) => planWork(f, call)),
-    call,
-  );
+  const gated = call.files.map((f) => planWork(f, call));
+  const { budget, holdBack } = call;
+  const held = withPrices(budget, (price): HeldBack => {
+    const cut = budgetStep(gated, budget, price);
+    return holdBack === null
+      ? { gated, cut, heldBack: null }
+      : holdBackStep(gated, cut, call, holdBack, price);
+  });
   const files = Object.freeze(held.cut.map((w) => planOf(w, call))) as FilePlan[];
   let coveredChars = 0;
   let foldedChars = 0;
@@ -543,6 +514,9 @@ export function planCall(input: PlanCallInput): CallPlan {
     foldedChars,
   };
   // Tokens only where they were counted (assigned, not spread: a spread copy is slow).
-  if (held.units !== null) Object.assign(plan, { newTokens: Math.ceil(held.units / TOKEN_UNITS) });
+  if (budget !== null && budget.maxTokens !== Infinity) {
+    const units = held.cut.reduce((sum, w) => sum + (w.units ?? 0), 0);
+    Object.assign(plan, { newTokens: Math.ceil(units / TOKEN_UNITS) });
+  }
   return Object.freeze(plan);
 }

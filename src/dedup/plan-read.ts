@@ -9,7 +9,7 @@
 
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
-import { budgeted, type CallBudget } from './plan-call.js';
+import { budgetStep, type CallBudget, withPrices } from './plan-call.js';
 import { type FilePlan, planOf, planWork } from './plan-file.js';
 import { readPlanRead } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
@@ -76,6 +76,6 @@ export interface PlanReadInput {
  */
 export function planRead(input: PlanReadInput): FilePlan {
   const read = readPlanRead(input);
-  const { cut } = budgeted([planWork(read.file, read)], { ...read, files: [], holdBack: null });
-  return planOf(cut[0]!, read);
+  const work = [planWork(read.file, read)];
+  return planOf(withPrices(read.budget, (price) => budgetStep(work, read.budget, price))[0]!, read);
 }

@@ -66,18 +66,6 @@ enum Run {
   END = 7,
 }
 
-/** The run each ASCII character extends (upper-case letters are letters too). */
-const ASCII = /* @__PURE__ */ (() => {
-  const table = new Uint8Array(128).fill(Run.PUNCTUATION);
-  for (let c = 0; c < 128; c++) {
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) table[c] = Run.LETTER;
-    else if (c >= 48 && c <= 57) table[c] = Run.DIGIT;
-    else if (c === 10 || c === 13) table[c] = Run.BREAK;
-    else if (c === 32 || c === 9) table[c] = Run.SPACE;
-  }
-  return table;
-})();
-
 /**
  * Estimates how many tokens `text` costs a model: a non-negative integer, 0
  * for `''`, in one linear pass with no dependency. Calibrated against o200k
@@ -100,7 +88,7 @@ const ASCII = /* @__PURE__ */ (() => {
  */
 export function estimateTokens(text: string): number {
   if (typeof text !== 'string') throw new TypeError(`estimateTokens(text): text must be a string`);
-  return Math.ceil(tokenUnits(text, 0, text.length) / TOKEN_UNITS);
+  return Math.ceil(tokenUnits(text, 0, text.length) / Price.TOKEN);
 }
 
 /** @internal What a token is worth in the units {@link tokenUnits} counts. */
@@ -111,10 +99,9 @@ export const TOKEN_UNITS = 32;
  * rounded: for a budget that prices line by line. A slice that starts at a
  * line start and ends after a line break is priced as it would be inside the
  * whole text, so the units of whole lines add up to the units of the text
- * they make, and a sum rounds up once. With `lineEnds`, the units so far are
- * pushed at each `'\n'`: the lines of a slice priced in one pass.
+ * they make, and a sum rounds up once.
  */
-export function tokenUnits(text: string, from: number, to: number, lineEnds?: number[]): number {
+export function tokenUnits(text: string, from: number, to: number): number {
   let t = 0;
   // The start of a text is priced like the start of a line.
   let cls = Run.BREAK;
@@ -129,9 +116,16 @@ export function tokenUnits(text: string, from: number, to: number, lineEnds?: nu
     let wideLetter = false;
     if (c < 0) k = Run.END;
     else if (c < 128) {
-      k = ASCII[c]!;
-      upper = c >= 65 && c <= 90;
-      if (c === 9) t += Price.TAB;
+      if (c >= 97 && c <= 122) k = Run.LETTER;
+      else if (c >= 65 && c <= 90) {
+        k = Run.LETTER;
+        upper = true;
+      } else if (c >= 48 && c <= 57) k = Run.DIGIT;
+      else if (c === 10 || c === 13) k = Run.BREAK;
+      else if (c === 32 || c === 9) {
+        k = Run.SPACE;
+        if (c === 9) t += Price.TAB;
+      }
     } else if (c >= 0xd800 && c <= 0xdfff) {
       k = Run.OTHER;
       t += Price.TOKEN;
@@ -173,7 +167,6 @@ export function tokenUnits(text: string, from: number, to: number, lineEnds?: nu
     run++;
     lower = k === Run.LETTER && !upper;
     wide ||= wideLetter;
-    if (c === 10 && lineEnds !== undefined) lineEnds.push(t);
   }
   return t;
 }
