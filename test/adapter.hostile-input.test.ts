@@ -13,6 +13,7 @@ import {
   renderMarkdown,
 } from '../src/adapter/index.js';
 import { hostileRangeSetArb, linesOf } from '../src/testing/index.js';
+import { fileEmission, ranges } from './_build.js';
 
 function revoked(array: boolean): object {
   const { proxy, revoke } = Proxy.revocable(array ? [] : {}, {});
@@ -46,7 +47,7 @@ describe('createEmissionRecorder on junk options', () => {
   ])('%s gives an inert recorder: it records nothing', (_label, options) => {
     const rec = createEmissionRecorder(options as never);
     rec.source('a.ts', { start: 1, end: 3 }, 30, 'fp');
-    rec.pointer('b.ts', [{ start: 1, end: 9 }], 'fp');
+    rec.pointer('b.ts', ranges('1-9'), 'fp');
     expect(rec.finish(50)).toEqual({
       projectRoot: '',
       query: '',
@@ -82,17 +83,7 @@ describe('recorder methods on hostile ranges', () => {
     );
     // biome-ignore lint/suspicious/noSparseArray: a sparse list is the point
     rec.source('a.ts', [, { start: 1, end: 1 }] as never, 3, 'fp');
-    expect(rec.finish(0).files).toEqual([
-      {
-        path: 'a.ts',
-        ranges: [
-          { start: 1, end: 1 },
-          { start: 4, end: 5 },
-        ],
-        chars: 3,
-        fingerprint: 'fp',
-      },
-    ]);
+    expect(rec.finish(0).files).toEqual([fileEmission('a.ts', '1, 4-5', 3, 'fp')]);
   });
 
   it('reads each end once: a range whose getters change their answer records what was checked', () => {
@@ -106,7 +97,7 @@ describe('recorder methods on hostile ranges', () => {
     };
     const rec = createEmissionRecorder({ projectRoot: '/repo' });
     rec.source('a.ts', shifty, 5, 'fp');
-    expect(rec.finish(0).files[0]?.ranges).toEqual([{ start: 2, end: 3 }]);
+    expect(rec.finish(0).files[0]?.ranges).toEqual(ranges('2-3'));
   });
 
   it('merges a very long list of ranges without running out of stack', () => {
@@ -122,8 +113,8 @@ describe('renderMarkdown on junk', () => {
     path: 'a.ts',
     fingerprint: 'fp',
     render: 'partial',
-    covered: [{ start: 1, end: 2 }],
-    emit: [{ start: 4, end: 4 }],
+    covered: ranges('1-2'),
+    emit: ranges('4'),
   };
 
   it.each([
@@ -168,7 +159,7 @@ describe('renderMarkdown on junk', () => {
         pointer: pointer as never,
       });
       expect(text).toMatch(/^> .*L1-2/m);
-      expect(recorder.finish(text.length).files[0]?.ranges).toEqual([{ start: 4, end: 4 }]);
+      expect(recorder.finish(text.length).files[0]?.ranges).toEqual(ranges('4'));
     }
   });
 

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { measureDuplicates, parseRenderedResponse } from '../src/adapter/index.js';
+import { ranges } from './_build.js';
 import { shortLength } from './_short-length.js';
 
 const lines = (text: string) =>
@@ -40,10 +41,7 @@ describe('parseRenderedResponse', () => {
         {
           path: 'src/a.ts',
           pointer: true,
-          pointed: [
-            { start: 10, end: 30 },
-            { start: 40, end: 40 },
-          ],
+          pointed: ranges('10-30, 40'),
           lines: [
             { line: 31, text: '  totals(): number {' },
             { line: 32, text: '    return 1;' },
@@ -205,7 +203,7 @@ describe('what the parser and the measure return is frozen', () => {
     for (const part of [parsed, parsed.sections, section, section!.lines, section!.lines[0]]) {
       expect(Object.isFrozen(part)).toBe(true);
     }
-    expect(section!.pointed).toEqual([{ start: 1, end: 2 }]);
+    expect(section!.pointed).toEqual(ranges('1-2'));
     expect(Object.isFrozen(section!.pointed)).toBe(true);
     expect(Object.isFrozen(section!.pointed[0])).toBe(true);
     expect(Object.isFrozen(parseRenderedResponse(7 as never).sections)).toBe(true);

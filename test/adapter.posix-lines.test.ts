@@ -15,9 +15,10 @@ import {
   renderMarkdown,
 } from '../src/adapter/index.js';
 import { type ProjectFile, replaySequence } from '../src/cli/replay.js';
+import { fileEmission, ranges } from './_build.js';
 
 /** Renders `emit` of one file `a.ts` in full and returns the text and what was recorded. */
-function renderAll(content: string, emit = [{ start: 1, end: 1000 }]) {
+function renderAll(content: string, emit = ranges('1-1000')) {
   const recorder = createEmissionRecorder({ projectRoot: '/r' });
   const file: RenderablePlan = {
     path: 'a.ts',
@@ -38,9 +39,7 @@ describe('renderMarkdown on POSIX lines', () => {
   it('a final newline ends the last line: {1,1000} of "a\\nb\\nc\\n" shows 3 lines, no empty 4', () => {
     const { text, files } = renderAll('a\nb\nc\n');
     expect(text).toBe('**`a.ts`**\n```ts\n1\ta\n2\tb\n3\tc\n```\n');
-    expect(files).toEqual([
-      { path: 'a.ts', ranges: [{ start: 1, end: 3 }], chars: 6, fingerprint: 'fp' },
-    ]);
+    expect(files).toEqual([fileEmission('a.ts', '1-3', 6, 'fp')]);
   });
 
   it('without a final newline the last line has no terminator to count', () => {
@@ -56,7 +55,7 @@ describe('renderMarkdown on POSIX lines', () => {
   it('a file that is one newline has one empty line of one char', () => {
     const { text, files } = renderAll('\n');
     expect(text).toBe('**`a.ts`**\n```ts\n1\t\n```\n');
-    expect(files[0]).toMatchObject({ ranges: [{ start: 1, end: 1 }], chars: 1 });
+    expect(files[0]).toMatchObject({ ranges: ranges('1'), chars: 1 });
   });
 
   it('a CR stays part of its line, in the fence and in the count', () => {
@@ -66,7 +65,7 @@ describe('renderMarkdown on POSIX lines', () => {
   });
 
   it('a span that starts on the line a final newline would have opened is past the end', () => {
-    expect(renderAll('a\nb\n', [{ start: 3, end: 3 }])).toEqual({ text: '', files: [] });
+    expect(renderAll('a\nb\n', ranges('3'))).toEqual({ text: '', files: [] });
   });
 
   const SEED = 15_001;
@@ -76,7 +75,7 @@ describe('renderMarkdown on POSIX lines', () => {
       .map((parts) => parts.join(''));
     fc.assert(
       fc.property(contentArb, (content) => {
-        const { text, files } = renderAll(content, [{ start: 1, end: 100 }]);
+        const { text, files } = renderAll(content, ranges('1-100'));
         const recorded = files[0]?.chars ?? 0;
         expect(recorded).toBe(content.length);
         const shown = parseRenderedResponse(text).sections.flatMap((s) => s.lines);
@@ -110,7 +109,7 @@ describe('the replay on POSIX lines', () => {
       {
         name: 'posix',
         budget: { maxChars: 10_000 },
-        calls: [{ query: 'a', files: [{ path: 'a.ts', intended: [{ start: 1, end: 50 }] }] }],
+        calls: [{ query: 'a', files: [{ path: 'a.ts', intended: ranges('1-50') }] }],
       },
       { dedup: false },
     );

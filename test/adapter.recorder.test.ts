@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEmissionRecorder } from '../src/adapter/index.js';
+import { fileEmission, ranges } from './_build.js';
 import { shortLength } from './_short-length.js';
 
 const root = { projectRoot: '/repo', query: 'cart totals' };
@@ -14,14 +15,14 @@ describe('createEmissionRecorder', () => {
   it('records source spans merged per file, chars summed, fingerprint kept', () => {
     const rec = createEmissionRecorder(root);
     rec.source('src/a.ts', { start: 10, end: 20 }, 300, 'fp-a');
-    rec.source('src/a.ts', [{ start: 21, end: 25 }], 120, 'fp-a');
+    rec.source('src/a.ts', ranges('21-25'), 120, 'fp-a');
     rec.source('src/b.ts', { start: 1, end: 3 }, 40, 'fp-b');
     expect(rec.finish(999)).toEqual({
       projectRoot: '/repo',
       query: 'cart totals',
       files: [
-        { path: 'src/a.ts', ranges: [{ start: 10, end: 25 }], chars: 420, fingerprint: 'fp-a' },
-        { path: 'src/b.ts', ranges: [{ start: 1, end: 3 }], chars: 40, fingerprint: 'fp-b' },
+        fileEmission('src/a.ts', '10-25', 420, 'fp-a'),
+        fileEmission('src/b.ts', '1-3', 40, 'fp-b'),
       ],
       sourceChars: 460,
       responseChars: 999,
@@ -30,14 +31,12 @@ describe('createEmissionRecorder', () => {
 
   it('records nothing for a pointer: only the lines a response sent are claimed', () => {
     const rec = createEmissionRecorder(root);
-    rec.pointer('src/a.ts', [{ start: 1, end: 40 }], 'fp-a');
+    rec.pointer('src/a.ts', ranges('1-40'), 'fp-a');
     rec.source('src/a.ts', { start: 41, end: 50 }, 200, 'fp-a');
     const e = rec.finish(500);
-    expect(e.files).toEqual([
-      { path: 'src/a.ts', ranges: [{ start: 41, end: 50 }], chars: 200, fingerprint: 'fp-a' },
-    ]);
+    expect(e.files).toEqual([fileEmission('src/a.ts', '41-50', 200, 'fp-a')]);
     const only = createEmissionRecorder(root);
-    only.pointer('src/m.ts', [{ start: 3, end: 30 }], 'fp-m');
+    only.pointer('src/m.ts', ranges('3-30'), 'fp-m');
     expect(only.finish(80)).toMatchObject({ files: [], sourceChars: 0 });
   });
 
@@ -45,7 +44,7 @@ describe('createEmissionRecorder', () => {
     const rec = createEmissionRecorder(root);
     rec.source('src/a.ts', { start: 1, end: 5 }, 50, 'fp-a');
     rec.source('src/big.ts', { start: 1, end: 400 }, 15000, 'fp-big');
-    rec.pointer('src/big.ts', [{ start: 500, end: 600 }], 'fp-big');
+    rec.pointer('src/big.ts', ranges('500-600'), 'fp-big');
     rec.drop('src/big.ts');
     const e = rec.finish(100);
     expect(e.files.map((f) => f.path)).toEqual(['src/a.ts']);
@@ -59,7 +58,7 @@ describe('createEmissionRecorder', () => {
     a.source('x.ts', { start: 5, end: 6 }, 10, 'fp-2');
     const b = createEmissionRecorder(root);
     b.source('x.ts', { start: 1, end: 2 }, 10);
-    b.pointer('x.ts', [{ start: 5, end: 30 }], 'fp-1');
+    b.pointer('x.ts', ranges('5-30'), 'fp-1');
     for (const rec of [a, b]) {
       const [file] = rec.finish(0).files;
       expect(file).toBeDefined();
@@ -87,8 +86,8 @@ describe('createEmissionRecorder', () => {
     rec.drop(42 as never);
     const e = rec.finish(Number.POSITIVE_INFINITY);
     expect(e.files).toEqual([
-      { path: 'c.ts', ranges: [{ start: 1, end: 1 }], chars: 0, fingerprint: 'fp' },
-      { path: 'd.ts', ranges: [{ start: 1, end: 1 }], chars: 0, fingerprint: 'fp' },
+      fileEmission('c.ts', '1', 0, 'fp'),
+      fileEmission('d.ts', '1', 0, 'fp'),
     ]);
     expect(e.responseChars).toBe(0);
   });
@@ -124,18 +123,7 @@ describe('createEmissionRecorder at its edges', () => {
 
   it('reads a list of ranges only as far as its length', () => {
     const rec = createEmissionRecorder({ projectRoot: '/repo' });
-    rec.source(
-      'a.ts',
-      shortLength(
-        [
-          { start: 1, end: 2 },
-          { start: 8, end: 9 },
-        ],
-        1,
-      ),
-      10,
-      'fp',
-    );
-    expect(rec.finish(0).files[0]?.ranges).toEqual([{ start: 1, end: 2 }]);
+    rec.source('a.ts', shortLength(ranges('1-2, 8-9'), 1), 10, 'fp');
+    expect(rec.finish(0).files[0]?.ranges).toEqual(ranges('1-2'));
   });
 });

@@ -26,6 +26,7 @@ import {
   projectFromView,
   sessionView,
 } from '../src/index.js';
+import { fileEmission, ranges } from './_build.js';
 import { shortLength } from './_short-length.js';
 
 const content = 'alpha\nbeta\ngamma\ndelta\nepsilon';
@@ -41,8 +42,8 @@ describe('renderMarkdown', () => {
           path: 'src/x.ts',
           fingerprint: fp,
           render: 'partial',
-          covered: [{ start: 1, end: 2 }],
-          emit: [{ start: 4, end: 5 }],
+          covered: ranges('1-2'),
+          emit: ranges('4-5'),
         },
       ]),
       sources: [{ path: 'src/x.ts', content }],
@@ -54,14 +55,7 @@ describe('renderMarkdown', () => {
       'Results\n\n**`src/x.ts`**\n> POINTER src/x.ts 1 true\n```ts\n4\tdelta\n5\tepsilon\n```\n',
     );
     // delta\n (6) + epsilon (7, the file's last line has no terminator)
-    expect(recorder.finish(text.length).files).toEqual([
-      {
-        path: 'src/x.ts',
-        ranges: [{ start: 4, end: 5 }],
-        chars: 13,
-        fingerprint: fp,
-      },
-    ]);
+    expect(recorder.finish(text.length).files).toEqual([fileEmission('src/x.ts', '4-5', 13, fp)]);
   });
 
   it('renders nothing for a skipped file and reports nothing for it', () => {
@@ -73,7 +67,7 @@ describe('renderMarkdown', () => {
           fingerprint: fp,
           render: 'skipped',
           covered: [],
-          emit: [{ start: 1, end: 3 }],
+          emit: ranges('1-3'),
         },
       ]),
       sources: [{ path: 'a.py', content }],
@@ -86,15 +80,15 @@ describe('renderMarkdown', () => {
   it('drops whole sections past the hard cap, reports drop, records only what survived', () => {
     const recorder = createEmissionRecorder({ projectRoot: '/r' });
     const files: RenderablePlan[] = [
-      { path: 'a.ts', fingerprint: fp, render: 'full', covered: [], emit: [{ start: 1, end: 1 }] },
+      { path: 'a.ts', fingerprint: fp, render: 'full', covered: [], emit: ranges('1') },
       {
         path: 'big.ts',
         fingerprint: fp,
         render: 'full',
         covered: [],
-        emit: [{ start: 1, end: 5 }],
+        emit: ranges('1-5'),
       },
-      { path: 'c.ts', fingerprint: fp, render: 'full', covered: [], emit: [{ start: 2, end: 2 }] },
+      { path: 'c.ts', fingerprint: fp, render: 'full', covered: [], emit: ranges('2') },
     ];
     const sources = files.map((f) => ({ path: f.path, content }));
     const { text, dropped } = renderMarkdown({
@@ -114,13 +108,13 @@ describe('renderMarkdown', () => {
     const recorder = createEmissionRecorder({ projectRoot: '/r' });
     const { text } = renderMarkdown({
       plan: plan([
-        { path: 'a', fingerprint: fp, render: 'full', covered: [], emit: [{ start: 4, end: 99 }] },
+        { path: 'a', fingerprint: fp, render: 'full', covered: [], emit: ranges('4-99') },
       ]),
       sources: [{ path: 'a', content }],
       recorder,
     });
     expect(parseRenderedResponse(text).sections[0]!.lines.map((l) => l.line)).toEqual([4, 5]);
-    expect(recorder.finish(0).files[0]!.ranges).toEqual([{ start: 4, end: 5 }]);
+    expect(recorder.finish(0).files[0]!.ranges).toEqual(ranges('4-5'));
   });
 });
 
@@ -202,7 +196,7 @@ function render(files: RenderablePlan[], extra: Record<string, unknown> = {}) {
 describe('renderMarkdown: the hard cap', () => {
   it('keeps a section that reaches the cap exactly', () => {
     expect(sectionA1).toHaveLength(29);
-    expect(render([full('a.ts', [{ start: 1, end: 1 }])], { maxResponseChars: 29 })).toEqual({
+    expect(render([full('a.ts', ranges('1'))], { maxResponseChars: 29 })).toEqual({
       text: sectionA1,
       dropped: [],
       recorded: ['a.ts'],
@@ -210,7 +204,7 @@ describe('renderMarkdown: the hard cap', () => {
   });
 
   it('a cap of 0 drops every section', () => {
-    expect(render([full('a.ts', [{ start: 1, end: 1 }])], { maxResponseChars: 0 })).toEqual({
+    expect(render([full('a.ts', ranges('1'))], { maxResponseChars: 0 })).toEqual({
       text: '',
       dropped: ['a.ts'],
       recorded: [],
@@ -222,7 +216,7 @@ describe('renderMarkdown: the hard cap', () => {
     ['not a number', '10'],
     ['NaN', Number.NaN],
   ])('a cap that is %s is no cap', (_label, maxResponseChars) => {
-    expect(render([full('a.ts', [{ start: 1, end: 1 }])], { maxResponseChars })).toEqual({
+    expect(render([full('a.ts', ranges('1'))], { maxResponseChars })).toEqual({
       text: sectionA1,
       dropped: [],
       recorded: ['a.ts'],
@@ -232,34 +226,25 @@ describe('renderMarkdown: the hard cap', () => {
 
 describe('renderMarkdown: text between sections', () => {
   it('an empty title adds no first line', () => {
-    expect(render([full('a.ts', [{ start: 1, end: 1 }])], { title: '' }).text).toBe(sectionA1);
+    expect(render([full('a.ts', ranges('1'))], { title: '' }).text).toBe(sectionA1);
   });
 
   it('a file whose spans all lie past the end renders nothing, not even its header', () => {
     const out = render([
-      full('a.ts', [{ start: 1, end: 1 }]),
-      full('b.ts', [{ start: 99, end: 120 }]),
-      full('c.ts', [{ start: 2, end: 2 }]),
+      full('a.ts', ranges('1')),
+      full('b.ts', ranges('99-120')),
+      full('c.ts', ranges('2')),
     ]);
     expect(out.text).toBe(`${sectionA1}\n${sectionC2}`);
     expect(out.recorded).toEqual(['a.ts', 'c.ts']);
   });
 
   it('a span past the end is left out, not rendered as an empty fence', () => {
-    expect(
-      render([
-        full('a.ts', [
-          { start: 1, end: 1 },
-          { start: 99, end: 120 },
-        ]),
-      ]).text,
-    ).toBe(sectionA1);
+    expect(render([full('a.ts', ranges('1, 99-120'))]).text).toBe(sectionA1);
   });
 
   it('a path without an extension gets a bare fence, even when its name is a language', () => {
-    expect(render([full('go', [{ start: 1, end: 1 }])]).text).toBe(
-      '**`go`**\n```\n1\talpha\n```\n',
-    );
+    expect(render([full('go', ranges('1'))]).text).toBe('**`go`**\n```\n1\talpha\n```\n');
   });
 
   it.each([
@@ -273,15 +258,13 @@ describe('renderMarkdown: text between sections', () => {
     ['x.rs', 'rust'],
     ['X.PY', 'python'],
   ])('%s opens a %s fence', (path, lang) => {
-    expect(render([full(path, [{ start: 1, end: 1 }])]).text).toBe(
+    expect(render([full(path, ranges('1'))]).text).toBe(
       `**\`${path}\`**\n\`\`\`${lang}\n1\talpha\n\`\`\`\n`,
     );
   });
 
   it('a path that is only an extension still names its language', () => {
-    expect(render([full('.py', [{ start: 1, end: 1 }])]).text).toBe(
-      '**`.py`**\n```python\n1\talpha\n```\n',
-    );
+    expect(render([full('.py', ranges('1'))]).text).toBe('**`.py`**\n```python\n1\talpha\n```\n');
   });
 });
 
@@ -289,7 +272,7 @@ describe('renderMarkdown: the symbols a source comes with', () => {
   const text = 'l1\nl2\nl3\nl4';
   const header = (symbols: unknown) => {
     const { text: out } = renderMarkdown({
-      plan: { files: [full('a.ts', [{ start: 1, end: 4 }])] },
+      plan: { files: [full('a.ts', ranges('1-4'))] },
       sources: [{ path: 'a.ts', content: text, symbols: symbols as never }],
       recorder: createEmissionRecorder({ projectRoot: '/r' }),
     });
@@ -365,7 +348,7 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
             path: 'a.ts',
             fingerprint: 'fp',
             render: 'pointer',
-            covered: [{ start: 1, end: 5 }],
+            covered: ranges('1-5'),
             emit: [],
           },
         ],
@@ -381,7 +364,7 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
     expect(told).toEqual([
       {
         path: 'a.ts',
-        covered: [{ start: 1, end: 5 }],
+        covered: ranges('1-5'),
         symbols: [],
         partial: false,
         calls: [],
@@ -407,8 +390,8 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
             path: 'a.ts',
             fingerprint: 7 as never,
             render: 'partial',
-            covered: [{ start: 1, end: 2 }],
-            emit: [{ start: 4, end: 4 }],
+            covered: ranges('1-2'),
+            emit: ranges('4'),
           },
         ],
       },
@@ -417,7 +400,7 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
     });
     // delta + its newline: 6 chars.
     expect(calls).toEqual([
-      ['pointer', 'a.ts', [{ start: 1, end: 2 }], ''],
+      ['pointer', 'a.ts', ranges('1-2'), ''],
       ['source', 'a.ts', { start: 4, end: 4 }, 6, ''],
     ]);
   });
@@ -433,7 +416,7 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
       };
       delete methods[missing];
       const out = renderMarkdown({
-        plan: { files: [full('a.ts', [{ start: 1, end: 1 }])] },
+        plan: { files: [full('a.ts', ranges('1'))] },
         sources: [{ path: 'a.ts', content }],
         recorder: methods as never,
       });
@@ -446,27 +429,17 @@ describe('renderMarkdown on partly usable input', () => {
   it.each<[string, LineRange[], string]>([
     [
       'a plan whose spans are out of order or overlap renders each line once, in order',
-      [
-        { start: 3, end: 4 },
-        { start: 1, end: 2 },
-        { start: 2, end: 3 },
-      ],
+      ranges('3-4, 1-2, 2-3'),
       '**`a.ts`**\n```ts\n1\talpha\n2\tbeta\n3\tgamma\n4\tdelta\n```\n',
     ],
     [
       'spans that only touch are joined into one fence',
-      [
-        { start: 1, end: 1 },
-        { start: 2, end: 2 },
-      ],
+      ranges('1, 2'),
       '**`a.ts`**\n```ts\n1\talpha\n2\tbeta\n```\n',
     ],
     [
       'spans with a gap keep their two fences',
-      [
-        { start: 1, end: 1 },
-        { start: 3, end: 3 },
-      ],
+      ranges('1, 3'),
       '**`a.ts`**\n```ts\n1\talpha\n```\n```ts\n3\tgamma\n```\n',
     ],
   ])('%s', (_rule, spans, text) => {
@@ -474,10 +447,7 @@ describe('renderMarkdown on partly usable input', () => {
   });
 
   it('reads the plan only as far as its length', () => {
-    const files = shortLength(
-      [full('a.ts', [{ start: 1, end: 1 }]), full('c.ts', [{ start: 2, end: 2 }])],
-      1,
-    );
+    const files = shortLength([full('a.ts', ranges('1')), full('c.ts', ranges('2'))], 1);
     const out = renderMarkdown({
       plan: { files },
       sources: [
@@ -491,7 +461,7 @@ describe('renderMarkdown on partly usable input', () => {
 
   it('reads the sources only as far as their length', () => {
     const out = renderMarkdown({
-      plan: { files: [full('a.ts', [{ start: 1, end: 1 }]), full('c.ts', [{ start: 2, end: 2 }])] },
+      plan: { files: [full('a.ts', ranges('1')), full('c.ts', ranges('2'))] },
       sources: shortLength(
         [
           { path: 'a.ts', content },
@@ -510,7 +480,7 @@ describe('renderMarkdown on partly usable input', () => {
   ])('a plan file and a source whose paths are both %s render nothing', (_label, path) => {
     const recorder = createEmissionRecorder({ projectRoot: '/r' });
     const out = renderMarkdown({
-      plan: { files: [{ ...full('a.ts', [{ start: 1, end: 1 }]), path: path as never }] },
+      plan: { files: [{ ...full('a.ts', ranges('1')), path: path as never }] },
       sources: [{ path: path as never, content }],
       recorder,
     });
@@ -530,9 +500,7 @@ describe('renderMarkdown: fence languages and quoting', () => {
   ])('fences %s as "%s"', (path, lang) => {
     const { text } = renderMarkdown({
       plan: {
-        files: [
-          { path, fingerprint: 'fp', render: 'full', emit: [{ start: 1, end: 1 }], covered: [] },
-        ],
+        files: [{ path, fingerprint: 'fp', render: 'full', emit: ranges('1'), covered: [] }],
       },
       sources: [{ path, content: three }],
       recorder: createEmissionRecorder({ projectRoot: '/r' }),
@@ -549,7 +517,7 @@ describe('renderMarkdown: fence languages and quoting', () => {
             fingerprint: 'fp',
             render: 'pointer',
             emit: [],
-            covered: [{ start: 1, end: 3 }],
+            covered: ranges('1-3'),
           },
         ],
       },

@@ -21,6 +21,7 @@ import {
   projectFromView,
   sessionView,
 } from '../src/index.js';
+import { fileEmission, ranges } from './_build.js';
 
 const content = 'alpha\nbeta\ngamma\ndelta\nepsilon\n';
 
@@ -47,12 +48,10 @@ function read(p: RenderablePlan, extra: Record<string, unknown> = {}) {
 
 describe('renderRead: the layout', () => {
   it('numbers lines cat -n style: right-aligned in six columns, a tab, the text', () => {
-    const { text, emission } = read(plan({ emit: [{ start: 1, end: 3 }] }));
+    const { text, emission } = read(plan({ emit: ranges('1-3') }));
     expect(text).toBe('     1\talpha\n     2\tbeta\n     3\tgamma\n');
     // alpha\n beta\n gamma\n: 6 + 5 + 6 chars.
-    expect(emission.files).toEqual([
-      { path: 'a.ts', ranges: [{ start: 1, end: 3 }], chars: 17, fingerprint: 'fp' },
-    ]);
+    expect(emission.files).toEqual([fileEmission('a.ts', '1-3', 17, 'fp')]);
     expect(emission.sourceChars).toBe(17);
   });
 
@@ -60,7 +59,7 @@ describe('renderRead: the layout', () => {
     const big = 'x\n'.repeat(1_000_000);
     const recorder = createEmissionRecorder({ projectRoot: '/r' });
     const { text } = renderRead({
-      plan: plan({ emit: [{ start: 999_999, end: 1_000_000 }] }),
+      plan: plan({ emit: ranges('999999-1000000') }),
       content: big,
       recorder,
     });
@@ -71,8 +70,8 @@ describe('renderRead: the layout', () => {
     const { text, told, emission } = read(
       plan({
         render: 'partial',
-        covered: [{ start: 1, end: 2 }],
-        emit: [{ start: 3, end: 5 }],
+        covered: ranges('1-2'),
+        emit: ranges('3-5'),
         coveredBy: [3, 1],
       }),
       { refresh: true },
@@ -82,7 +81,7 @@ describe('renderRead: the layout', () => {
     expect(told).toEqual([
       {
         path: 'a.ts',
-        covered: [{ start: 1, end: 2 }],
+        covered: ranges('1-2'),
         symbols: [],
         partial: true,
         calls: [3, 1],
@@ -93,30 +92,24 @@ describe('renderRead: the layout', () => {
       },
     ]);
     // Only what went out: gamma\n delta\n epsilon\n. The pointer delivers no source.
-    expect(emission.files).toEqual([
-      { path: 'a.ts', ranges: [{ start: 3, end: 5 }], chars: 20, fingerprint: 'fp' },
-    ]);
+    expect(emission.files).toEqual([fileEmission('a.ts', '3-5', 20, 'fp')]);
   });
 
   it('an unchanged re-read (pointer) prints the pointer alone, not partial', () => {
-    const { text, told, emission } = read(
-      plan({ render: 'pointer', covered: [{ start: 1, end: 5 }] }),
-    );
+    const { text, told, emission } = read(plan({ render: 'pointer', covered: ranges('1-5') }));
     expect(text).toBe('POINTER 1-5\n');
     expect(told[0]?.partial).toBe(false);
     expect(emission.files).toEqual([]);
   });
 
   it('a full read ignores covered lines: no pointer', () => {
-    const { text, told } = read(
-      plan({ covered: [{ start: 1, end: 2 }], emit: [{ start: 4, end: 4 }] }),
-    );
+    const { text, told } = read(plan({ covered: ranges('1-2'), emit: ranges('4') }));
     expect(text).toBe('     4\tdelta\n');
     expect(told).toEqual([]);
   });
 
   it('opens with the response number and the context token when given', () => {
-    const { text } = read(plan({ emit: [{ start: 5, end: 5 }] }), {
+    const { text } = read(plan({ emit: ranges('5') }), {
       callIndex: 4,
       context: 'k7f3q2ab',
     });
@@ -130,7 +123,7 @@ describe('renderRead: the layout', () => {
     const source = 'export function a() {\n  return 1;\n}\nexport const b = 2;\n';
     const told: PointerInput[] = [];
     renderRead({
-      plan: plan({ render: 'pointer', covered: [{ start: 1, end: 3 }] }),
+      plan: plan({ render: 'pointer', covered: ranges('1-3') }),
       content: source,
       symbols: extractSymbols(source, 'a.ts'),
       recorder: createEmissionRecorder({ projectRoot: '/r' }),
@@ -143,14 +136,14 @@ describe('renderRead: the layout', () => {
   });
 
   it('clips a window past the end to the last line (POSIX: no empty line after a final newline)', () => {
-    const { text, emission } = read(plan({ emit: [{ start: 4, end: 1000 }] }));
+    const { text, emission } = read(plan({ emit: ranges('4-1000') }));
     expect(text).toBe('     4\tdelta\n     5\tepsilon\n');
-    expect(emission.files[0]?.ranges).toEqual([{ start: 4, end: 5 }]);
+    expect(emission.files[0]?.ranges).toEqual(ranges('4-5'));
   });
 
   it.each([
-    ['skipped', plan({ render: 'skipped', emit: [{ start: 1, end: 2 }] })],
-    ['wholly past the end', plan({ emit: [{ start: 6, end: 9 }] })],
+    ['skipped', plan({ render: 'skipped', emit: ranges('1-2') })],
+    ['wholly past the end', plan({ emit: ranges('6-9') })],
     ['with nothing to emit or point at', plan({})],
   ])('a plan %s prints nothing and records nothing', (_label, p) => {
     expect(read(p, { callIndex: 2 })).toMatchObject({ text: '', emission: { files: [] } });
@@ -159,7 +152,7 @@ describe('renderRead: the layout', () => {
   it('with the default pointer, says the lines were sent earlier: compact for a short held window', () => {
     const recorder = createEmissionRecorder({ projectRoot: '/r' });
     const { text } = renderRead({
-      plan: plan({ render: 'pointer', covered: [{ start: 1, end: 5 }] }),
+      plan: plan({ render: 'pointer', covered: ranges('1-5') }),
       content,
       recorder,
     });
@@ -222,10 +215,7 @@ describe('renderRead with a real plan and ledger', () => {
 
   it('the ledger holds what the reads sent, with the content fingerprint', () => {
     let ledger = createLedger();
-    for (const range of [
-      { start: 1, end: 20 },
-      { start: 15, end: 30 },
-    ]) {
+    for (const range of ranges('1-20, 15-30')) {
       const prior = projectFromView(sessionView(ledger), '/repo');
       const plan = planRead({ path: 'src/v.ts', content: file, range, prior });
       const recorder = createEmissionRecorder({ projectRoot: '/repo' });
@@ -234,14 +224,14 @@ describe('renderRead with a real plan and ledger', () => {
     }
     const held = projectFromView(sessionView(ledger), '/repo')!.calls.at(-1)!.files[0]!;
     expect(held).toMatchObject({
-      ranges: [{ start: 15, end: 30 }],
+      ranges: ranges('15-30'),
       fingerprint: fingerprint(file),
     });
   });
 });
 
 describe('renderRead on junk', () => {
-  const good = plan({ emit: [{ start: 1, end: 1 }] });
+  const good = plan({ emit: ranges('1') });
 
   it.each([
     ['no recorder', { plan: good, content }],
@@ -276,7 +266,7 @@ describe('renderRead on junk', () => {
     const { told } = read(
       plan({
         render: 'pointer',
-        covered: [{ start: 1, end: 2 }],
+        covered: ranges('1-2'),
         coveredBy: [0, -1, 1.5, '3', 3, Number.NaN, 3, 2] as never,
       }),
     );
@@ -284,7 +274,7 @@ describe('renderRead on junk', () => {
   });
 
   it('a refresh flag that is not true is off; a header that is not a number or token is left out', () => {
-    const { text, told } = read(plan({ render: 'pointer', covered: [{ start: 1, end: 1 }] }), {
+    const { text, told } = read(plan({ render: 'pointer', covered: ranges('1') }), {
       refresh: 'yes',
       callIndex: '4',
       context: '../x',
@@ -298,8 +288,8 @@ describe('renderRead on junk', () => {
     const { text } = renderRead({
       plan: plan({
         render: 'partial',
-        covered: [{ start: 1, end: 2 }],
-        emit: [{ start: 3, end: 3 }],
+        covered: ranges('1-2'),
+        emit: ranges('3'),
       }),
       content,
       recorder,

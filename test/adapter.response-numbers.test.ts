@@ -24,6 +24,7 @@ import {
   projectFromView,
   sessionView,
 } from '../src/index.js';
+import { ranges } from './_build.js';
 
 const content = 'alpha\nbeta\ngamma\n';
 const HINT = '(send "context": "k7f3q2ab" with your later calls to this tool)';
@@ -33,7 +34,7 @@ const full: RenderablePlan = {
   fingerprint: 'fp',
   render: 'full',
   covered: [],
-  emit: [{ start: 1, end: 1 }],
+  emit: ranges('1'),
 };
 const section = '**`a.ts`**\n```ts\n1\talpha\n```\n';
 
@@ -139,8 +140,8 @@ describe('renderMarkdown pointers cite the responses that served them', () => {
     path: 'a.ts',
     fingerprint: 'fp',
     render: 'partial',
-    covered: [{ start: 1, end: 2 }],
-    emit: [{ start: 3, end: 3 }],
+    covered: ranges('1-2'),
+    emit: ranges('3'),
     coveredBy: [5, 3],
   };
 
@@ -149,7 +150,7 @@ describe('renderMarkdown pointers cite the responses that served them', () => {
     expect(told).toEqual([
       {
         path: 'a.ts',
-        covered: [{ start: 1, end: 2 }],
+        covered: ranges('1-2'),
         symbols: [],
         partial: true,
         calls: [5, 3],
@@ -228,10 +229,10 @@ describe('with the planner and the ledger: numbers in, citations out', () => {
     let ledger = createLedger();
     const texts: string[] = [];
     for (const files of [
-      [{ path: 'a.ts', content: file, intended: [{ start: 1, end: 30 }] }],
+      [{ path: 'a.ts', content: file, intended: ranges('1-30') }],
       [
-        { path: 'a.ts', content: file, intended: [{ start: 1, end: 30 }] },
-        { path: 'b.ts', content: other, intended: [{ start: 1, end: 1 }] },
+        { path: 'a.ts', content: file, intended: ranges('1-30') },
+        { path: 'b.ts', content: other, intended: ranges('1') },
       ],
     ]) {
       const prior = projectFromView(sessionView(ledger), '/repo');
@@ -250,7 +251,7 @@ describe('with the planner and the ledger: numbers in, citations out', () => {
   });
 
   it('an untracked call (no prior) has no number', () => {
-    const files = [{ path: 'a.ts', content: file, intended: [{ start: 1, end: 2 }] }];
+    const files = [{ path: 'a.ts', content: file, intended: ranges('1-2') }];
     const { text } = renderMarkdown({
       plan: planCall({ files, prior: null }),
       sources: files,

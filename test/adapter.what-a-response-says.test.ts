@@ -21,7 +21,7 @@ import {
   planCall,
   planRead,
 } from '../src/index.js';
-import { callRecord, projectState } from './_prior.js';
+import { callRecord, projectState } from './_build.js';
 
 const r = (start: number, end: number): LineRange => ({ start, end });
 const lines = (n: number, tag: string) =>

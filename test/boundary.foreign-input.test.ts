@@ -23,7 +23,7 @@ import {
   VIEW_KEY,
   withSessionView,
 } from '../src/wire/index.js';
-import { emission, filesOf, record } from './_ledger.js';
+import { callRecord, emission, fileEmission, filesOf, ranges, record } from './_build.js';
 
 /** A view carried in args, ready for `readSessionView`. */
 const wrap = (view: unknown) => ({ [VIEW_KEY]: view });
@@ -33,7 +33,7 @@ function rawProject(root: string, calls: unknown[] = [], callCount: unknown = ca
 }
 
 function rawCall(index: number, files: unknown[] = []) {
-  return { index, projectRoot: '/repo', query: '', files, sourceChars: 0, responseChars: 0 };
+  return callRecord(files, { index, query: '' });
 }
 
 /** The limits a ledger that went through JSON comes back with, once the reducer has read it. */
@@ -73,14 +73,14 @@ describe('the readers at the edge', () => {
   });
 
   it('an emission whose files list lies about its length keeps no files', () => {
-    const files = new Proxy([{ path: 'a', ranges: [], chars: 1 }], {
+    const files = new Proxy([fileEmission('a')], {
       get: (target, key) => (key === 'length' ? 0.5 : Reflect.get(target, key)),
     });
     expect(filesOf(emission({ files }))).toEqual([]);
   });
 
   it('a files list with an unreadable member keeps the rest', () => {
-    const files = [{ path: 'a', ranges: [], chars: 1 }, null, { path: 'c', ranges: [], chars: 3 }];
+    const files = [fileEmission('a'), null, fileEmission('c', '', 3)];
     Object.defineProperty(files, 1, {
       get(): never {
         throw new Error('hostile file');
@@ -197,34 +197,21 @@ describe('readSessionView bounds', () => {
   });
 
   it('bounds files and spans of a carried record by the limits given', () => {
-    const files = [
-      {
-        path: 'a',
-        ranges: [
-          { start: 1, end: 1 },
-          { start: 3, end: 9 },
-        ],
-        chars: 1,
-      },
-      { path: 'b', ranges: [], chars: 5 },
-      { path: 'c', ranges: [], chars: 3 },
-    ];
+    const files = [fileEmission('a', '1, 3-9'), fileEmission('b', '', 5), fileEmission('c', '', 3)];
     const view = readSessionView(
       wrap({ version: 1, projects: [rawProject('/repo', [rawCall(1, files)])] }),
       { maxFilesPerCall: 2, maxRangesPerFile: 1 },
     );
     expect(view!.projects[0]!.calls[0]!.files).toEqual([
-      { path: 'b', ranges: [], chars: 5 },
-      { path: 'c', ranges: [], chars: 3 },
+      fileEmission('b', '', 5),
+      fileEmission('c', '', 3),
     ]);
     const spans = readSessionView(
       wrap({ version: 1, projects: [rawProject('/repo', [rawCall(1, files)])] }),
       { maxRangesPerFile: 1 },
     );
     expect(spans!.projects[0]!.calls[0]!.files[0]).toEqual({
-      path: 'a',
-      ranges: [{ start: 3, end: 9 }],
-      chars: 1,
+      ...fileEmission('a', '3-9'),
       rangesTruncated: true,
     });
   });
@@ -243,16 +230,7 @@ describe('readSessionView bounds', () => {
           projectRoot: '/repo',
           callCount: 3,
           responseChars: 77,
-          calls: [
-            {
-              index: 3,
-              projectRoot: '/repo',
-              query: 'auth',
-              files: [],
-              sourceChars: 5,
-              responseChars: 9,
-            },
-          ],
+          calls: [callRecord([], { index: 3, query: 'auth', sourceChars: 5, responseChars: 9 })],
         },
       ],
     });
@@ -263,7 +241,7 @@ describe('the selectors on views no ledger built', () => {
   const served = {
     path: 'a.ts',
     fingerprint: 'fp',
-    ranges: [{ start: 3, end: 4 }],
+    ranges: ranges('3-4'),
   };
   const project = (calls: unknown) =>
     ({ projectRoot: '/r', callCount: 1, responseChars: 0, calls }) as never;
@@ -301,15 +279,13 @@ describe('the selectors on views no ledger built', () => {
   });
 
   it('servedRangesForFile: no fingerprint, or an empty one, holds nothing', () => {
-    const unproven = project([
-      { index: 1, files: [{ path: 'a.ts', ranges: [{ start: 1, end: 9 }] }] },
-    ]);
+    const unproven = project([{ index: 1, files: [{ path: 'a.ts', ranges: ranges('1-9') }] }]);
     expect(servedRangesForFile(unproven, 'a.ts', undefined as never)).toEqual([]);
     const blank = project([{ index: 1, files: [{ ...served, fingerprint: '' }] }]);
     expect(servedRangesForFile(blank, 'a.ts', '')).toEqual([]);
-    expect(servedRangesForFile(project([{ index: 1, files: [served] }]), 'a.ts', 'fp')).toEqual([
-      { start: 3, end: 4 },
-    ]);
+    expect(servedRangesForFile(project([{ index: 1, files: [served] }]), 'a.ts', 'fp')).toEqual(
+      ranges('3-4'),
+    );
   });
 
   it('servedRangesForFile: a project that is not an object holds nothing', () => {
@@ -320,7 +296,7 @@ describe('the selectors on views no ledger built', () => {
 
   it('servedRangesForFile: reads only arrays, skipping members that are not objects', () => {
     const fnCall = Object.assign(() => 0, { index: 1, files: [served] });
-    const fnFile = Object.assign(() => 0, { ...served, ranges: [{ start: 20, end: 30 }] });
+    const fnFile = Object.assign(() => 0, { ...served, ranges: ranges('20-30') });
     const calls = new Set([{ index: 1, files: [served] }]);
     expect(servedRangesForFile(project(calls), 'a.ts', 'fp')).toEqual([]);
     expect(
@@ -331,24 +307,24 @@ describe('the selectors on views no ledger built', () => {
           { index: 2, files: new Set([served]) },
           {
             index: 3,
-            files: [null, fnFile, { ...served, ranges: new Set([{ start: 40, end: 41 }]) }],
+            files: [null, fnFile, { ...served, ranges: new Set(ranges('40-41')) }],
           },
           { index: 4, files: [served] },
         ]),
         'a.ts',
         'fp',
       ),
-    ).toEqual([{ start: 3, end: 4 }]);
+    ).toEqual(ranges('3-4'));
   });
 
   it('servedRangesForFile: matches path and fingerprint both, merging what several calls served', () => {
     const calls = [
-      { index: 1, files: [{ ...served, ranges: [{ start: 5, end: 6 }] }] },
-      { index: 2, files: [{ ...served, path: 'b.ts', ranges: [{ start: 50, end: 60 }] }] },
-      { index: 3, files: [{ ...served, fingerprint: 'other', ranges: [{ start: 70, end: 80 }] }] },
+      { index: 1, files: [{ ...served, ranges: ranges('5-6') }] },
+      { index: 2, files: [{ ...served, path: 'b.ts', ranges: ranges('50-60') }] },
+      { index: 3, files: [{ ...served, fingerprint: 'other', ranges: ranges('70-80') }] },
       { index: 4, files: [served] },
     ];
-    expect(servedRangesForFile(project(calls), 'a.ts', 'fp')).toEqual([{ start: 3, end: 6 }]);
+    expect(servedRangesForFile(project(calls), 'a.ts', 'fp')).toEqual(ranges('3-6'));
   });
 
   it('servedRangesForFile: a call whose getter throws holds nothing; the calls beside it hold what they served', () => {
@@ -361,7 +337,7 @@ describe('the selectors on views no ledger built', () => {
     // As the planner reads a prior: the unreadable record is absent, never a
     // reason to trust the others less or more than they would be alone.
     const beside = project([{ index: 1, files: [served] }, hostile]);
-    expect(servedRangesForFile(beside, 'a.ts', 'fp')).toEqual([{ start: 3, end: 4 }]);
+    expect(servedRangesForFile(beside, 'a.ts', 'fp')).toEqual(ranges('3-4'));
   });
 
   it('servedRangesForFile: a record without a positive whole index holds nothing, as no pointer could cite it', () => {
@@ -369,9 +345,9 @@ describe('the selectors on views no ledger built', () => {
       const calls = [{ index, files: [served] }];
       expect(servedRangesForFile(project(calls), 'a.ts', 'fp'), String(index)).toEqual([]);
     }
-    expect(servedRangesForFile(project([{ index: 1, files: [served] }]), 'a.ts', 'fp')).toEqual([
-      { start: 3, end: 4 },
-    ]);
+    expect(servedRangesForFile(project([{ index: 1, files: [served] }]), 'a.ts', 'fp')).toEqual(
+      ranges('3-4'),
+    );
   });
 
   it('servedRangesForFile: a file served under an empty path or an overlong fingerprint holds nothing', () => {
@@ -381,7 +357,7 @@ describe('the selectors on views no ledger built', () => {
     const overlong = project([{ index: 1, files: [{ ...served, fingerprint: long }] }]);
     expect(servedRangesForFile(overlong, 'a.ts', long)).toEqual([]);
     const longest = project([{ index: 1, files: [{ ...served, fingerprint: long.slice(1) }] }]);
-    expect(servedRangesForFile(longest, 'a.ts', long.slice(1))).toEqual([{ start: 3, end: 4 }]);
+    expect(servedRangesForFile(longest, 'a.ts', long.slice(1))).toEqual(ranges('3-4'));
   });
 });
 
@@ -393,24 +369,17 @@ describe('lists read only up to their length', () => {
     });
 
   it('files, and a merged entry’s spans', () => {
-    const files = pastEnd([{ path: 'a', ranges: [{ start: 1, end: 1 }], chars: 1 }], {
-      path: 'ghost',
-      ranges: [],
-      chars: 9,
-    });
+    const files = pastEnd([fileEmission('a', '1')], fileEmission('ghost', '', 9));
     expect(filesOf(emission({ files })).map((f) => f.path)).toEqual(['a']);
     const merged = filesOf(
       emission({
         files: [
-          { path: 'a', ranges: [{ start: 1, end: 1 }], chars: 1 },
-          { path: 'a', ranges: pastEnd([{ start: 3, end: 3 }], { start: 9, end: 9 }), chars: 1 },
+          fileEmission('a', '1'),
+          fileEmission('a', pastEnd(ranges('3'), { start: 9, end: 9 })),
         ],
       }),
     );
-    expect(merged[0]!.ranges).toEqual([
-      { start: 1, end: 1 },
-      { start: 3, end: 3 },
-    ]);
+    expect(merged[0]!.ranges).toEqual(ranges('1, 3'));
   });
 
   it('a ledger’s entries, a view’s projects and a project’s calls', () => {
@@ -512,16 +481,14 @@ describe('the ledger on unreadable input', () => {
         projectRoot: '/r',
         query: '',
         files: [
-          { path: 'a.ts', ranges: [{ start: 1, end: 1 }], chars: Number.MAX_VALUE },
-          { path: 'a.ts', ranges: [{ start: 2, end: 2 }], chars: Number.MAX_VALUE },
+          fileEmission('a.ts', '1', Number.MAX_VALUE),
+          fileEmission('a.ts', '2', Number.MAX_VALUE),
         ],
         sourceChars: 0,
         responseChars: 0,
       },
     });
-    expect(emission?.files).toEqual([
-      { path: 'a.ts', ranges: [{ start: 1, end: 2 }], chars: Number.MAX_VALUE },
-    ]);
+    expect(emission?.files).toEqual([fileEmission('a.ts', '1-2', Number.MAX_VALUE)]);
   });
 
   it('servedRangesForFile skips calls without a files list and files that are not objects', () => {
@@ -534,11 +501,11 @@ describe('the ledger on unreadable input', () => {
         { index: 1, files: 'not a list' },
         {
           index: 2,
-          files: [null, 7, { path: 'a.ts', fingerprint: 'fp', ranges: [{ start: 3, end: 4 }] }],
+          files: [null, 7, { path: 'a.ts', fingerprint: 'fp', ranges: ranges('3-4') }],
         },
         { index: 3, files: [{ path: 'a.ts', fingerprint: 'fp', ranges: 'L9-12' }] },
       ],
     };
-    expect(servedRangesForFile(project as never, 'a.ts', 'fp')).toEqual([{ start: 3, end: 4 }]);
+    expect(servedRangesForFile(project as never, 'a.ts', 'fp')).toEqual(ranges('3-4'));
   });
 });

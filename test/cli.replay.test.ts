@@ -13,6 +13,7 @@ import {
   replaySequence,
   withheldUnseen,
 } from '../src/cli/replay.js';
+import { fileEmission, ranges } from './_build.js';
 
 function project(files: Record<string, string>): Map<string, ProjectFile> {
   return new Map(
@@ -29,13 +30,13 @@ const twice: RecordedSequence = {
   name: 'twice',
   budget: { maxChars: 10_000 },
   calls: [
-    { query: 'where is a', files: [{ path: 'a.ts', intended: [{ start: 1, end: 30 }] }] },
+    { query: 'where is a', files: [{ path: 'a.ts', intended: ranges('1-30') }] },
     // A response is never pointers only: b.ts gives the second call something new to say.
     {
       query: 'where are a and b',
       files: [
-        { path: 'a.ts', intended: [{ start: 1, end: 30 }] },
-        { path: 'b.ts', intended: [{ start: 1, end: 3 }] },
+        { path: 'a.ts', intended: ranges('1-30') },
+        { path: 'b.ts', intended: ranges('1-3') },
       ],
     },
   ],
@@ -67,7 +68,7 @@ describe('replaySequence', () => {
   it('with dedup, the second call points back to a.ts instead, and the pointer is honest', () => {
     const arm = replaySequence(files, twice, { dedup: true });
     const [second] = parseRenderedResponse(arm.calls[1]!.text).sections;
-    expect(second).toMatchObject({ path: 'a.ts', pointer: true, pointed: [{ start: 1, end: 30 }] });
+    expect(second).toMatchObject({ path: 'a.ts', pointer: true, pointed: ranges('1-30') });
     expect(arm.report).toMatchObject({ sourceChars: 249, duplicateChars: 0 });
     expect(withheldUnseen(arm, files)).toEqual([]);
   });
@@ -78,7 +79,7 @@ describe('replaySequence', () => {
     expect(arm.calls[0]!.emission).toMatchObject({
       projectRoot: '/replay/twice',
       query: 'where is a',
-      files: [{ path: 'a.ts', ranges: [{ start: 1, end: 30 }], chars: 239 }],
+      files: [fileEmission('a.ts', '1-30', 239)],
       sourceChars: 239,
     });
     const rooted = replaySequence(files, twice, { dedup: true, projectRoot: '/elsewhere' });
@@ -93,8 +94,8 @@ describe('replaySequence', () => {
         {
           query: 'q',
           files: [
-            { path: 'gone.ts', intended: [{ start: 1, end: 3 }] },
-            { path: 'a.ts', intended: [{ start: 1, end: 2 }] },
+            { path: 'gone.ts', intended: ranges('1-3') },
+            { path: 'a.ts', intended: ranges('1-2') },
           ],
         },
       ],
@@ -185,8 +186,8 @@ describe('withheldUnseen', () => {
       {
         text: pointing('a.ts', 'L1-2'),
         covered: [
-          { path: 'b.ts', covered: [{ start: 1, end: 1 }] },
-          { path: 'a.ts', covered: [{ start: 3, end: 3 }] },
+          { path: 'b.ts', covered: ranges('1') },
+          { path: 'a.ts', covered: ranges('3') },
         ],
       },
     );
@@ -196,7 +197,7 @@ describe('withheldUnseen', () => {
   it('a section without a pointer is not checked, whatever its plan says', () => {
     const a = arm({
       text: shown('a.ts', '1\tone'),
-      covered: [{ path: 'a.ts', covered: [{ start: 3, end: 4 }] }],
+      covered: [{ path: 'a.ts', covered: ranges('3-4') }],
     });
     expect(withheldUnseen(a, files)).toEqual([]);
   });
@@ -220,9 +221,7 @@ describe('withheldUnseen', () => {
       { text: shown('a.ts', '1\tone', '2\ttwo') },
       {
         text: pointing('a.ts', 'L1-2'),
-        covered: [
-          { path: 'a.ts', covered: [{ start: 1, end: 2 }], folded: [{ start: 3, end: 4 }] },
-        ],
+        covered: [{ path: 'a.ts', covered: ranges('1-2'), folded: ranges('3-4') }],
       },
     );
     expect(withheldUnseen(a, code)).toEqual([{ call: 2, path: 'a.ts', line: 3 }]);
@@ -234,9 +233,7 @@ describe('withheldUnseen', () => {
       { text: shown('a.ts', '1\tone', '2\ttwo', '3\treturn 3;') },
       {
         text: pointing('a.ts', 'L1-2'),
-        covered: [
-          { path: 'a.ts', covered: [{ start: 1, end: 2 }], folded: [{ start: 3, end: 3 }] },
-        ],
+        covered: [{ path: 'a.ts', covered: ranges('1-2'), folded: ranges('3') }],
       },
     );
     expect(withheldUnseen(a, code)).toEqual([]);
@@ -250,7 +247,7 @@ describe('withheldUnseen on folded lines at the edges of a span and the file', (
       { text: '**`a.ts`**\n```\n1\tone\n2\ttwo\n```\n' },
       {
         text: '**`a.ts`**\n> Sent earlier: `a.ts` L1-2\n',
-        plan: { files: [{ path: 'a.ts', covered: [{ start: 1, end: 2 }], folded }] },
+        plan: { files: [{ path: 'a.ts', covered: ranges('1-2'), folded }] },
       },
     ].map((c) => ({
       query: 'q',
@@ -260,12 +257,12 @@ describe('withheldUnseen on folded lines at the edges of a span and the file', (
     }));
 
   it('counts the last line of a folded span', () => {
-    const arm = { calls: folding([{ start: 3, end: 3 }]), report: {} as never };
+    const arm = { calls: folding(ranges('3')), report: {} as never };
     expect(withheldUnseen(arm, code)).toEqual([{ call: 2, path: 'a.ts', line: 3 }]);
   });
 
   it('a folded line past the end of the file carries no code', () => {
-    const arm = { calls: folding([{ start: 9, end: 9 }]), report: {} as never };
+    const arm = { calls: folding(ranges('9')), report: {} as never };
     expect(withheldUnseen(arm, code)).toEqual([]);
   });
 });

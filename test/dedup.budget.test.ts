@@ -17,8 +17,7 @@ import {
   projectFromView,
   sessionView,
 } from '../src/index.js';
-import { emissionOf } from './_plan-emission.js';
-import { callRecord, projectState } from './_prior.js';
+import { callRecord, emissionOf, fileEmission, projectState, ranges } from './_build.js';
 
 /** `n` lines of exactly 10 chars each (9 + '\n'), distinct per `tag`. */
 const tenCharLines = (n: number, tag: string): string =>
@@ -75,7 +74,7 @@ describe('reading the budget', () => {
     const { chars, plan } = sent({ maxChars: 95 }, files);
     expect(chars).toEqual([50, 40]);
     expect(plan.newChars).toBe(90);
-    expect(plan.files[1]!.emit).toEqual([{ start: 1, end: 4 }]);
+    expect(plan.files[1]!.emit).toEqual(ranges('1-4'));
   });
 });
 
@@ -91,7 +90,7 @@ describe('sharing maxChars', () => {
     expect(chars).toEqual([50, 130, 120]);
     expect(plan.newChars).toBe(300);
     expect(plan.files.map((f) => f.render)).toEqual(['full', 'full', 'full']);
-    expect(plan.files[2]!.emit).toEqual([{ start: 1, end: 12 }]);
+    expect(plan.files[2]!.emit).toEqual(ranges('1-12'));
   });
 
   it('fills every file when the budget covers all demands', () => {
@@ -112,12 +111,14 @@ describe('sharing maxChars', () => {
 
 /** A session that was sent lines `1..covered` of each file, from this very content. */
 function priorFor(files: readonly PlanCallFile[], covered: number): ProjectState {
-  const served = files.map((f) => ({
-    path: f.path,
-    ranges: [{ start: 1, end: covered }],
-    chars: covered * 10,
-    fingerprint: planCall({ files: [f], prior: null }).files[0]!.fingerprint,
-  }));
+  const served = files.map((f) =>
+    fileEmission(
+      f.path,
+      [{ start: 1, end: covered }],
+      covered * 10,
+      planCall({ files: [f], prior: null }).files[0]!.fingerprint,
+    ),
+  );
   return projectState([callRecord(served)]);
 }
 
@@ -163,10 +164,10 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
   it('asked twice for a 200-line file, never sends a line dedup off would not have sent', () => {
     // Issue: the second call sent L64-122 plus a pointer, more than dedup off's L1-63.
     const [, { plan, off }] = twoCalls({ start: 1, end: 200 }, { start: 1, end: 200 });
-    expect(off.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    expect(off.files[0]!.emit).toEqual(ranges('1-100'));
     // The only file is held in full: the hold-back restores it, exactly as dedup off sends it.
     expect(plan.heldBack).toBe('a.ts');
-    expect(plan.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    expect(plan.files[0]!.emit).toEqual(ranges('1-100'));
     expect(plan.files[0]!.covered).toEqual([]);
     expect(plan.files[0]!.folded).toEqual([]);
     expect(plan.newChars).toBe(off.newChars);
@@ -178,18 +179,18 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
     ]);
     expect(off.files.map((f) => f.newChars)).toEqual([950, 50]);
     expect(plan.files[0]!.render).toBe('pointer');
-    expect(plan.files[0]!.covered).toEqual([{ start: 1, end: 95 }]);
-    expect(plan.files[1]!.emit).toEqual([{ start: 1, end: 5 }]);
+    expect(plan.files[0]!.covered).toEqual(ranges('1-95'));
+    expect(plan.files[1]!.emit).toEqual(ranges('1-5'));
     expect(plan.newChars).toBe(50);
   });
 
   it('sends the dedup-off lines it does not hold, and points at the ones it does', () => {
     const [, { plan, off }] = twoCalls({ start: 1, end: 30 }, { start: 1, end: 200 });
-    expect(off.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    expect(off.files[0]!.emit).toEqual(ranges('1-100'));
     const f = plan.files[0]!;
     expect(f.render).toBe('partial');
-    expect(f.covered).toEqual([{ start: 1, end: 30 }]);
-    expect(f.emit).toEqual([{ start: 31, end: 100 }]);
+    expect(f.covered).toEqual(ranges('1-30'));
+    expect(f.emit).toEqual(ranges('31-100'));
     expect(f.newChars).toBe(700);
     // Every line sent is one dedup off sends: the source only shrinks.
     const offLines = new Set(linesIn(off.files[0]!.emit));
@@ -199,10 +200,10 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
   it('names no pointer for held lines dedup off would have cut', () => {
     // L150-200 are held, but dedup off sends L101-200's first 100 lines only... of L101-200.
     const [, { plan, off }] = twoCalls({ start: 150, end: 200 }, { start: 1, end: 200 });
-    expect(off.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    expect(off.files[0]!.emit).toEqual(ranges('1-100'));
     expect(plan.files[0]!.render).toBe('full');
     expect(plan.files[0]!.covered).toEqual([]);
-    expect(plan.files[0]!.emit).toEqual([{ start: 1, end: 100 }]);
+    expect(plan.files[0]!.emit).toEqual(ranges('1-100'));
   });
 
   it('writes no pointer when dedup off cuts away every held run, and keeps one that reaches into its lines', () => {
@@ -219,7 +220,7 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
         budget,
         holdBack: false,
       });
-    const first = plan([{ start: 1, end: 20 }]);
+    const first = plan(ranges('1-20'));
     ledger = ledgerReducer(ledger, { type: 'recorded', emission: emissionOf(first, '/repo') });
     const layout = (long: number) => [
       { start: 4, end: 4 },
@@ -232,7 +233,7 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
     expect(lone.render).toBe('full');
     expect(lone.covered).toEqual([]);
     expect(lone.folded).toEqual([]);
-    expect(lone.emit).toEqual([{ start: 4, end: 4 }]);
+    expect(lone.emit).toEqual(ranges('4'));
     expect(lone.newChars).toBe(10);
     // A run of exactly minCoveredLines (8) reaching into the dedup-off lines keeps the pointer.
     const both = plan(layout(8), { maxChars: 20, policy: 'bank' }).files[0]!;
@@ -244,8 +245,8 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
   it('keeps a held run whole in the pointer when dedup off cuts through it', () => {
     const [, { plan }] = twoCalls({ start: 90, end: 120 }, { start: 1, end: 200 });
     const f = plan.files[0]!;
-    expect(f.covered).toEqual([{ start: 90, end: 120 }]);
-    expect(f.emit).toEqual([{ start: 1, end: 89 }]);
+    expect(f.covered).toEqual(ranges('90-120'));
+    expect(f.emit).toEqual(ranges('1-89'));
   });
 });
 
@@ -296,7 +297,7 @@ describe('what planCall passes on and restores', () => {
     const tight = planCall({ files, prior, budget: { maxChars: 5 } });
     expect(tight.heldBack).toBeNull();
     expect(tight.files.map((f) => f.render)).toEqual(['pointer', 'pointer']);
-    expect(tight.files[0]!.covered).toEqual([{ start: 1, end: 10 }]);
+    expect(tight.files[0]!.covered).toEqual(ranges('1-10'));
     expect(tight.newChars).toBe(0);
   });
 
@@ -318,7 +319,7 @@ describe('what planCall passes on and restores', () => {
 
   it('gives a file whose spans all lie past its end no file slot', () => {
     // Issue: such a file rendered 'full' with an empty emit and took the only slot.
-    const files = [{ ...file('a.ts', 5), intended: [{ start: 9, end: 12 }] }, file('b.ts', 5)];
+    const files = [{ ...file('a.ts', 5), intended: ranges('9-12') }, file('b.ts', 5)];
     for (const policy of ['spend', 'bank'] as const) {
       const plan = planCall({ files, prior: null, budget: { maxFiles: 1, policy } });
       expect(plan.files.map((f) => f.render)).toEqual(['skipped', 'full']);

@@ -16,10 +16,9 @@ import {
   projectFromView,
   sessionView,
 } from '../src/index.js';
-import { emissionOf } from './_plan-emission.js';
+import { callRecord, emissionOf, fileEmission, span as r } from './_build.js';
 
 const ROOT = '/repo';
-const r = (start: number, end: number): LineRange => ({ start, end });
 /** `n` numbered code lines. */
 const source = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => `export const ${tag}${i + 1} = ${i};\n`).join('');
@@ -105,22 +104,12 @@ describe('coveredBy', () => {
       callCount: 2,
       responseChars: 0,
       calls: [
-        {
-          index: 1,
-          projectRoot: ROOT,
-          query: '',
-          sourceChars: 0,
-          responseChars: 0,
-          files: [{ path: 'a.ts', ranges: [r(1, 40)], chars: 9, fingerprint: 'old' }],
-        },
-        {
+        callRecord([fileEmission('a.ts', [r(1, 40)], 9, 'old')], { projectRoot: ROOT, query: '' }),
+        callRecord([fileEmission('a.ts', [r(20, 60)], 9, fp)], {
           index: 2,
           projectRoot: ROOT,
           query: '',
-          sourceChars: 0,
-          responseChars: 0,
-          files: [{ path: 'a.ts', ranges: [r(20, 60)], chars: 9, fingerprint: fp }],
-        },
+        }),
       ],
     };
     const plan = planFile({ path: 'a.ts', content: a, intended: [r(1, 60)], prior });

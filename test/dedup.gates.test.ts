@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeSession, fingerprint, planCall, planFile } from '../src/index.js';
-import { callRecord, projectState } from './_prior.js';
+import { callRecord, fileEmission, projectState, ranges } from './_build.js';
 
 /** `n` lines of exactly 10 chars each (9 + '\n'). */
 const tenCharLines = (n: number): string =>
@@ -16,11 +16,7 @@ const content = tenCharLines(40);
 const fp = fingerprint(content);
 /** A session that was sent lines 1-20 of `a.ts` from `text`. */
 const heldFrom = (text: string) =>
-  projectState([
-    callRecord([
-      { path: 'a.ts', ranges: [{ start: 1, end: 20 }], chars: 200, fingerprint: fingerprint(text) },
-    ]),
-  ]);
+  projectState([callRecord([fileEmission('a.ts', '1-20', 200, fingerprint(text))])]);
 /** A session that was sent lines 1-20 of `a.ts` from this very content. */
 const held = heldFrom(content);
 const reason = (plan: ReturnType<typeof planFile>, gate: string) =>
@@ -31,7 +27,7 @@ describe('the content a plan is about', () => {
     const plan = planFile({
       path: 'a.ts',
       content: 42 as never,
-      intended: [{ start: 1, end: 30 }],
+      intended: ranges('1-30'),
       prior: held,
     });
     expect(reason(plan, 'content')).toBe('no-content');
@@ -43,17 +39,17 @@ describe('the content a plan is about', () => {
     const plan = planFile({
       path: 'a.ts',
       content,
-      intended: [{ start: 1, end: 30 }],
+      intended: ranges('1-30'),
       prior: held,
       fingerprint: '',
     });
     expect(plan.fingerprint).toBe(fp);
-    expect(plan.covered).toEqual([{ start: 1, end: 20 }]);
+    expect(plan.covered).toEqual(ranges('1-20'));
   });
 
   it('skips a file whose path is not a string, and names no path for it', () => {
     const plan = planCall({
-      files: [{ path: 42 as never, content, intended: [{ start: 1, end: 5 }] }],
+      files: [{ path: 42 as never, content, intended: ranges('1-5') }],
       prior: null,
     });
     expect(plan.files[0]!.render).toBe('skipped');
@@ -81,7 +77,7 @@ describe('the delta gate at its threshold', () => {
     // Lines 21-36: 16 lines × 10 chars = 160 chars, the default minDeltaChars.
     const plan = planClosing(16);
     expect(reason(plan, 'delta')).toBe('delta-kept');
-    expect(plan.emit).toEqual([{ start: 21, end: 36 }]);
+    expect(plan.emit).toEqual(ranges('21-36'));
     expect(plan.newChars).toBe(160);
   });
 
@@ -89,7 +85,7 @@ describe('the delta gate at its threshold', () => {
     // Lines 21-35: 150 chars of closing braces, under 160.
     const plan = planClosing(15);
     expect(reason(plan, 'delta')).toBe('folded-small-delta');
-    expect(plan.folded).toEqual([{ start: 21, end: 35 }]);
+    expect(plan.folded).toEqual(ranges('21-35'));
     expect(plan.foldedChars).toBe(150);
   });
 
@@ -98,12 +94,12 @@ describe('the delta gate at its threshold', () => {
     const plan = planFile({
       path: 'a.ts',
       content,
-      intended: [{ start: 1, end: 35 }],
+      intended: ranges('1-35'),
       prior: held,
     });
     expect(reason(plan, 'delta')).toBe('delta-kept');
     expect(plan.render).toBe('partial');
-    expect(plan.emit).toEqual([{ start: 21, end: 35 }]);
+    expect(plan.emit).toEqual(ranges('21-35'));
     expect(plan.folded).toEqual([]);
     expect(plan.foldedChars).toBe(0);
   });
@@ -114,15 +110,10 @@ describe('spans past the end of the file', () => {
     const plan = planFile({
       path: 'b.ts',
       content: 'one\ntwo\nthree',
-      intended: [
-        { start: 2, end: 2 },
-        { start: 3, end: 9 },
-        { start: 6, end: 7 },
-        { start: 12, end: 20 },
-      ],
+      intended: ranges('2, 3-9, 6-7, 12-20'),
       prior: null,
     });
-    expect(plan.emit).toEqual([{ start: 2, end: 3 }]);
+    expect(plan.emit).toEqual(ranges('2-3'));
     // 'two\n' and 'three'.
     expect(plan.newChars).toBe(9);
   });
@@ -142,14 +133,11 @@ describe('describeSession on calls and ranges that are not arrays', () => {
     const d = describeSession(
       projectState([
         callRecord([
-          { path: 'a.ts', ranges: 7, chars: 30 },
-          { path: 'b.ts', ranges: [{ start: 1, end: 2 }], chars: 12 },
+          { ...fileEmission('a.ts', '', 30), ranges: 7 },
+          fileEmission('b.ts', '1-2', 12),
         ]),
       ]),
     );
-    expect(d?.priorFiles).toEqual([
-      { path: 'a.ts', ranges: [], chars: 30 },
-      { path: 'b.ts', ranges: [{ start: 1, end: 2 }], chars: 12 },
-    ]);
+    expect(d?.priorFiles).toEqual([fileEmission('a.ts', '', 30), fileEmission('b.ts', '1-2', 12)]);
   });
 });

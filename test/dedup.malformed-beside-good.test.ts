@@ -12,13 +12,13 @@ import {
   type SymbolNode,
   symbolsInSpans,
 } from '../src/index.js';
-import { callRecord as call, projectState as prior } from './_prior.js';
+import { callRecord as call, fileEmission, projectState as prior, ranges } from './_build.js';
 
 const content = Array.from({ length: 40 }, (_, i) => `const v${i + 1} = ${i + 1};`).join('\n');
 const fp = fingerprint(content);
-const whole: LineRange[] = [{ start: 1, end: 40 }];
+const whole: LineRange[] = ranges('1-40');
 
-const record = { path: 'a.ts', ranges: whole, chars: content.length, fingerprint: fp };
+const record = fileEmission('a.ts', whole, content.length, fp);
 const plan = (p: ProjectState) => planFile({ path: 'a.ts', content, intended: whole, prior: p });
 const contentGate = (p: ProjectState) => plan(p).gates.find((g) => g.gate === 'content')!.reason;
 
@@ -28,13 +28,7 @@ describe('served records next to junk', () => {
       null,
       'call',
       call('files'),
-      call([
-        null,
-        'file',
-        { path: '', ranges: whole, chars: 1, fingerprint: fp },
-        { path: 3 },
-        record,
-      ]),
+      call([null, 'file', fileEmission('', whole, 1, fp), { path: 3 }, record]),
     ]);
     expect(plan(p).render).toBe('pointer');
     expect(plan(p).covered).toEqual(whole);
@@ -53,8 +47,8 @@ describe('served records next to junk', () => {
 
   it('records of the same content join their spans', () => {
     const p = prior([
-      call([{ ...record, ranges: [{ start: 1, end: 20 }] }]),
-      call([{ ...record, ranges: [{ start: 21, end: 40 }] }]),
+      call([{ ...record, ranges: ranges('1-20') }]),
+      call([{ ...record, ranges: ranges('21-40') }]),
     ]);
     expect(plan(p).covered).toEqual(whole);
   });
@@ -80,10 +74,7 @@ describe('symbolsInSpans next to junk', () => {
       { name: 'outside', kind: 'function', start: 30, end: 35 },
       { name: 'run', kind: 'method', start: 8, end: 8 },
     ];
-    expect(symbolsInSpans(nodes as SymbolNode[], [{ start: 1, end: 10 }])).toEqual([
-      'run',
-      'lateFirst',
-    ]);
+    expect(symbolsInSpans(nodes as SymbolNode[], ranges('1-10'))).toEqual(['run', 'lateFirst']);
   });
 
   it('orders nodes that start on the same line as they were given', () => {
@@ -92,13 +83,13 @@ describe('symbolsInSpans next to junk', () => {
       { name: 'a', kind: 'function', start: 3, end: 4 },
       { name: 'c', kind: 'function', start: 2, end: 4 },
     ];
-    expect(symbolsInSpans(nodes, [{ start: 1, end: 10 }])).toEqual(['c', 'b', 'a']);
+    expect(symbolsInSpans(nodes, ranges('1-10'))).toEqual(['c', 'b', 'a']);
   });
 
   it('finds nothing without spans, or without an array of nodes', () => {
     expect(symbolsInSpans([good], [])).toEqual([]);
-    expect(symbolsInSpans('nodes' as never, [{ start: 1, end: 10 }])).toEqual([]);
-    expect(symbolsInSpans({ length: 1, 0: good } as never, [{ start: 1, end: 10 }])).toEqual([]);
+    expect(symbolsInSpans('nodes' as never, ranges('1-10'))).toEqual([]);
+    expect(symbolsInSpans({ length: 1, 0: good } as never, ranges('1-10'))).toEqual([]);
   });
 
   it('skips a node whose getters throw', () => {
@@ -107,6 +98,6 @@ describe('symbolsInSpans next to junk', () => {
         throw new Error('hostile');
       },
     });
-    expect(symbolsInSpans([hostile as SymbolNode, good], [{ start: 1, end: 10 }])).toEqual(['run']);
+    expect(symbolsInSpans([hostile as SymbolNode, good], ranges('1-10'))).toEqual(['run']);
   });
 });

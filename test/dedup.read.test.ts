@@ -10,16 +10,15 @@ import {
   createLedger,
   type FilePlan,
   type Ledger,
-  type LineRange,
   ledgerReducer,
   planCall,
   planRead,
   projectFromView,
   sessionView,
 } from '../src/index.js';
+import { callRecord, fileEmission, span as r } from './_build.js';
 
 const ROOT = '/repo';
-const r = (start: number, end: number): LineRange => ({ start, end });
 /** `n` lines of exactly 10 chars each (9 + '\n'). */
 const tenCharLines = (n: number, tag = 'a') =>
   Array.from({ length: n }, (_, i) => `${tag}${String(i + 1).padStart(8, '0')}\n`).join('');
@@ -34,9 +33,7 @@ function reads() {
       const plan = planRead({ ...input, prior: projectFromView(sessionView(ledger), ROOT) });
       if (plan.render !== 'skipped') {
         const ranges = [...plan.emit, ...(plan.render === 'full' ? [] : plan.covered)];
-        const files = [
-          { path: plan.path, ranges, chars: plan.newChars, fingerprint: plan.fingerprint },
-        ];
+        const files = [fileEmission(plan.path, ranges, plan.newChars, plan.fingerprint)];
         const emission = {
           projectRoot: ROOT,
           query: 'read',
@@ -199,14 +196,7 @@ describe('planCall with holdBack: false', () => {
       callCount: 1,
       responseChars: 0,
       calls: [
-        {
-          index: 1,
-          projectRoot: ROOT,
-          query: '',
-          sourceChars: 0,
-          responseChars: 0,
-          files: [{ path: 'a.ts', ranges: [r(1, 50)], chars: 500, fingerprint: fp }],
-        },
+        callRecord([fileEmission('a.ts', [r(1, 50)], 500, fp)], { projectRoot: ROOT, query: '' }),
       ],
     };
     const on = planCall({ files, prior });

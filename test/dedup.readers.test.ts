@@ -5,16 +5,8 @@
  * missing or junk.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  dedupEnabledFromEnv,
-  fingerprint,
-  formatPointer,
-  type LineRange,
-  planFile,
-} from '../src/index.js';
-import { callRecord, projectState } from './_prior.js';
-
-const r = (start: number, end: number): LineRange => ({ start, end });
+import { dedupEnabledFromEnv, fingerprint, formatPointer, planFile } from '../src/index.js';
+import { callRecord, fileEmission, projectState, span as r, ranges } from './_build.js';
 
 /** 40 lines of code, then 50 lines holding only `}`: 100 chars that carry no code. */
 const code = Array.from({ length: 40 }, (_, i) => `const v${i + 1} = ${i + 1};\n`).join('');
@@ -23,7 +15,7 @@ const fp = fingerprint(content);
 
 /** The gates' reasons for L1-`wanted` under `thresholds`, when response #1 sent L1-`held`. */
 function reasons(thresholds: unknown, held: number, wanted: number): (string | undefined)[] {
-  const served = { path: 'a.ts', ranges: [r(1, held)], chars: 1, fingerprint: fp };
+  const served = fileEmission('a.ts', [r(1, held)], 1, fp);
   const prior = projectState([callRecord([served])]);
   const intended = [r(1, wanted)];
   const plan = planFile({
@@ -154,7 +146,7 @@ describe('formatPointer with parts missing', () => {
     expect(
       formatPointer({
         path: 'a.ts',
-        covered: [{ start: 3, end: 9 }],
+        covered: ranges('3-9'),
         symbols: ['run', 'run', ' stop '],
       }),
     ).toBe(`Sent earlier in this conversation: \`a.ts\` L3-9 (run, stop). ${tail}`);

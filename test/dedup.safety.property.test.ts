@@ -38,7 +38,7 @@ import {
   servedRangesForFile,
   sessionView,
 } from '../src/index.js';
-import { emissionOf } from './_plan-emission.js';
+import { emissionOf, ranges } from './_build.js';
 
 const ROOT = '/repo';
 const PATHS = ['a.ts', 'b.ts', 'c.ts'] as const;
@@ -109,11 +109,11 @@ const EXAMPLE: Session = {
   ],
   trailing: [true, false, false],
   steps: [
-    { kind: 'call', picks: [[{ start: 1, end: 15 }], null, null], budget: null, tracked: true },
+    { kind: 'call', picks: [ranges('1-15'), null, null], budget: null, tracked: true },
     // b.ts is new, so the hold-back leaves a.ts's pointer alone.
     {
       kind: 'call',
-      picks: [[{ start: 1, end: 17 }], [{ start: 1, end: 5 }], null],
+      picks: [ranges('1-17'), ranges('1-5'), null],
       budget: null,
       tracked: true,
     },
@@ -127,7 +127,7 @@ const EXAMPLE: Session = {
     // A section shown beside its pointer: L1-15 held, L16-20 new.
     { kind: 'call', picks: [[{ start: 1, end: 20 }], null, null], budget: null, tracked: true },
     { kind: 'edit', file: 0, line: 3, insert: false },
-    { kind: 'call', picks: [[{ start: 1, end: 10 }], null, null], budget: null, tracked: true },
+    { kind: 'call', picks: [ranges('1-10'), null, null], budget: null, tracked: true },
   ],
 };
 

@@ -15,7 +15,7 @@ import {
   planFile,
   planRead,
 } from '../src/index.js';
-import { callRecord, projectState } from './_prior.js';
+import { callRecord, projectState } from './_build.js';
 
 const r = (start: number, end: number): LineRange => ({ start, end });
 const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));

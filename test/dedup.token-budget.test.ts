@@ -15,7 +15,7 @@ import {
   planCall,
   planRead,
 } from '../src/index.js';
-import { callRecord, projectState } from './_prior.js';
+import { callRecord, projectState } from './_build.js';
 import { o200kCount } from './_token-corpus.js';
 
 const r = (start: number, end: number): LineRange => ({ start, end });

@@ -13,7 +13,7 @@ import {
   ledgerReducer,
   sessionView,
 } from '../src/index.js';
-import { emission, record } from './_ledger.js';
+import { emission, record } from './_build.js';
 
 describe('maxProjects at its edge', () => {
   const roots = ['/p1', '/p2', '/p3', '/p4', '/p5'];

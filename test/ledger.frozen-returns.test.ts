@@ -17,12 +17,13 @@ import {
   sessionView,
 } from '../src/index.js';
 import { EMISSION_KEY, readSessionView, takeEmission, VIEW_KEY } from '../src/wire/index.js';
+import { fileEmission, ranges } from './_build.js';
 
 function emission(root = '/repo'): Emission {
   return {
     projectRoot: root,
     query: 'q',
-    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 100, fingerprint: 'fp' }],
+    files: [fileEmission('a.ts', '1-10', 100, 'fp')],
     sourceChars: 100,
     responseChars: 200,
   };
@@ -95,9 +96,7 @@ describe('what the library returns is frozen all the way down', () => {
     expect(() => (served as unknown[]).push({ start: 11, end: 500 })).toThrow(TypeError);
     const calls = store.project('/repo')!.calls as unknown[];
     expect(() => calls.push({ index: 9, files: [] })).toThrow(TypeError);
-    expect(servedRangesForFile(store.project('/repo'), 'a.ts', 'fp')).toEqual([
-      { start: 1, end: 10 },
-    ]);
+    expect(servedRangesForFile(store.project('/repo'), 'a.ts', 'fp')).toEqual(ranges('1-10'));
   });
 });
 
@@ -124,11 +123,9 @@ describe('a ledger or view that did not come from the library is read, not trust
       { start: 0, end: 1e9 },
       { start: 3, end: 4 },
     ];
-    forged.entries[0].project.calls[0].files.push({ path: '', ranges: [{ start: 1, end: 2 }] });
+    forged.entries[0].project.calls[0].files.push({ path: '', ranges: ranges('1-2') });
     const view = sessionView(forged as Ledger);
-    expect(view.projects[0]!.calls[0]!.files).toEqual([
-      { path: 'a.ts', ranges: [{ start: 3, end: 4 }], chars: 100, fingerprint: 'fp' },
-    ]);
+    expect(view.projects[0]!.calls[0]!.files).toEqual([fileEmission('a.ts', '3-4', 100, 'fp')]);
   });
 
   it('a foreign ledger past its own maxProjects evicts the oldest entries, keeping their counters', () => {
@@ -182,7 +179,7 @@ describe('a ledger or view that did not come from the library is read, not trust
       projects: [{ projectRoot: '/repo', callCount: 1, responseChars: 0, calls: [call] }],
     };
     const project = projectFromView(view, '/repo');
-    (call.files as unknown as { ranges: unknown }[])[0]!.ranges = [{ start: 1, end: 1e6 }];
-    expect(servedRangesForFile(project, 'a.ts', 'fp')).toEqual([{ start: 1, end: 10 }]);
+    (call.files as unknown as { ranges: unknown }[])[0]!.ranges = ranges('1-1000000');
+    expect(servedRangesForFile(project, 'a.ts', 'fp')).toEqual(ranges('1-10'));
   });
 });

@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sha256OfUtf8 } from '../src/hash/sha256.js';
 import { createLedger, normalizeSessionId, projectKey } from '../src/index.js';
+import { emission, record } from './_build.js';
 import { loadWithBuiltinModule } from './_builtin-module.js';
-import { emission, record } from './_ledger.js';
 
 describe('normalizeSessionId at its edges', () => {
   it('trims before measuring: 128 chars inside spaces stay plain', () => {

@@ -12,12 +12,13 @@ import {
   ledgerReducer,
   sessionView,
 } from '../src/index.js';
+import { fileEmission } from './_build.js';
 
 function emission(root = '/repo', start = 1): Emission {
   return {
     projectRoot: root,
     query: 'q',
-    files: [{ path: 'a.ts', ranges: [{ start, end: start + 9 }], chars: 100, fingerprint: 'fp' }],
+    files: [fileEmission('a.ts', [{ start, end: start + 9 }], 100, 'fp')],
     sourceChars: 100,
     responseChars: 250,
   };

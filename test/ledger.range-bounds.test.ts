@@ -17,17 +17,16 @@ import {
   sessionView,
 } from '../src/index.js';
 import { readSessionView, VIEW_KEY } from '../src/wire/index.js';
+import { emission as emissionWith, fileEmission } from './_build.js';
 
 /** An emission of one file holding `n` separate one-line spans (lines 1, 3, 5, …). */
 function withRanges(n: number, path = 'a.ts'): Emission {
   const ranges = Array.from({ length: n }, (_, i) => ({ start: 2 * i + 1, end: 2 * i + 1 }));
-  return {
-    projectRoot: '/repo',
-    query: 'q',
-    files: [{ path, ranges, chars: n, fingerprint: 'fp' }],
+  return emissionWith({
+    files: [fileEmission(path, ranges, n, 'fp')],
     sourceChars: n,
     responseChars: n,
-  };
+  });
 }
 
 function recordAll(limits: Partial<LedgerLimits>, sizes: number[]): Ledger {

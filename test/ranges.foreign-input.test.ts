@@ -16,9 +16,7 @@ import {
   rangesCover,
   subtractRanges,
 } from '../src/index.js';
-
-const r = (start: number, end: number): LineRange => ({ start, end });
-const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));
+import { plain, span as r } from './_build.js';
 
 /** Runs `body` while numbers and strings carry `start`/`end` on their prototypes. */
 function withPollutedPrimitives(body: () => void): void {

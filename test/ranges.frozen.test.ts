@@ -18,8 +18,7 @@ import {
   subtractRange,
   subtractRanges,
 } from '../src/index.js';
-
-const r = (start: number, end: number): LineRange => ({ start, end });
+import { span as r } from './_build.js';
 
 /** Every set a function hands out, on an input that gives each of them members. */
 function results(): [string, LineRange[]][] {

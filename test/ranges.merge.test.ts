@@ -5,11 +5,9 @@
  * or come from an independent comparison sort.
  */
 import { describe, expect, it } from 'vitest';
-import { type LineRange, mergeRanges } from '../src/index.js';
+import { mergeRanges } from '../src/index.js';
 import { sortNumbers } from '../src/ranges/_sort.js';
-
-const r = (start: number, end: number): LineRange => ({ start, end });
-const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));
+import { plain, span as r } from './_build.js';
 
 describe('mergeRanges by the order of its input', () => {
   it('copies a normalized input member for member', () => {

@@ -37,6 +37,7 @@ import {
   subtractLines,
   withJunkArb,
 } from '../src/testing/index.js';
+import { plain } from './_build.js';
 
 const ours: RangeAlgebra = {
   mergeRanges,
@@ -54,7 +55,6 @@ const ours: RangeAlgebra = {
 const SEED = 1313;
 /** 150 cases per law, or the global setting when a run lowers it (mutation testing). */
 const RUNS = { seed: SEED, numRuns: Math.min(150, fc.readConfigureGlobal().numRuns ?? 150) };
-const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));
 const size = (r: LineRange) => r.end - r.start + 1;
 
 describe('checkRangeAlgebra on this library', () => {

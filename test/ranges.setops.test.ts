@@ -15,10 +15,9 @@ import {
   subtractRange,
   subtractRanges,
 } from '../src/index.js';
-import { intersectLines, linesOf, runsOf, subtractLines } from '../src/testing/model.js';
+import { intersectLines, linesOf, runsOf, subtractLines } from '../src/testing/index.js';
+import { plain, span as r } from './_build.js';
 
-const r = (start: number, end: number): LineRange => ({ start, end });
-const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));
 const modelIntersect = (a: unknown[], b: unknown[]) =>
   runsOf(intersectLines(linesOf(a), linesOf(b)));
 const modelSubtract = (a: unknown[], b: unknown[]) => runsOf(subtractLines(linesOf(a), linesOf(b)));

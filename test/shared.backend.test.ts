@@ -11,19 +11,18 @@ import {
   type SharedSessionStoreOptions,
   type SharedStoreBackend,
 } from '../src/shared/index.js';
+import { emission as emissionWith, fileEmission } from './_build.js';
 
 /** A store that waits on its backend as long as a loaded machine needs: time is not what these tests check. */
 function patient(backend: SharedStoreBackend, options: SharedSessionStoreOptions = {}) {
   return createSharedSessionStore(backend, { timeoutMs: 60_000, ...options });
 }
 
-const emission: Emission = {
-  projectRoot: '/repo',
-  query: 'q',
-  files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 300, fingerprint: 'fp' }],
+const emission: Emission = emissionWith({
+  files: [fileEmission('a.ts', '1-10', 300, 'fp')],
   sourceChars: 300,
   responseChars: 500,
-};
+});
 
 function clock() {
   const c = { t: 1_000_000, now: () => c.t };

@@ -11,14 +11,13 @@ import {
   createSharedSessionStore,
   type SharedStoreBackend,
 } from '../src/shared/index.js';
+import { emission as emissionWith, fileEmission } from './_build.js';
 
-const emission: Emission = {
-  projectRoot: '/repo',
-  query: 'q',
-  files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 300, fingerprint: 'fp' }],
+const emission: Emission = emissionWith({
+  files: [fileEmission('a.ts', '1-10', 300, 'fp')],
   sourceChars: 300,
   responseChars: 500,
-};
+});
 
 const EMPTY = { version: 1, projects: [] };
 

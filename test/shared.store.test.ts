@@ -12,6 +12,7 @@ import {
   type SharedSessionStoreOptions,
   type SharedStoreBackend,
 } from '../src/shared/index.js';
+import { fileEmission } from './_build.js';
 
 /** A store that waits on its backend as long as a loaded machine needs: time is not what these tests check. */
 function patient(backend: SharedStoreBackend, options: SharedSessionStoreOptions = {}) {
@@ -22,7 +23,7 @@ function emission(root = '/repo', path = 'a.ts'): Emission {
   return {
     projectRoot: root,
     query: 'q',
-    files: [{ path, ranges: [{ start: 1, end: 10 }], chars: 300, fingerprint: 'fp' }],
+    files: [fileEmission(path, '1-10', 300, 'fp')],
     sourceChars: 300,
     responseChars: 500,
   };

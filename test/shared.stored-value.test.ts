@@ -16,6 +16,7 @@ import {
   type SharedSessionStoreOptions,
   type SharedStoreBackend,
 } from '../src/shared/index.js';
+import { emission as emissionWith, fileEmission, ranges, span } from './_build.js';
 
 /** A store that waits on its backend as long as a loaded machine needs: time is not what these tests check. */
 function patient(backend: SharedStoreBackend, options: SharedSessionStoreOptions = {}) {
@@ -25,13 +26,11 @@ function patient(backend: SharedStoreBackend, options: SharedSessionStoreOptions
 const KEY = createHash('sha256').update('conn-1', 'utf8').digest('hex');
 
 function emission(path = 'a.ts', start = 1): Emission {
-  return {
-    projectRoot: '/repo',
-    query: 'q',
-    files: [{ path, ranges: [{ start, end: start + 9 }], chars: 300, fingerprint: 'fp' }],
+  return emissionWith({
+    files: [fileEmission(path, [span(start, start + 9)], 300, 'fp')],
     sourceChars: 300,
     responseChars: 500,
-  };
+  });
 }
 
 /** A value the store itself wrote: two calls of conn-1. */
@@ -75,8 +74,8 @@ describe('createSharedSessionStore: values that are not a ledger', () => {
     const project = await patient(backend).project('/repo', 'conn-1');
     expect(project.callCount).toBe(2);
     expect(project.calls.map((c) => [c.index, c.files[0]!.path, c.files[0]!.ranges])).toEqual([
-      [1, 'a.ts', [{ start: 1, end: 10 }]],
-      [2, 'b.ts', [{ start: 20, end: 29 }]],
+      [1, 'a.ts', ranges('1-10')],
+      [2, 'b.ts', ranges('20-29')],
     ]);
   });
 

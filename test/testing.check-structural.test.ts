@@ -11,10 +11,10 @@ import {
 } from '../src/index.js';
 import {
   checkRangeAlgebra,
+  linesOf,
   type RangeAlgebra,
   RangeAlgebraLawError,
 } from '../src/testing/index.js';
-import { linesOf } from '../src/testing/model.js';
 
 const RUNS = 12;
 

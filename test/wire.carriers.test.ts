@@ -12,11 +12,11 @@ import {
   VIEW_KEY,
   withSessionView,
 } from '../src/wire/index.js';
-import { emission } from './_ledger.js';
+import { emission, fileEmission } from './_build.js';
 
 /** `n` files named f0…f(n-1), each with `chars` = its number + 1. */
 function numberedFiles(n: number): FileEmission[] {
-  return Array.from({ length: n }, (_, i) => ({ path: `f${i}`, ranges: [], chars: i + 1 }));
+  return Array.from({ length: n }, (_, i) => fileEmission(`f${i}`, '', i + 1));
 }
 
 describe('the carriers', () => {
@@ -100,7 +100,7 @@ describe('the carriers on results whose properties cannot be read', () => {
   const emission = {
     projectRoot: '/r',
     query: '',
-    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 2 }], chars: 4 }],
+    files: [fileEmission('a.ts', '1-2', 4)],
     sourceChars: 4,
     responseChars: 9,
   };

@@ -12,20 +12,18 @@ import {
   recordSafely,
 } from '../src/index.js';
 import { attachEmission, withSessionView } from '../src/wire/index.js';
+import { emission as emissionWith, fileEmission, ranges } from './_build.js';
 
 const content = Array.from({ length: 102 }, (_, i) => `const line${i + 1} = ${i + 1};`).join('\n');
 const FP = fingerprint(content);
 
 function emission(): Emission {
-  return {
-    projectRoot: '/repo',
+  return emissionWith({
     query: 'checkout',
-    files: [
-      { path: 'src/checkout.ts', ranges: [{ start: 1, end: 102 }], chars: 2000, fingerprint: FP },
-    ],
+    files: [fileEmission('src/checkout.ts', '1-102', 2000, FP)],
     sourceChars: 2000,
     responseChars: 2400,
-  };
+  });
 }
 
 /** A tool call as a pool would answer it: the result carries its emission. */
@@ -68,7 +66,7 @@ describe('recordSafely with a signal', () => {
     });
 
     // The next identical call then sends everything a first call sends.
-    const files = [{ path: 'src/checkout.ts', content, intended: [{ start: 1, end: 102 }] }];
+    const files = [{ path: 'src/checkout.ts', content, intended: ranges('1-102') }];
     const next = planCall({ files, prior: store.project('/repo') });
     expect(next.files[0]!.render).toBe('full');
     expect(next.coveredChars).toBe(0);
@@ -93,7 +91,7 @@ describe('recordSafely with a signal', () => {
     const store = createSessionStore();
     const wide = attachEmission(
       {},
-      { ...emission(), files: [emission().files[0]!, { path: 'b.ts', ranges: [], chars: 1 }] },
+      { ...emission(), files: [emission().files[0]!, fileEmission('b.ts')] },
     );
     recordSafely(store, wide, { sessionId: 'conn-2', limits: { maxFilesPerCall: 1 } });
     expect(store.project('/repo', 'conn-2')?.calls[0]?.files.map((f) => f.path)).toEqual([
@@ -104,10 +102,7 @@ describe('recordSafely with a signal', () => {
 
   it('bounds the copy it records by the limits in its options', () => {
     const wide = () =>
-      attachEmission(
-        {},
-        { ...emission(), files: [emission().files[0]!, { path: 'b.ts', ranges: [], chars: 1 }] },
-      );
+      attachEmission({}, { ...emission(), files: [emission().files[0]!, fileEmission('b.ts')] });
     const store = createSessionStore();
     recordSafely(store, wide(), { sessionId: 'a', limits: { maxFilesPerCall: 1 } });
     recordSafely(store, wide(), { sessionId: 'b', limits: { maxFilesPerCall: 2 } });

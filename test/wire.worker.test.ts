@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSessionStore, recordSafely, type SessionView } from '../src/index.js';
 import { EMISSION_KEY, takeEmission, VIEW_KEY, withSessionView } from '../src/wire/index.js';
-import { callRecord, projectState } from './_prior.js';
+import { callRecord, fileEmission, projectState, ranges } from './_build.js';
 
 let worker: Worker;
 
@@ -69,12 +69,9 @@ describe('across a real worker_threads boundary', () => {
 
     const project = store.view('conn-1').projects[0]!;
     expect(project.callCount).toBe(1);
-    expect(project.calls[0]!.files[0]).toEqual({
-      path: 'src/auth.ts',
-      ranges: [{ start: 10, end: 40 }],
-      chars: 40 * 31,
-      fingerprint: '1200:0123456789abcdef',
-    });
+    expect(project.calls[0]!.files[0]).toEqual(
+      fileEmission('src/auth.ts', '10-40', 40 * 31, '1200:0123456789abcdef'),
+    );
 
     // Second call: the view that arrives in the worker is exactly the host's.
     const view = store.view('conn-1');
@@ -82,7 +79,7 @@ describe('across a real worker_threads boundary', () => {
     const observed = second.observed as Observed;
     expect(observed.viewArrived).toEqual(view);
     expect(observed.priorCalls).toBe(1);
-    expect(observed.held).toEqual([{ start: 10, end: 40 }]);
+    expect(observed.held).toEqual(ranges('10-40'));
     recordSafely(store, second, { sessionId: 'conn-1' });
     expect(store.view('conn-1').projects[0]!.calls.map((c) => c.index)).toEqual([1, 2]);
 
@@ -102,12 +99,12 @@ describe('across a real worker_threads boundary', () => {
 
   it('a client’s own view claiming every line is replaced by the server’s before it crosses', async () => {
     const store = createSessionStore();
-    const claim = {
-      path: 'src/auth.ts',
-      ranges: [{ start: 1, end: Number.MAX_SAFE_INTEGER }],
-      chars: 0,
-      fingerprint: clientArgs.fingerprint,
-    };
+    const claim = fileEmission(
+      'src/auth.ts',
+      [{ start: 1, end: Number.MAX_SAFE_INTEGER }],
+      0,
+      clientArgs.fingerprint,
+    );
     const forged = {
       version: 1,
       projects: [projectState([callRecord([claim])], { callCount: 99 })],

@@ -20,11 +20,6 @@ import { readResponses } from './read-options.js';
 
 /**
  * One numbered source line as the response shows it.
- *
- * @example
- * ```ts
- * const line: RenderedLine = { line: 12, text: 'export class Cart {' }; // from "12\texport class Cart {"
- * ```
  */
 export interface RenderedLine {
   readonly line: number;
@@ -33,14 +28,6 @@ export interface RenderedLine {
 
 /**
  * One file section of a response.
- *
- * @example
- * ```ts
- * const section: RenderedSection = {
- *   path: 'src/cart.ts', pointer: true, pointed: [{ start: 21, end: 63 }],
- *   lines: [{ line: 64, text: '    const discount = …' }],
- * };
- * ```
  */
 export interface RenderedSection {
   readonly path: string;
@@ -54,11 +41,6 @@ export interface RenderedSection {
 
 /**
  * A parsed response: its sections in order.
- *
- * @example
- * ```ts
- * const { sections }: RenderedResponse = parseRenderedResponse(text);
- * ```
  */
 export interface RenderedResponse {
   readonly sections: readonly RenderedSection[];
@@ -191,13 +173,6 @@ function freezeSection(s: Building): RenderedSection {
 
 /**
  * The duplicate share of a sequence of responses (the fields of `measure --json`).
- *
- * @example
- * ```ts
- * const r: DuplicateReport = measureDuplicates(texts);
- * // { responses: 3, responseChars: 12531, sourceChars: 10748, uniqueChars: 6317,
- * //   duplicateChars: 4431, duplicateShare: 0.412, sourceTokens: 2870, duplicateTokens: 1190 }
- * ```
  */
 export interface DuplicateReport {
   /** Responses read. */
@@ -246,11 +221,12 @@ export interface MeasuredResponse {
  *
  * @example
  * ```ts
+ * import { estimateTokens } from 'span-ledger';
+ *
  * const a = '**`a.ts`**\n```ts\n1\tx\n2\ty\n```';
  * measureDuplicates([a, a]);
- * // → { responses: 2, responseChars: 56, sourceChars: 8, uniqueChars: 4, duplicateChars: 4,
- * //     duplicateShare: 0.5 }
- * measureDuplicates([a, a], estimateTokens).duplicateTokens; // 6 (3 a line)
+ * // → { responses: 2, responseChars: 56, sourceChars: 8, uniqueChars: 4, duplicateChars: 4, duplicateShare: 0.5 }
+ * measureDuplicates([a, a], estimateTokens).duplicateTokens; // 6
  * ```
  */
 export function measureDuplicates(

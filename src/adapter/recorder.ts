@@ -20,11 +20,6 @@ import { readPath, readRecorderOptions, readReportedRanges } from './read-option
 
 /**
  * Where and why a recorder is collecting: copied into the `Emission`.
- *
- * @example
- * ```ts
- * const options: EmissionRecorderOptions = { projectRoot: '/repo', query: 'cart totals' };
- * ```
  */
 export interface EmissionRecorderOptions {
   /** The resolved project root the call is answered from. */
@@ -35,15 +30,6 @@ export interface EmissionRecorderOptions {
 
 /**
  * The calls a render loop makes while it builds one response.
- *
- * @example
- * ```ts
- * const rec: EmissionRecorder = createEmissionRecorder({ projectRoot: '/repo' });
- * rec.source('src/a.ts', { start: 1, end: 20 }, 640, fp); // a fence was pushed
- * rec.pointer('src/b.ts', [{ start: 5, end: 60 }], fpB);  // a pointer was written
- * rec.drop('src/c.ts');                                   // the cap cut this section
- * const emission = rec.finish(text.length);
- * ```
  */
 export interface EmissionRecorder {
   /**
@@ -97,13 +83,13 @@ interface Entry {
  * @example
  * ```ts
  * const rec = createEmissionRecorder({ projectRoot: '/repo', query: 'cart totals' });
- * rec.source('src/cart.ts', { start: 10, end: 40 }, 912, fp);
- * rec.pointer('src/money.ts', [{ start: 1, end: 30 }], fpMoney); // a pointer: not recorded
- * rec.source('src/big.ts', { start: 1, end: 400 }, 15000, fpBig);
- * rec.drop('src/big.ts');                                         // cut by the cap
- * rec.finish(text.length);
- * // → { projectRoot: '/repo', query: 'cart totals', sourceChars: 912, responseChars: …,
- * //     files: [{ path: 'src/cart.ts', … }] }
+ * rec.source('src/cart.ts', { start: 10, end: 40 }, 912, '4000:0123456789abcdef');
+ * rec.pointer('src/money.ts', [{ start: 1, end: 30 }], '800:0123456789abcdef'); // a pointer: not recorded
+ * rec.source('src/big.ts', { start: 1, end: 400 }, 15000, '15000:0123456789abcdef');
+ * rec.drop('src/big.ts');                                         // cut by the cap: never sent
+ * rec.finish(1200);
+ * // → { projectRoot: '/repo', query: 'cart totals', sourceChars: 912, responseChars: 1200,
+ * //     files: [{ path: 'src/cart.ts', ranges: [{ start: 10, end: 40 }], chars: 912, fingerprint: '4000:0123456789abcdef' }] }
  * ```
  */
 export function createEmissionRecorder(options: EmissionRecorderOptions): EmissionRecorder {

@@ -40,14 +40,6 @@ import type { EmissionRecorder } from './recorder.js';
 
 /**
  * What the renderer reads of a planned file (a `FilePlan` fits).
- *
- * @example
- * ```ts
- * const file: RenderablePlan = {
- *   path: 'src/a.ts', fingerprint: fp, render: 'partial',
- *   covered: [{ start: 1, end: 40 }], emit: [{ start: 41, end: 60 }], coveredBy: [3],
- * };
- * ```
  */
 export interface RenderablePlan {
   readonly path: string;
@@ -67,13 +59,6 @@ export interface RenderablePlan {
 
 /**
  * A file's content (the one the plan was made from) and, optionally, its symbols.
- *
- * @example
- * ```ts
- * const source: RenderSource = {
- *   path: 'src/a.ts', content, symbols: [{ name: 'Cart', kind: 'class', start: 27, end: 73 }],
- * };
- * ```
  */
 export interface RenderSource {
   readonly path: string;
@@ -84,11 +69,6 @@ export interface RenderSource {
 
 /**
  * What opens a response: its number, and the context token the agent is to echo.
- *
- * @example
- * ```ts
- * const header: ResponseHeaderInput = { callIndex: 4, context: 'k7f3q2ab' };
- * ```
  */
 export interface ResponseHeaderInput {
   /**
@@ -113,14 +93,6 @@ export interface ResponseHeaderInput {
 
 /**
  * Options of {@link renderMarkdown}.
- *
- * @example
- * ```ts
- * const options: RenderMarkdownOptions = {
- *   plan, sources: files, recorder, maxResponseChars: 20_000, title: 'Results for "cart"',
- *   refresh: true, context: token,
- * };
- * ```
  */
 export interface RenderMarkdownOptions extends ResponseHeaderInput {
   /** The call plan (`planCall(…)`), files in rank order; its `callIndex` numbers the response. */
@@ -144,12 +116,6 @@ export interface RenderMarkdownOptions extends ResponseHeaderInput {
 
 /**
  * The rendered response and the paths the hard cap dropped.
- *
- * @example
- * ```ts
- * const { text, dropped }: RenderedMarkdown = renderMarkdown(options);
- * // dropped: ['src/huge.ts'] when that section would have crossed maxResponseChars
- * ```
  */
 export interface RenderedMarkdown {
   readonly text: string;
@@ -211,7 +177,7 @@ const leftOut = (paths: readonly string[]) =>
  * @example
  * ```ts
  * formatCut('src/a.ts', 412);
- * // '`src/a.ts` from L412 on is not in this response (its budget): ask again for it, or more narrowly.'
+ * // → '`src/a.ts` from L412 on is not in this response (its budget): ask again for it, or more narrowly.'
  * ```
  */
 export function formatCut(path: string, firstNotSent: number): string {
@@ -227,12 +193,11 @@ export function formatCut(path: string, firstNotSent: number): string {
  *
  * @example
  * ```ts
- * formatResponseHeader({ callIndex: 4 });
- * // 'Response #4'
+ * formatResponseHeader({ callIndex: 4 }); // 'Response #4'
  * formatResponseHeader({ callIndex: 1, context: 'k7f3q2ab' });
- * // 'Response #1 · context k7f3q2ab (send "context": "k7f3q2ab" with your later calls to this tool)'
- * formatResponseHeader({ callIndex: 5, refreshArgument: 'yes' });
- * // 'Response #5\n`refresh` was not understood, so nothing was sent again: pass true, …'
+ * // → 'Response #1 · context k7f3q2ab (send "context": "k7f3q2ab" with your later calls to this tool)'
+ * formatResponseHeader({ callIndex: 5, refreshArgument: 'yes' }).split('\n');
+ * // → ['Response #5', '`refresh` was not understood, so nothing was sent again: pass true, or the numbers of the responses to send again, e.g. [3].']
  * ```
  */
 export function formatResponseHeader(input: ResponseHeaderInput): string {
@@ -253,19 +218,16 @@ export function formatResponseHeader(input: ResponseHeaderInput): string {
  *
  * @example
  * ```ts
- * const plan = planCall({ files, prior, budget: { maxChars: 8000 } });
- * const recorder = createEmissionRecorder({ projectRoot: '/repo', query });
- * const { text } = renderMarkdown({
- *   plan, sources: files, recorder, maxResponseChars: 20000, refresh: true,
- * });
- * const emission = recorder.finish(text.length);
- * // Response #2
- * //
- * // **`src/cart.ts`** — Cart, discountFor
- * // > Sent earlier in this conversation: `src/cart.ts` L12-26 … in response #1 …
- * // ```ts
- * // 27\texport class Cart {
- * // …
+ * import { createSessionStore, planCall } from 'span-ledger';
+ *
+ * const spans = createSessionStore();
+ * const files = [{ path: 'a.ts', content: 'export const a = 1;\n', intended: [{ start: 1, end: 1 }] }];
+ * const plan = planCall({ files, prior: spans.project('/repo'), budget: { maxChars: 8000 } });
+ * const recorder = createEmissionRecorder({ projectRoot: '/repo', query: 'a' });
+ * const { text } = renderMarkdown({ plan, sources: files, recorder, maxResponseChars: 20000 });
+ * text; // → 'Response #1\n\n**`a.ts`**\n```ts\n1\texport const a = 1;\n```\n'
+ * spans.record(recorder.finish(text.length))?.files;
+ * // → [{ path: 'a.ts', ranges: [{ start: 1, end: 1 }], chars: 20, fingerprint: '20:a66eb63a9887764f' }]
  * ```
  */
 export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown {
@@ -382,14 +344,6 @@ function renderSection(
 
 /**
  * Options of {@link renderRead}.
- *
- * @example
- * ```ts
- * const options: RenderReadOptions = {
- *   plan: planRead({ path, content, range: { start: 41, end: 80 }, prior }),
- *   content, recorder, callIndex: 4, refresh: true,
- * };
- * ```
  */
 export interface RenderReadOptions extends ResponseHeaderInput {
   /** The read's plan (`planRead(…)`, a `FilePlan`). */
@@ -408,11 +362,6 @@ export interface RenderReadOptions extends ResponseHeaderInput {
 
 /**
  * The rendered read.
- *
- * @example
- * ```ts
- * const { text }: RenderedRead = renderRead(options);
- * ```
  */
 export interface RenderedRead {
   readonly text: string;
@@ -433,14 +382,23 @@ const NUMBER_WIDTH = 6;
  *
  * @example
  * ```ts
- * const plan = planRead({ path: 'src/cart.ts', content, range: { start: 20, end: 60 }, prior });
- * const recorder = createEmissionRecorder({ projectRoot: '/repo' });
- * const { text } = renderRead({ plan, content, recorder, callIndex: 4, refresh: true });
- * store.record(recorder.finish(text.length));
- * // Response #4
- * // Sent earlier in this conversation: `src/cart.ts` L20-40 … in response #2 …
- * //     41\t  addBook(sku: string, quantity = 1): CartLine {
- * //     42\t    const book = this.catalog.find(sku);
+ * import { createSessionStore, describeSession, planRead, READ_TOOL_LIMITS } from 'span-ledger';
+ *
+ * const spans = createSessionStore(READ_TOOL_LIMITS);
+ * const content = 'export function add(a, b) {\n  return a + b;\n}\n'.repeat(4); // 12 lines
+ * const read = () => {
+ *   const prior = spans.project('/repo');
+ *   const plan = planRead({ path: 'add.js', content, prior });
+ *   const recorder = createEmissionRecorder({ projectRoot: '/repo', query: 'add.js' });
+ *   const callIndex = describeSession(prior)?.callIndex;
+ *   const { text } = renderRead({ plan, content, recorder, callIndex, refresh: true });
+ *   spans.record(recorder.finish(text.length));
+ *   return text;
+ * };
+ * read().split('\n').slice(0, 3); // ['Response #1', '     1\texport function add(a, b) {', '     2\t  return a + b;']
+ * read(); // → 'Response #2\n'
+ * //   + 'Sent in response #1 of this conversation: `add.js` L1-12. The file is unchanged since.'
+ * //   + ' If response #1 is no longer in your context, call this tool again with `refresh: [1]`.\n'
  * ```
  */
 export function renderRead(options: RenderReadOptions): RenderedRead {

@@ -14,11 +14,6 @@ import type { RecordedSequence } from './replay.js';
 
 /**
  * The demo project and its sequences.
- *
- * @example
- * ```ts
- * const { files, sequences }: SampleFixtures = readFixtures('fixtures');
- * ```
  */
 export interface SampleFixtures {
   /** The files of the sample project (TypeScript and Python). */

@@ -16,11 +16,6 @@ export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
 /**
  * A problem with the input the user pointed at (exit code 1, one line).
- *
- * @example
- * ```ts
- * throw new InputError('no .md responses in transcripts/');
- * ```
  */
 export class InputError extends Error {
   override name = 'InputError';

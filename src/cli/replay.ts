@@ -26,11 +26,6 @@ import { splitLines } from '../text/lines.js';
 
 /**
  * One call of a recorded sequence: the files the ranking chose, in rank order, and their spans.
- *
- * @example
- * ```ts
- * const call: RecordedCall = { query: 'cart totals', files: [{ path: 'src/cart.ts', intended: [{ start: 21, end: 73 }] }] };
- * ```
  */
 export interface RecordedCall {
   readonly query: string;
@@ -39,11 +34,6 @@ export interface RecordedCall {
 
 /**
  * A recorded query sequence (the JSON under `fixtures/sequences/`).
- *
- * @example
- * ```ts
- * const seq: RecordedSequence = { name: 'checkout', budget: { maxChars: 3600, maxFiles: 4 }, calls: [call1, call2, call3] };
- * ```
  */
 export interface RecordedSequence {
   readonly name: string;
@@ -54,11 +44,6 @@ export interface RecordedSequence {
 
 /**
  * A project file as the replay serves it.
- *
- * @example
- * ```ts
- * const file: ProjectFile = { path: 'src/a.ts', content, symbols: extractSymbols(content, 'src/a.ts') };
- * ```
  */
 export interface ProjectFile {
   readonly path: string;
@@ -68,11 +53,6 @@ export interface ProjectFile {
 
 /**
  * One replayed call.
- *
- * @example
- * ```ts
- * const { text, plan, emission }: ReplayedCall = arm.calls[0]!;
- * ```
  */
 export interface ReplayedCall {
   readonly query: string;
@@ -83,11 +63,6 @@ export interface ReplayedCall {
 
 /**
  * One arm of a replay.
- *
- * @example
- * ```ts
- * const arm: ReplayArm = replaySequence(project, sequence, { dedup: true });
- * ```
  */
 export interface ReplayArm {
   readonly calls: readonly ReplayedCall[];
@@ -96,11 +71,6 @@ export interface ReplayArm {
 
 /**
  * Options of {@link replaySequence}.
- *
- * @example
- * ```ts
- * const options: ReplayOptions = { dedup: true, projectRoot: '/sample' };
- * ```
  */
 export interface ReplayOptions {
   readonly dedup: boolean;
@@ -150,11 +120,6 @@ export function replaySequence(
 
 /**
  * A line a pointer stood for that no earlier response delivered with that text.
- *
- * @example
- * ```ts
- * const bad: WithheldLine = { call: 3, path: 'src/a.ts', line: 41 };
- * ```
  */
 export interface WithheldLine {
   readonly call: number;

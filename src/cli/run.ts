@@ -15,11 +15,6 @@ import { VERSION } from './version.js';
 
 /**
  * Where the command writes.
- *
- * @example
- * ```ts
- * const io: CliIo = { out: (t) => lines.push(t), err: (t) => errors.push(t) };
- * ```
  */
 export interface CliIo {
   readonly out: (text: string) => void;

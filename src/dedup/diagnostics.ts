@@ -18,11 +18,6 @@ import { readRanges } from '../ranges/read.js';
 
 /**
  * What one path was served over the retained calls.
- *
- * @example
- * ```ts
- * const f: PriorFile = { path: 'src/a.ts', ranges: [{ start: 1, end: 159 }], chars: 4928 };
- * ```
  */
 export interface PriorFile {
   readonly path: string;
@@ -34,11 +29,6 @@ export interface PriorFile {
 
 /**
  * The session block.
- *
- * @example
- * ```ts
- * const d: SessionDiagnostics = { callIndex: 2, priorCalls: 1, priorChars: 18204, priorFiles: [] };
- * ```
  */
 export interface SessionDiagnostics {
   /** Position of the call being planned: `priorCalls + 1`. */
@@ -57,9 +47,9 @@ export interface SessionDiagnostics {
  *
  * @example
  * ```ts
- * describeSession(null); // undefined
+ * describeSession(null); // undefined: nobody tracks this call
  * describeSession({ projectRoot: '/repo', callCount: 0, responseChars: 0, calls: [] });
- * // { callIndex: 1, priorCalls: 0, priorChars: 0, priorFiles: [] }
+ * // → { callIndex: 1, priorCalls: 0, priorChars: 0, priorFiles: [] }
  * ```
  */
 export function describeSession(project: ProjectState | null): SessionDiagnostics | undefined {
@@ -106,8 +96,8 @@ const MAX_FILES_SHOWN = 8;
  * ```ts
  * formatSessionBlock({ callIndex: 2, priorCalls: 1, priorChars: 18204,
  *   priorFiles: [{ path: 'src/a.ts', ranges: [{ start: 1, end: 159 }], chars: 4928 }] });
- * // 'session: call #2 for this project · 1 earlier call · 18,204 chars sent so far\n'
- * // + '  sent before: src/a.ts · 4,928 chars · L1-159'
+ * // → 'session: call #2 for this project · 1 earlier call · 18,204 chars sent so far\n'
+ * //   + '  sent before: src/a.ts · 4,928 chars · L1-159'
  * ```
  */
 export function formatSessionBlock(d: SessionDiagnostics | undefined): string {

@@ -5,11 +5,6 @@
 
 /**
  * The five gates, in the order a file passes them.
- *
- * @example
- * ```ts
- * plan.gates.find((g) => g.gate === 'content')?.reason; // 'fingerprint-changed'
- * ```
  */
 export type DedupGate = 'switch' | 'session' | 'content' | 'size' | 'delta';
 
@@ -20,11 +15,6 @@ export type DedupGate = 'switch' | 'session' | 'content' | 'size' | 'delta';
  * - `stop` — this gate ends withholding: the file renders in full;
  * - `fold` — the delta gate folded a small new remainder into the pointer;
  * - `skip` — not reached, an earlier gate stopped.
- *
- * @example
- * ```ts
- * const stopped = plan.gates.find((g) => g.verdict === 'stop'); // who kept the file whole
- * ```
  */
 export type GateVerdict = 'pass' | 'stop' | 'fold' | 'skip';
 
@@ -41,11 +31,6 @@ export type GateVerdict = 'pass' | 'stop' | 'fold' | 'skip';
  *
  * Any gate after a `stop` reads `not-reached`, except `delta`, which reads
  * `nothing-covered`.
- *
- * @example
- * ```ts
- * const why: GateReason = plan.gates[2]!.reason; // e.g. 'never-served'
- * ```
  */
 export type GateReason =
   | 'enabled'
@@ -70,11 +55,6 @@ export type GateReason =
 
 /**
  * One gate's decision for one file.
- *
- * @example
- * ```ts
- * const d: GateDecision = { gate: 'content', verdict: 'stop', reason: 'fingerprint-changed' };
- * ```
  */
 export interface GateDecision {
   readonly gate: DedupGate;

@@ -29,11 +29,6 @@ import type { DedupThresholds } from './thresholds.js';
  * given; `maxFiles` counts files that render source. A `maxChars` or
  * `maxFiles` that is not a non-negative number is no limit, and so is a
  * `maxTokens` that is not a positive safe integer.
- *
- * @example
- * ```ts
- * const budget: CallBudget = { maxTokens: 20_000, maxFiles: 8, policy: 'bank' };
- * ```
  */
 export interface CallBudget {
   readonly maxChars?: number | undefined;
@@ -50,11 +45,6 @@ export interface CallBudget {
 
 /**
  * One file of a call, in rank order.
- *
- * @example
- * ```ts
- * const file: PlanCallFile = { path: 'src/a.ts', content, intended: [{ start: 1, end: 40 }], fingerprint: fp };
- * ```
  */
 export interface PlanCallFile {
   readonly path: string;
@@ -65,11 +55,6 @@ export interface PlanCallFile {
 
 /**
  * What {@link planCall} takes.
- *
- * @example
- * ```ts
- * const input: PlanCallInput = { files, prior: projectFromView(view, root), enabled: dedupEnabledFromEnv() };
- * ```
  */
 export interface PlanCallInput {
   /** The files in rank order (most relevant first); a path given twice is planned once, at its first rank. */
@@ -101,12 +86,6 @@ export interface PlanCallInput {
 
 /**
  * The plan of a whole call.
- *
- * @example
- * ```ts
- * const plan: CallPlan = planCall({ files, prior });
- * plan.heldBack; // 'src/a.ts' when the hold-back restored it, else null
- * ```
  */
 export interface CallPlan {
   /** One plan per input file, in the same order. */
@@ -446,45 +425,53 @@ export function withPrices<T>(
 
 /**
  * Plans a whole call, as pure steps: every file through the gates, then the
- * budget, then the hold-back (which may run the budget once more).
+ * budget, then the hold-back (which may run the budget once more). A path
+ * given twice is planned once, at its first rank, with the union of its
+ * spans (its later entries render `'skipped'`): one response never carries a
+ * line twice.
  *
  * - **Anti-abandonment hold-back**: when the call would carry zero new source
- *   chars and some file is all pointer, the first such file is
- *   restored to its real section (`heldBack` names it). A response of pointers
- *   only reads as "found nothing". The restored file then takes its place in
- *   the budget like any other; if the budget has no room for it at all, its
- *   pointer stays and `heldBack` is `null`. `holdBack: false` turns it off (a
- *   read tool answers an unchanged re-read with the pointer).
- * - **Budget** (`maxChars` counts source chars only): a file that is all pointer
- *   takes no file slot; the files that render share `maxChars` max-min
- *   fairly in rank order, by their deduped length; a file is cut at whole
- *   lines from its end (its `emit` shrinks to what is really sent). Files past
- *   the slots or the budget render `'skipped'`. `spend` (default) emits
- *   min(`maxChars`, deduped demand) up to line granularity; under `bank` each
- *   file emits exactly its dedup-off lines (same slots, same budget cut) minus
- *   its covered runs: the dedup-off response with duplicates replaced by
- *   pointers, so its source only shrinks.
+ *   chars and some file is all pointer, the first such file is restored
+ *   (`heldBack` names it) — at most `holdBackChars` (1,200) source chars,
+ *   whole lines from its first one, the rest still a pointer: a screen of
+ *   orientation, not the whole answer again. A response of pointers only
+ *   reads as "found nothing". The restored lines then take their place in
+ *   the budget like any other; if the budget has no room for them, the
+ *   pointer stays and `heldBack` is `null`. `holdBack: false` turns it off
+ *   (a read tool answers an unchanged re-read with the pointer).
+ * - **Budget** (`maxChars` counts source chars, `maxTokens` their tokens —
+ *   the host's `countTokens`, else `estimateTokens` — and both hold): a file
+ *   that is all pointer takes no file slot; the files that render share the
+ *   budget max-min fairly in rank order, by their deduped length; a file is
+ *   cut at whole lines from its end (its `emit` shrinks to what is really
+ *   sent, its `cutAt` names the first line left out). Files past the slots
+ *   or the budget render `'skipped'`. `spend` (default) emits min(budget,
+ *   deduped demand) up to line granularity; under `bank` each file emits
+ *   exactly its dedup-off lines (same slots, same budget cut) minus its
+ *   covered runs: the dedup-off response with duplicates replaced by
+ *   pointers, so its source only shrinks. With `maxTokens`, the plan and its
+ *   files report `newTokens`.
  *
  * Never throws: junk entries (no path, content not a string) and files with
- * nothing left after clipping render `'skipped'` and take no slot. The call's
- * `coveredChars` is a **pre-clip** figure, not savings (see {@link CallPlan}).
- * The plan is frozen.
+ * nothing left after clipping render `'skipped'` and take no slot; a
+ * `countTokens` that throws or returns anything but a non-negative integer
+ * gives way to the estimate for the whole call. The call's `coveredChars` is
+ * a **pre-clip** figure, not savings (see {@link CallPlan}). The plan is
+ * frozen.
  *
  * @example
  * ```ts
- * const plan = planCall({
- *   files: [{ path: 'src/auth.ts', content, intended: [{ start: 1, end: 120 }] }, ...more],
- *   prior: projectFromView(view, root),
- *   budget: { maxChars: 24_000, maxFiles: 8 },
- * });
- * out.push(`Response #${plan.callIndex}`);
- * for (const f of plan.files) {
- *   if (f.render === 'skipped') continue;
- *   if (f.render !== 'full') {
- *     out.push(formatPointer({ path: f.path, covered: f.covered, symbols, partial: f.render === 'partial', calls: f.coveredBy, refresh: true }));
- *   }
- *   // …then the source lines of f.emit
- * }
+ * const a = { path: 'a.ts', content: 'export const a = 1;\n'.repeat(20), intended: [{ start: 1, end: 20 }] };
+ * const b = { path: 'b.ts', content: 'export const b = 2;\n', intended: [{ start: 1, end: 1 }] };
+ * const store = createSessionStore();
+ * const first = planCall({ files: [a], prior: store.project('/repo') });
+ * first.files[0]?.render; // 'full'
+ * store.record({ projectRoot: '/repo', query: 'a', sourceChars: 400, responseChars: 450,
+ *   files: [{ path: 'a.ts', ranges: [{ start: 1, end: 20 }], chars: 400, fingerprint: fingerprint(a.content) }] });
+ * const next = planCall({ files: [a, b], prior: store.project('/repo'), budget: { maxChars: 8000 } });
+ * next.callIndex; // 2
+ * next.files.map((f) => f.render); // ['pointer', 'full']: a.ts is held, b.ts is new
+ * next.files[0]?.coveredBy; // [1]: the pointer cites response #1
  * ```
  */
 export function planCall(input: PlanCallInput): CallPlan {

@@ -34,11 +34,6 @@ import type { DedupThresholds } from './thresholds.js';
  *   are clipped to its lines, or (from `planCall` with a budget) no room for it.
  *   No source, no pointer, no file slot, never recorded, whatever the other
  *   fields say.
- *
- * @example
- * ```ts
- * if (plan.render === 'skipped') continue;
- * ```
  */
 export type FileRender = 'full' | 'partial' | 'pointer' | 'skipped';
 
@@ -48,13 +43,6 @@ export type FileRender = 'full' | 'partial' | 'pointer' | 'skipped';
  * What to record after rendering it: `emit` as source with `fingerprint`.
  * Neither `covered` (a pointer delivers no source: the response that sent
  * those lines holds them) nor `folded` (the reader has not seen those lines).
- *
- * @example
- * ```ts
- * const plan: FilePlan = planFile({ path, content, intended, prior });
- * if (plan.render === 'partial' || plan.render === 'pointer') rec.pointer(plan.path, plan.covered, plan.fingerprint);
- * if (plan.emit.length > 0) rec.source(plan.path, plan.emit, plan.newChars, plan.fingerprint);
- * ```
  */
 export interface FilePlan {
   readonly path: string;
@@ -112,11 +100,6 @@ export interface FilePlan {
 
 /**
  * One file to plan.
- *
- * @example
- * ```ts
- * const input: PlanFileInput = { path: 'src/a.ts', content, intended: [{ start: 1, end: 40 }], prior: null };
- * ```
  */
 export interface PlanFileInput {
   /** Project-relative path, as the ledger records it. */
@@ -450,14 +433,18 @@ export function planOf(work: FileWork, s: PlanSettings): FilePlan {
  *
  * @example
  * ```ts
- * // An earlier call (response #1) sent L1-40 of this very content; now L1-60 is wanted.
- * const plan = planFile({ path: 'src/auth.ts', content, intended: [{ start: 1, end: 60 }], prior });
+ * // Response #1 sent L1-40 of this very content; now L1-60 is wanted.
+ * const content = 'let x = 1;\n'.repeat(60);
+ * const store = createSessionStore();
+ * store.record({ projectRoot: '/repo', query: 'x', sourceChars: 440, responseChars: 500,
+ *   files: [{ path: 'a.ts', ranges: [{ start: 1, end: 40 }], chars: 440, fingerprint: fingerprint(content) }] });
+ * const plan = planFile({ path: 'a.ts', content, intended: [{ start: 1, end: 60 }], prior: store.project('/repo') });
  * plan.render;    // 'partial'
- * plan.covered;   // [{ start: 1, end: 40 }]  → a pointer
- * plan.coveredBy; // [1]                      → it cites response #1
- * plan.emit;      // [{ start: 41, end: 60 }] → source
+ * plan.covered;   // [{ start: 1, end: 40 }]: a pointer
+ * plan.coveredBy; // [1]: it cites response #1
+ * plan.emit;      // [{ start: 41, end: 60 }]: source
  * plan.gates.map((g) => g.reason);
- * // ['enabled', 'has-history', 'fingerprint-match', 'covered', 'delta-kept']
+ * // → ['enabled', 'has-history', 'fingerprint-match', 'covered', 'delta-kept']
  * ```
  */
 export function planFile(input: PlanFileInput): FilePlan {

@@ -16,11 +16,6 @@ import type { DedupThresholds } from './thresholds.js';
 
 /**
  * What {@link planRead} takes.
- *
- * @example
- * ```ts
- * const input: PlanReadInput = { path: 'src/a.ts', content, range: { start: 1, end: 200 }, prior };
- * ```
  */
 export interface PlanReadInput {
   /** Project-relative path, as the ledger records it. */
@@ -67,11 +62,16 @@ export interface PlanReadInput {
  * @example
  * ```ts
  * // Response #1 sent L1-120 of this very content; now the agent reads L100-180.
- * const plan = planRead({ path: 'src/a.ts', content, range: { start: 100, end: 180 }, prior });
+ * const content = 'let x = 1;\n'.repeat(200);
+ * const store = createSessionStore(READ_TOOL_LIMITS);
+ * store.record({ projectRoot: '/repo', query: 'a.ts', sourceChars: 1320, responseChars: 1400,
+ *   files: [{ path: 'a.ts', ranges: [{ start: 1, end: 120 }], chars: 1320, fingerprint: fingerprint(content) }] });
+ * const prior = store.project('/repo');
+ * const plan = planRead({ path: 'a.ts', content, range: { start: 100, end: 180 }, prior });
  * plan.render;    // 'partial'
- * plan.covered;   // [{ start: 100, end: 120 }] → a pointer citing plan.coveredBy, [1]
- * plan.emit;      // [{ start: 121, end: 180 }] → source
- * planRead({ path: 'src/a.ts', content, range: { start: 1, end: 120 }, prior }).render; // 'pointer'
+ * plan.covered;   // [{ start: 100, end: 120 }]: a pointer citing plan.coveredBy, [1]
+ * plan.emit;      // [{ start: 121, end: 180 }]: source
+ * planRead({ path: 'a.ts', content, range: { start: 1, end: 120 }, prior }).render; // 'pointer'
  * ```
  */
 export function planRead(input: PlanReadInput): FilePlan {

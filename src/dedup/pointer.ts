@@ -16,13 +16,6 @@ import { type PointerParts, readCalls, readPointerInput } from './read-input.js'
  * What a pointer is written from: the argument of {@link formatPointer}, and
  * of a renderer's own `pointer` writer (`renderMarkdown` and `renderRead` pass
  * every field).
- *
- * @example
- * ```ts
- * const input: PointerInput = {
- *   path: plan.path, covered: plan.covered, partial: plan.render === 'partial', calls: plan.coveredBy, refresh: true,
- * };
- * ```
  */
 export interface PointerInput {
   /** The file, as the response's file headers spell it. */
@@ -75,9 +68,9 @@ function symbolList(names: readonly string[], max: number): string {
  * @example
  * ```ts
  * formatRefreshOffer([5, 3]);
- * // 'If responses #5 and #3 are no longer in your context, call this tool again with `refresh: [5, 3]`.'
+ * // → 'If responses #5 and #3 are no longer in your context, call this tool again with `refresh: [5, 3]`.'
  * formatRefreshOffer([]);
- * // 'If that copy is no longer in your context, call this tool again with `refresh: true`.'
+ * // → 'If that copy is no longer in your context, call this tool again with `refresh: true`.'
  * ```
  */
 export function formatRefreshOffer(calls: readonly number[]): string {
@@ -116,12 +109,11 @@ export function refreshOffer(calls: readonly number[]): string {
  *   calls: [3],
  *   refresh: true,
  * });
- * // 'Sent in response #3 of this conversation: `src/auth.ts` L10-80 (Session, login).
- * //  The file is unchanged since; only the lines not sent before follow. If
- * //  response #3 is no longer in your context, call this tool again with
- * //  `refresh: [3]`.'   (one line)
+ * // → 'Sent in response #3 of this conversation: `src/auth.ts` L10-80 (Session, login).'
+ * //   + ' The file is unchanged since; only the lines not sent before follow.'
+ * //   + ' If response #3 is no longer in your context, call this tool again with `refresh: [3]`.'
  * formatPointer({ path: 'core/util.ts', covered: [{ start: 248, end: 254 }], calls: [2], compact: true });
- * // '`core/util.ts` L248-254: unchanged, in #2.'
+ * // → '`core/util.ts` L248-254: unchanged, in #2.'
  * ```
  */
 export function formatPointer(input: PointerInput): string {

@@ -9,11 +9,6 @@ import { readSymbolNodes, type SymbolExtent } from './read-input.js';
 
 /**
  * The kinds of symbol a node can be. Imports and exports are never named in a pointer.
- *
- * @example
- * ```ts
- * const kind: SymbolKind = 'method';
- * ```
  */
 export type SymbolKind =
   | 'function'
@@ -32,11 +27,6 @@ export type SymbolKind =
 /**
  * A symbol definition in a file: its name, kind, and the lines of its
  * definition (1-based, inclusive).
- *
- * @example
- * ```ts
- * const node: SymbolNode = { name: 'login', kind: 'function', start: 12, end: 40 };
- * ```
  */
 export interface SymbolNode {
   readonly name: string;
@@ -48,11 +38,6 @@ export interface SymbolNode {
 /**
  * A symbol node in Codegraph's shape: the same as {@link SymbolNode}, with its
  * lines named `startLine` and `endLine`. `symbolsInSpans` takes either.
- *
- * @example
- * ```ts
- * const node: LineSymbolNode = { name: 'login', kind: 'function', startLine: 12, endLine: 40 };
- * ```
  */
 export interface LineSymbolNode {
   readonly name: string;

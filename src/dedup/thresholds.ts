@@ -8,11 +8,6 @@ import { prop } from '../boundary/read.js';
 
 /**
  * The thresholds the gates and the pointer use. See {@link DEDUP_THRESHOLDS}.
- *
- * @example
- * ```ts
- * const strict: DedupThresholds = { ...DEDUP_THRESHOLDS, minCoveredLines: 16 };
- * ```
  */
 export interface DedupThresholds {
   /**
@@ -33,12 +28,6 @@ export interface DedupThresholds {
 
 /**
  * The default thresholds.
- *
- * @example
- * ```ts
- * planFile({ path, content, intended, prior, thresholds: { ...DEDUP_THRESHOLDS, minCoveredLines: 12 } });
- * DEDUP_THRESHOLDS.minCoveredLines; // 8
- * ```
  */
 export const DEDUP_THRESHOLDS: DedupThresholds = /* @__PURE__ */ Object.freeze({
   // A pointer sentence costs about 140 chars, roughly 8 lines of code: a shorter
@@ -67,7 +56,7 @@ const OFF = /* @__PURE__ */ new Set(['0', 'false', 'off', 'no']);
  * dedupEnabledFromEnv({});                             // true
  * dedupEnabledFromEnv({ SPAN_LEDGER_DEDUP: ' Off ' }); // false
  * dedupEnabledFromEnv({ MY_DEDUP: '0' }, 'MY_DEDUP');  // false
- * planCall({ files, prior, enabled: dedupEnabledFromEnv() });
+ * planCall({ files: [], prior: null, enabled: dedupEnabledFromEnv() }); // reads process.env
  * ```
  */
 export function dedupEnabledFromEnv(

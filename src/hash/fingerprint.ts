@@ -17,7 +17,7 @@ let encoder: TextEncoder | undefined;
  *
  * @example
  * ```ts
- * fingerprintBackend(); // 'native' on Node, 'portable' in browsers, workers and Deno
+ * fingerprintBackend(); // 'native': Node's SHA-1 ('portable' in browsers, workers and Deno)
  * ```
  */
 export function fingerprintBackend(): 'native' | 'portable' {
@@ -47,6 +47,7 @@ export function sha1OfUtf8(content: string, backend = fingerprintBackend()): str
  * ```ts
  * fingerprint('');      // '0:da39a3ee5e6b4b0d'
  * fingerprint('abc');   // '3:a9993e364706816a'
+ * fingerprint(Buffer.from('abc') as never); // throws TypeError: content must be a string
  * ```
  */
 export function fingerprint(content: string): string {

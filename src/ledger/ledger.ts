@@ -23,9 +23,9 @@ import type { Ledger, LedgerEvent, LedgerLimits, SessionView } from './types.js'
  *   non-negative safe integer (`createLedger(limits): limits.maxProjects must be a non-negative safe integer`).
  * @example
  * ```ts
- * createLedger();
- * // → { version: 1, limits: { maxProjects: 4, maxCallsRetained: 8, … }, entries: [], evicted: [] }
+ * createLedger().limits.maxCallsRetained;               // 8
  * createLedger({ maxProjects: 16 }).limits.maxProjects; // 16
+ * createLedger({ maxProjects: -1 }); // throws TypeError: limits.maxProjects must be a non-negative safe integer
  * ```
  */
 export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
@@ -89,12 +89,13 @@ export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
  *   type: 'recorded',
  *   sessionId: 'conn-1',
  *   emission: { projectRoot: '/repo', query: 'auth', sourceChars: 900, responseChars: 1400,
- *     files: [{ path: 'src/auth.ts', ranges: [{ start: 1, end: 40 }], chars: 900, fingerprint: fp }] },
+ *     files: [{ path: 'src/auth.ts', ranges: [{ start: 1, end: 40 }], chars: 900, fingerprint: '900:0123456789abcdef' }] },
  * });
- * sessionView(ledger, 'conn-1').projects[0].calls[0].index; // 1
- * ledgerReducer(ledger, { type: 'forgotten', sessionId: '  ' }) === ledger; // true
+ * sessionView(ledger, 'conn-1').projects[0]?.calls[0]?.index; // 1
+ * ledgerReducer(ledger, { type: 'forgotten', sessionId: '  ' }) === ledger; // true: a blank id clears nothing
  * ledger = ledgerReducer(ledger, { type: 'pruned', sessionId: 'conn-1', calls: [1] });
- * sessionView(ledger, 'conn-1').projects[0].callCount; // still 1; calls: []
+ * sessionView(ledger, 'conn-1').projects[0]?.callCount;    // 1: counters stay
+ * sessionView(ledger, 'conn-1').projects[0]?.calls.length; // 0: the record is gone
  * ```
  */
 export function ledgerReducer(ledger: Ledger, event: LedgerEvent): Ledger {
@@ -122,9 +123,13 @@ function ownLedger(ledger: unknown): Ledger | null {
  *
  * @example
  * ```ts
- * sessionView(ledger, 'conn-1');
- * // → { version: 1, projects: [{ projectRoot: '/repo', callCount: 9, responseChars: 12000, calls: [ …last 4… ] }] }
- * sessionView(createLedger(), 'conn-2'); // → { version: 1, projects: [] }
+ * const emission = { projectRoot: '/repo', query: 'q', files: [], sourceChars: 0, responseChars: 10 };
+ * let ledger = createLedger();
+ * for (let i = 0; i < 6; i++) ledger = ledgerReducer(ledger, { type: 'recorded', emission, sessionId: 'conn-1' });
+ * const [project] = sessionView(ledger, 'conn-1').projects;
+ * project?.callCount;                          // 6
+ * project?.calls.map((c) => c.index);          // [3, 4, 5, 6]: the last maxViewCalls (4)
+ * sessionView(ledger, 'conn-2');               // → { version: 1, projects: [] }
  * ```
  */
 export function sessionView(ledger: Ledger, sessionId?: string): SessionView {

@@ -28,11 +28,6 @@ import type { LedgerLimits } from './types.js';
  * - `maxViewRanges: 1024` — ranges per project in a view, counted from the most
  *   recent record back; the oldest records go whole. Keeps the clone into a
  *   worker small whatever the call bounds say.
- *
- * @example
- * ```ts
- * createLedger({ ...DEFAULT_LIMITS, maxProjects: 16 });
- * ```
  */
 export const DEFAULT_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
   maxProjects: 4,
@@ -53,12 +48,6 @@ export const DEFAULT_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
  * - `maxFilesPerCall: 8` — a multi-file read rarely asks for more.
  * - the rest as {@link DEFAULT_LIMITS}, `maxRangesRetained` and `maxViewRanges`
  *   included: those bound memory and the view's size.
- *
- * @example
- * ```ts
- * const store = createSessionStore(READ_TOOL_LIMITS);
- * READ_TOOL_LIMITS.maxViewCalls; // 256
- * ```
  */
 export const READ_TOOL_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
   ...DEFAULT_LIMITS,
@@ -71,10 +60,5 @@ export const READ_TOOL_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
  * How many evicted entries' counters a ledger remembers. Past it the oldest are
  * forgotten (a returning project then counts from 1 again): a few numbers per
  * entry, so the bound is generous, but it is a bound.
- *
- * @example
- * ```ts
- * MAX_EVICTED_COUNTERS; // 64
- * ```
  */
 export const MAX_EVICTED_COUNTERS = 64;

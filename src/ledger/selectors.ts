@@ -125,9 +125,17 @@ export function servedRecords(
  *
  * @example
  * ```ts
- * servedRangesForFile(project, 'src/auth.ts', fingerprint(content));
+ * const content = 'let x = 1;\n'.repeat(200);
+ * const spans = createSessionStore();
+ * const sent = (start: number, end: number, fp: string) =>
+ *   spans.record({ projectRoot: '/repo', query: 'q', sourceChars: 0, responseChars: 0,
+ *     files: [{ path: 'a.ts', ranges: [{ start, end }], chars: 0, fingerprint: fp }] });
+ * sent(1, 40, fingerprint(content));
+ * sent(90, 120, fingerprint(content));
+ * sent(150, 160, fingerprint('older content'));
+ * servedRangesForFile(spans.project('/repo'), 'a.ts', fingerprint(content));
  * // → [{ start: 1, end: 40 }, { start: 90, end: 120 }]
- * servedRangesForFile(null, 'src/auth.ts', fp); // → [] (untracked)
+ * servedRangesForFile(null, 'a.ts', fingerprint(content)); // []: untracked
  * ```
  */
 export function servedRangesForFile(

@@ -24,7 +24,7 @@ const MAX_PLAIN_ID = 128;
  * normalizeSessionId('  conn-7 ');  // 'conn-7'
  * normalizeSessionId('   ');        // undefined
  * normalizeSessionId(42);           // undefined
- * normalizeSessionId('x'.repeat(200)).length; // 64 (SHA-256 hex)
+ * normalizeSessionId('x'.repeat(200))?.length; // 64: its SHA-256, never cut
  * ```
  */
 export function normalizeSessionId(raw: unknown): string | undefined {

@@ -21,12 +21,6 @@ import type {
 /**
  * What {@link SessionStore.prune} is told: the agent no longer holds what
  * those calls delivered (see the `pruned` event).
- *
- * @example
- * ```ts
- * const after: PruneRequest = { sessionId: 'conn-1', projectRoot: '/repo', calls: [3, 5] };
- * store.prune(after);
- * ```
  */
 export interface PruneRequest {
   /** The bucket; absent = the default bucket. */
@@ -39,15 +33,6 @@ export interface PruneRequest {
 
 /**
  * A mutable holder around an immutable {@link Ledger}.
- *
- * @example
- * ```ts
- * const store: SessionStore = createSessionStore({ maxProjects: 8 });
- * store.record(emission, 'conn-1');
- * store.project('/repo', 'conn-1')?.callCount; // 1
- * store.prune({ sessionId: 'conn-1', calls: [1] }); // the agent lost response #1
- * store.forget('conn-1');
- * ```
  */
 export interface SessionStore {
   /**
@@ -83,13 +68,13 @@ export interface SessionStore {
  * @throws {TypeError} when `limits` is malformed (as `createLedger`).
  * @example
  * ```ts
- * class McpSession {
- *   readonly spans = createSessionStore();
- * }
- * const record = session.spans.record(emission); // → { …emission, index: 1 } or null
- * session.spans.view();                          // → { version: 1, projects: [ … ] }
- * session.spans.project('/repo');                // → { projectRoot: '/repo', callCount: 1, … }
- * session.spans.prune({ calls: [1] });           // after a refresh: [1]
+ * const spans = createSessionStore(); // one per client connection
+ * spans.record({ projectRoot: '/repo', query: 'auth', sourceChars: 900, responseChars: 1400,
+ *   files: [{ path: 'src/auth.ts', ranges: [{ start: 1, end: 40 }], chars: 900 }] })?.index; // 1
+ * spans.project('/repo')?.callCount;       // 1
+ * spans.project('/elsewhere')?.calls;      // []: tracked, nothing sent yet
+ * spans.prune({ calls: [1] });             // the agent asked for `refresh: [1]`
+ * spans.project('/repo')?.calls.length;    // 0
  * ```
  */
 export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore {

@@ -7,13 +7,6 @@ import type { LineRange } from '../ranges/range.js';
 
 /**
  * What one call sent of one file.
- *
- * @example
- * ```ts
- * const file: FileEmission = {
- *   path: 'src/cart.ts', ranges: [{ start: 10, end: 40 }], chars: 912, fingerprint: '2310:9f2c0d4e1a7b3c55',
- * };
- * ```
  */
 export interface FileEmission {
   /** Project-relative path, spelled as the response's file header spells it. */
@@ -30,16 +23,6 @@ export interface FileEmission {
 
 /**
  * What one tool call sent, as its renderer reports it.
- *
- * @example
- * ```ts
- * const emission: Emission = {
- *   projectRoot: '/repo', query: 'cart totals',
- *   files: [{ path: 'src/cart.ts', ranges: [{ start: 10, end: 40 }], chars: 912 }],
- *   sourceChars: 912, responseChars: 1240,
- * };
- * ledgerReducer(createLedger(), { type: 'recorded', emission });
- * ```
  */
 export interface Emission {
   /** The resolved project root the call was answered from. */
@@ -55,12 +38,6 @@ export interface Emission {
 
 /**
  * A recorded call.
- *
- * @example
- * ```ts
- * const [first]: readonly CallRecord[] = projectFromView(sessionView(ledger), '/repo')?.calls ?? [];
- * first?.index; // 1: the session's first call for this project
- * ```
  */
 export interface CallRecord extends Emission {
   /** 1-based position of this call per (session bucket, project); keeps counting past eviction. */
@@ -69,12 +46,6 @@ export interface CallRecord extends Emission {
 
 /**
  * What the ledger knows of one project in one session.
- *
- * @example
- * ```ts
- * const project: ProjectState | null = projectFromView(sessionView(ledger, 'conn-1'), '/repo');
- * project?.callCount; // calls answered for /repo in conn-1, evicted ones included
- * ```
  */
 export interface ProjectState {
   readonly projectRoot: string;
@@ -88,12 +59,6 @@ export interface ProjectState {
 
 /**
  * What crosses into a tool call: one session's projects, each with its last few calls.
- *
- * @example
- * ```ts
- * const view: SessionView = sessionView(ledger, 'conn-1');
- * // → { version: 1, projects: [{ projectRoot: '/repo', callCount: 3, responseChars: 5120, calls: [ … ] }] }
- * ```
  */
 export interface SessionView {
   readonly version: 1;
@@ -102,12 +67,6 @@ export interface SessionView {
 
 /**
  * Bounds on what the ledger keeps. Counters are never bounded, only detail.
- *
- * @example
- * ```ts
- * const limits: LedgerLimits = { ...DEFAULT_LIMITS, maxProjects: 16 };
- * createLedger(limits);
- * ```
  */
 export interface LedgerLimits {
   /** (session, project) entries kept across the whole ledger, least recently used evicted whole. */
@@ -129,11 +88,6 @@ export interface LedgerLimits {
 /**
  * One (session bucket, project) entry of a {@link Ledger}: the unit the
  * `maxProjects` bound counts and evicts, whole.
- *
- * @example
- * ```ts
- * ledger.entries[0]; // → { session: 'conn-1', key: '/repo', project: { projectRoot: '/repo/', callCount: 3, … } }
- * ```
  */
 export interface LedgerEntry {
   /** The normalized session id (see `normalizeSessionId`), or `null` for the default bucket. */
@@ -152,12 +106,6 @@ export interface LedgerEntry {
  * lifetime). The objects are frozen: a tool holding a view cannot write to
  * what was served. `entries` and `evicted` are how the ledger stores what it
  * keeps, not API: their shapes may change; read through the selectors.
- *
- * @example
- * ```ts
- * const ledger: Ledger = createLedger();
- * JSON.stringify(ledger); // '{"version":1,"limits":{"maxProjects":4,…},"entries":[],"evicted":[]}'
- * ```
  */
 export interface Ledger {
   readonly version: 1;
@@ -176,11 +124,6 @@ export interface Ledger {
 /**
  * What the ledger keeps of an entry it evicted whole: its key and counters,
  * no records.
- *
- * @example
- * ```ts
- * const kept: EvictedCounters = { session: 'conn-1', key: '/repo', callCount: 9, responseChars: 48_000 };
- * ```
  */
 export interface EvictedCounters {
   readonly session: string | null;
@@ -191,11 +134,6 @@ export interface EvictedCounters {
 
 /**
  * A call was answered and its renderer reported what it sent.
- *
- * @example
- * ```ts
- * ledgerReducer(ledger, { type: 'recorded', emission, sessionId: 'conn-1' });
- * ```
  */
 export interface RecordedEvent {
   readonly type: 'recorded';
@@ -206,11 +144,6 @@ export interface RecordedEvent {
 
 /**
  * A client session ended: its entries go, nobody else's.
- *
- * @example
- * ```ts
- * ledgerReducer(ledger, { type: 'forgotten', sessionId: 'conn-1' });
- * ```
  */
 export interface ForgottenEvent {
   readonly type: 'forgotten';
@@ -219,11 +152,6 @@ export interface ForgottenEvent {
 
 /**
  * Everything goes (a host restart of its bookkeeping, a test reset).
- *
- * @example
- * ```ts
- * ledgerReducer(ledger, { type: 'cleared' }).entries; // []
- * ```
  */
 export interface ClearedEvent {
   readonly type: 'cleared';
@@ -240,12 +168,6 @@ export interface ClearedEvent {
  * - `projectRoot` — only that project's entry; absent = every entry of the bucket.
  * - `calls` — only the records with these indexes; absent = every retained
  *   record. Anything but an array of positive safe integers prunes nothing.
- *
- * @example
- * ```ts
- * ledgerReducer(ledger, { type: 'pruned', sessionId: 'conn-1', projectRoot: '/repo', calls: [3] });
- * ledgerReducer(ledger, { type: 'pruned' }); // the default bucket was compacted: drop all its records
- * ```
  */
 export interface PrunedEvent {
   readonly type: 'pruned';
@@ -256,11 +178,5 @@ export interface PrunedEvent {
 
 /**
  * What `ledgerReducer` understands. Anything else leaves the ledger as it is.
- *
- * @example
- * ```ts
- * const events: LedgerEvent[] = [{ type: 'recorded', emission }, { type: 'cleared' }];
- * const last = events.reduce(ledgerReducer, createLedger());
- * ```
  */
 export type LedgerEvent = RecordedEvent | ForgottenEvent | ClearedEvent | PrunedEvent;

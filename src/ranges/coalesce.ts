@@ -8,12 +8,6 @@ import type { LineRange } from './range.js';
 
 /**
  * The result of {@link coalesceRanges}.
- *
- * @example
- * ```ts
- * const { ranges, truncated }: CoalescedRanges = coalesceRanges([{ start: 1, end: 2 }, { start: 9, end: 9 }], 1);
- * // ranges: [{ start: 1, end: 2 }], truncated: true
- * ```
  */
 export interface CoalescedRanges {
   /** At most `max` normalized ranges, sorted by line. */

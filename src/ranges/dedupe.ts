@@ -9,12 +9,6 @@ import { intersectRanges, subtractRanges } from './setops.js';
 
 /**
  * The result of {@link dedupeRange}: a partition of the range.
- *
- * @example
- * ```ts
- * const { emit, covered }: DedupedRange = dedupeRange({ start: 1, end: 30 }, [{ start: 1, end: 20 }]);
- * // emit: [{ start: 21, end: 30 }], covered: [{ start: 1, end: 20 }]
- * ```
  */
 export interface DedupedRange {
   /** The lines to send now: everything not proven held in a long enough run. */

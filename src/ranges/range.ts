@@ -16,12 +16,6 @@ import { readOne } from './_member.js';
  * Every function of this library that returns a set returns it normalized; every
  * function that takes a set accepts any array and normalizes it first (cheaply,
  * when it already is).
- *
- * @example
- * ```ts
- * const range: LineRange = { start: 5, end: 9 };              // lines 5, 6, 7, 8, 9
- * const set: LineRange[] = [{ start: 1, end: 3 }, range];      // normalized: 4 sits between
- * ```
  */
 export interface LineRange {
   readonly start: number;

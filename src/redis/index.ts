@@ -15,12 +15,6 @@ import type { SharedStoreBackend } from '../shared/backend.js';
  * What {@link redisBackend} needs of a client: the three commands it sends.
  * A node-redis v4 or v5 client (`createClient()`, also `createCluster()`)
  * has them.
- *
- * @example
- * ```ts
- * import { createClient } from 'redis';
- * const client: RedisClientLike = createClient({ url: 'redis://127.0.0.1:6379' });
- * ```
  */
 export interface RedisClientLike {
   /** `GET key`. */
@@ -33,11 +27,6 @@ export interface RedisClientLike {
 
 /**
  * Options of {@link redisBackend}.
- *
- * @example
- * ```ts
- * const options: RedisBackendOptions = { prefix: 'explore:spans:' };
- * ```
  */
 export interface RedisBackendOptions {
   /** Put before every key (default `'span-ledger:'`), to keep the store's keys apart from others. */
@@ -144,11 +133,6 @@ export function redisBackend(
 
 /**
  * Options of {@link connectRedis}.
- *
- * @example
- * ```ts
- * const options: ConnectRedisOptions = { connectTimeoutMs: 1000, onError: (e) => log.warn(e.message) };
- * ```
  */
 export interface ConnectRedisOptions {
   /** How long the first connection may take (default 2000 ms). */
@@ -164,12 +148,6 @@ export interface ConnectRedisOptions {
 /**
  * The options {@link connectRedis} hands to the `createClient` it is given
  * (a subset of node-redis's client options).
- *
- * @example
- * ```ts
- * const factory = (options: RedisClientFactoryOptions) => createClient(options);
- * await connectRedis(factory, 'redis://127.0.0.1:6379');
- * ```
  */
 export interface RedisClientFactoryOptions {
   url: string;
@@ -184,12 +162,6 @@ export interface RedisClientFactoryOptions {
 /**
  * What {@link connectRedis} needs of the client `createClient` makes, besides
  * the commands {@link redisBackend} sends. A node-redis v4 or v5 client has it.
- *
- * @example
- * ```ts
- * const client: ConnectableRedisClient = createClient({ url });
- * await client.connect();
- * ```
  */
 export interface ConnectableRedisClient {
   /** Opens the connection; rejects when the reconnect strategy gives up. */

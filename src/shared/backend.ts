@@ -11,14 +11,6 @@ import { option } from './_options.js';
  * to. Keys and values are opaque strings to it.
  *
  * A backend may reject, throw or hang: the store degrades around it.
- *
- * @example
- * ```ts
- * const backend: SharedStoreBackend = createMemoryBackend();
- * await backend.compareAndSet('k', null, 'v1', 60_000); // true
- * await backend.compareAndSet('k', null, 'v2', 60_000); // false: 'k' holds 'v1'
- * await backend.get('k');                               // 'v1'
- * ```
  */
 export interface SharedStoreBackend {
   /** The value of `key`, or `null` when there is none (never set, or expired). */
@@ -38,12 +30,6 @@ export interface SharedStoreBackend {
 
 /**
  * Options of {@link createMemoryBackend}.
- *
- * @example
- * ```ts
- * let t = 0;
- * const options: MemoryBackendOptions = { now: () => t };
- * ```
  */
 export interface MemoryBackendOptions {
   /** The clock expiry reads, in milliseconds (default `Date.now`). */
@@ -53,12 +39,6 @@ export interface MemoryBackendOptions {
 /**
  * The in-memory backend: a {@link SharedStoreBackend} that can also say how
  * many values it holds.
- *
- * @example
- * ```ts
- * const backend: MemoryBackend = createMemoryBackend();
- * backend.size(); // 0
- * ```
  */
 export interface MemoryBackend extends SharedStoreBackend {
   /** Values held, counting expired ones not yet dropped (a write drops those that expired first). */
@@ -73,9 +53,13 @@ export interface MemoryBackend extends SharedStoreBackend {
  *
  * @example
  * ```ts
- * const store = createSharedSessionStore(createMemoryBackend(), { ttlMs: 60_000 });
- * await store.record(emission, 'conn-1');
- * (await store.view('conn-1')).projects.length; // 1
+ * let clock = 0;
+ * const backend = createMemoryBackend({ now: () => clock });
+ * await backend.compareAndSet('k', null, 'v1', 1000); // true
+ * await backend.compareAndSet('k', null, 'v2', 1000); // false: 'k' holds a value
+ * await backend.get('k');                             // 'v1'
+ * clock = 1000;
+ * await backend.get('k');                             // null: its TTL ran out
  * ```
  * @throws {TypeError} when `options` is not an object or `options.now` not a function.
  */

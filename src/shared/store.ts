@@ -66,11 +66,6 @@ const DEFAULT_BUCKET_KEY = 'default';
 
 /**
  * Options of {@link createSharedSessionStore}.
- *
- * @example
- * ```ts
- * const options: SharedSessionStoreOptions = { limits: { maxProjects: 8 }, ttlMs: 30 * 60_000 };
- * ```
  */
 export interface SharedSessionStoreOptions {
   /** The bounds of each bucket's ledger (see `createLedger`); `maxProjects` counts one session's projects. */
@@ -84,13 +79,6 @@ export interface SharedSessionStoreOptions {
 /**
  * The shared twin of `SessionStore`: the same operations, each a Promise that
  * never rejects.
- *
- * @example
- * ```ts
- * const store: SharedSessionStore = createSharedSessionStore(redisBackend(client));
- * const view = await store.view(conversationId);
- * await store.record(emission, conversationId);
- * ```
  */
 export interface SharedSessionStore {
   /**
@@ -169,10 +157,12 @@ function checkBackend(backend: unknown): void {
  * @example
  * ```ts
  * const store = createSharedSessionStore(createMemoryBackend(), { ttlMs: 60_000 });
- * const record = await store.record(emission, 'conversation-7'); // → { …emission, index: 1 } or null
- * (await store.view('conversation-7')).projects[0].callCount;   // 1
+ * const emission = { projectRoot: '/repo', query: 'q', files: [], sourceChars: 0, responseChars: 9 };
+ * (await store.record(emission, 'conversation-7'))?.index;     // 1 (null when the backend failed)
+ * (await store.project('/repo', 'conversation-7'))?.callCount; // 1
  * await store.prune({ sessionId: 'conversation-7', calls: [1] }); // the agent lost response #1
  * await store.forget('conversation-7');
+ * (await store.view('conversation-7')).projects;               // []
  * ```
  */
 export function createSharedSessionStore(

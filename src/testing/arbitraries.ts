@@ -14,12 +14,6 @@ import type { LineRange } from '../ranges/range.js';
 
 /**
  * Sizes for the range arbitraries.
- *
- * @example
- * ```ts
- * const options: RangeArbitraryOptions = { maxLine: 40, maxLength: 6 };
- * fc.assert(fc.property(rangeSetArb(options), (set) => set.length <= 6));
- * ```
  */
 export interface RangeArbitraryOptions {
   /** The largest line a valid range may reach (default 200). */
@@ -33,7 +27,10 @@ export interface RangeArbitraryOptions {
  *
  * @example
  * ```ts
- * fc.assert(fc.property(lineRangeArb(), (r) => isLineRange(r)));
+ * import fc from 'fast-check';
+ * import { isLineRange } from 'span-ledger';
+ *
+ * fc.assert(fc.property(lineRangeArb({ maxLine: 50 }), (r) => isLineRange(r) && r.end <= 50));
  * ```
  */
 export function lineRangeArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<LineRange> {
@@ -114,6 +111,9 @@ function hostileProxy(asArray: boolean): object {
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { isLineRange } from 'span-ledger';
+ *
  * fc.assert(fc.property(invalidRangeArb(), (r) => !isLineRange(r)));
  * ```
  */
@@ -146,6 +146,9 @@ export function invalidRangeArb(options: RangeArbitraryOptions = {}): fc.Arbitra
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { isLineRange } from 'span-ledger';
+ *
  * fc.assert(fc.property(disguisedRangeArb(), (r) => isLineRange(r)));
  * ```
  */
@@ -177,7 +180,10 @@ export function disguisedRangeArb(options: RangeArbitraryOptions = {}): fc.Arbit
  *
  * @example
  * ```ts
- * fc.assert(fc.property(hostileRangeArb(), (r) => { mergeRanges([r as LineRange]); }));
+ * import fc from 'fast-check';
+ * import { mergeRanges } from 'span-ledger';
+ *
+ * fc.assert(fc.property(hostileRangeArb(), (r) => mergeRanges([r as LineRange]).length <= 1));
  * ```
  */
 export function hostileRangeArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<unknown> {
@@ -193,7 +199,10 @@ export function hostileRangeArb(options: RangeArbitraryOptions = {}): fc.Arbitra
  *
  * @example
  * ```ts
- * fc.assert(fc.property(rangeSetArb(), (set) => countLines(set) >= 0));
+ * import fc from 'fast-check';
+ * import { countLines, mergeRanges } from 'span-ledger';
+ *
+ * fc.assert(fc.property(rangeSetArb(), (set) => countLines(set) === countLines(mergeRanges(set))));
  * ```
  */
 export function rangeSetArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<LineRange[]> {
@@ -206,7 +215,10 @@ export function rangeSetArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<L
  *
  * @example
  * ```ts
- * fc.assert(fc.property(hostileRangeSetArb(), (set) => { mergeRanges(set as LineRange[]); }));
+ * import fc from 'fast-check';
+ * import { isLineRange, mergeRanges } from 'span-ledger';
+ *
+ * fc.assert(fc.property(hostileRangeSetArb(), (set) => mergeRanges(set as LineRange[]).every(isLineRange)));
  * ```
  */
 export function hostileRangeSetArb(options: RangeArbitraryOptions = {}): fc.Arbitrary<unknown[]> {
@@ -223,6 +235,9 @@ export function hostileRangeSetArb(options: RangeArbitraryOptions = {}): fc.Arbi
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { mergeRanges } from 'span-ledger';
+ *
  * fc.assert(fc.property(notASetArb(), (x) => mergeRanges(x as LineRange[]).length === 0));
  * ```
  */
@@ -241,6 +256,9 @@ export function notASetArb(): fc.Arbitrary<unknown> {
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { countLines } from 'span-ledger';
+ *
  * fc.assert(fc.property(withJunkArb(), ({ valid, mixed }) =>
  *   countLines(valid) === countLines(mixed as LineRange[])));
  * ```
@@ -262,14 +280,6 @@ export function withJunkArb(
 
 /**
  * Options for the emission and session arbitraries.
- *
- * @example
- * ```ts
- * const options: EmissionArbitraryOptions = {
- *   paths: ['a.ts'], roots: ['/repo'], fingerprints: [fingerprint('x\n')], maxFiles: 2,
- * };
- * fc.assert(fc.property(emissionArb(options), (e) => e.projectRoot === '/repo'));
- * ```
  */
 export interface EmissionArbitraryOptions extends RangeArbitraryOptions {
   /** Paths files are drawn from (default a handful, including `__proto__`). */
@@ -291,7 +301,9 @@ const DEFAULT_FINGERPRINTS = ['10:aaaaaaaaaaaaaaaa', '10:bbbbbbbbbbbbbbbb', '12:
  *
  * @example
  * ```ts
- * fc.assert(fc.property(fileEmissionArb(), (f) => typeof f.path === 'string'));
+ * import fc from 'fast-check';
+ *
+ * fc.assert(fc.property(fileEmissionArb(), (f) => f.path !== '' && f.chars >= 0));
  * ```
  */
 export function fileEmissionArb(
@@ -315,6 +327,8 @@ export function fileEmissionArb(
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ *
  * fc.assert(fc.property(emissionArb(), (e) => e.files.length <= 6));
  * ```
  */
@@ -334,7 +348,13 @@ export function emissionArb(options: EmissionArbitraryOptions = {}): fc.Arbitrar
  *
  * @example
  * ```ts
- * fc.assert(fc.property(hostileEmissionArb(), (e) => { ledgerReducer(l, { type: 'recorded', emission: e }); }));
+ * import fc from 'fast-check';
+ * import { createLedger, ledgerReducer } from 'span-ledger';
+ *
+ * const empty = createLedger();
+ * fc.assert(fc.property(hostileEmissionArb(), (e) => {
+ *   ledgerReducer(empty, { type: 'recorded', emission: e as never }); // never throws
+ * }));
  * ```
  */
 export function hostileEmissionArb(options: EmissionArbitraryOptions = {}): fc.Arbitrary<unknown> {
@@ -374,12 +394,6 @@ export function hostileEmissionArb(options: EmissionArbitraryOptions = {}): fc.A
 
 /**
  * A ledger event as the reducer receives it: `recorded`, `forgotten` or `cleared`.
- *
- * @example
- * ```ts
- * const event: LedgerEventShape = { type: 'forgotten', sessionId: 's1' };
- * ledgerReducer(createLedger(), event);
- * ```
  */
 export type LedgerEventShape =
   | { readonly type: 'recorded'; readonly emission: Emission; readonly sessionId?: string }
@@ -395,8 +409,12 @@ const SESSION_IDS = ['s1', 's2', ' s1 ', '', '   ', '__proto__', 'constructor', 
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { createLedger, ledgerReducer, sessionView } from 'span-ledger';
+ *
  * fc.assert(fc.property(fc.array(ledgerEventArb()), (events) => {
- *   events.reduce(ledgerReducer, createLedger());
+ *   const ledger = events.reduce(ledgerReducer, createLedger());
+ *   return sessionView(ledger).projects.length <= ledger.limits.maxProjects;
  * }));
  * ```
  */
@@ -431,7 +449,11 @@ export function ledgerEventArb(
  *
  * @example
  * ```ts
- * fc.assert(fc.property(hostileLedgerEventArb(), (e) => { ledgerReducer(createLedger(), e as never); }));
+ * import fc from 'fast-check';
+ * import { createLedger, ledgerReducer } from 'span-ledger';
+ *
+ * const empty = createLedger();
+ * fc.assert(fc.property(hostileLedgerEventArb(), (e) => ledgerReducer(empty, e as never) !== undefined));
  * ```
  */
 export function hostileLedgerEventArb(
@@ -460,12 +482,6 @@ export function hostileLedgerEventArb(
 
 /**
  * One step of a session: a tool call asking for spans of a file, or an edit of a file.
- *
- * @example
- * ```ts
- * const call: SessionStep = { kind: 'call', path: 'src/a.ts', ranges: [{ start: 1, end: 20 }] };
- * const edit: SessionStep = { kind: 'edit', path: 'src/a.ts', content: 'let a = 2;\n' };
- * ```
  */
 export type SessionStep =
   | { readonly kind: 'call'; readonly path: string; readonly ranges: LineRange[] }
@@ -473,18 +489,6 @@ export type SessionStep =
 
 /**
  * A conversation against a small project: initial file contents, then steps.
- *
- * @example
- * ```ts
- * const script: SessionScript = {
- *   files: { 'src/a.ts': 'let a = 1;\nlet b = 2;' },
- *   steps: [
- *     { kind: 'call', path: 'src/a.ts', ranges: [{ start: 1, end: 2 }] },
- *     { kind: 'edit', path: 'src/a.ts', content: 'let a = 3;\nlet b = 2;' },
- *     { kind: 'call', path: 'src/a.ts', ranges: [{ start: 1, end: 2 }] },
- *   ],
- * };
- * ```
  */
 export interface SessionScript {
   /** Path → content at the start. */
@@ -511,6 +515,8 @@ function contentArb(maxLines: number): fc.Arbitrary<string> {
  *
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ *
  * fc.assert(fc.property(sessionArb(), (script) => script.steps.length >= 1));
  * ```
  */

@@ -13,11 +13,6 @@ import type { LineRange } from '../ranges/range.js';
 
 /**
  * A set of line numbers.
- *
- * @example
- * ```ts
- * const lines: LineSet = linesOf([{ start: 3, end: 5 }]); // Set { 3, 4, 5 }
- * ```
  */
 export type LineSet = ReadonlySet<number>;
 
@@ -44,7 +39,7 @@ function membersOf(ranges: unknown): unknown[] {
  *
  * @example
  * ```ts
- * linesOf([{ start: 2, end: 4 }, { start: 9, end: 3 }]); // Set {2, 3, 4}
+ * [...linesOf([{ start: 2, end: 4 }, { start: 9, end: 3 }])]; // [2, 3, 4]: 9-3 is dropped
  * ```
  */
 export function linesOf(ranges: readonly unknown[]): Set<number> {
@@ -62,8 +57,8 @@ export function linesOf(ranges: readonly unknown[]): Set<number> {
  *
  * @example
  * ```ts
- * linesOfRange({ start: 5, end: 6 }); // Set {5, 6}
- * linesOfRange({ start: 0, end: 6 }); // Set {}
+ * [...linesOfRange({ start: 5, end: 6 })]; // [5, 6]
+ * linesOfRange({ start: 0, end: 6 }).size; // 0
  * ```
  */
 export function linesOfRange(range: unknown): Set<number> {
@@ -94,7 +89,7 @@ export function runsOf(lines: LineSet): LineRange[] {
  *
  * @example
  * ```ts
- * intersectLines(new Set([1, 2, 3]), new Set([2, 3, 4])); // Set {2, 3}
+ * [...intersectLines(new Set([1, 2, 3]), new Set([2, 3, 4]))]; // [2, 3]
  * ```
  */
 export function intersectLines(a: LineSet, b: LineSet): Set<number> {
@@ -106,7 +101,7 @@ export function intersectLines(a: LineSet, b: LineSet): Set<number> {
  *
  * @example
  * ```ts
- * subtractLines(new Set([1, 2, 3]), new Set([2])); // Set {1, 3}
+ * [...subtractLines(new Set([1, 2, 3]), new Set([2]))]; // [1, 3]
  * ```
  */
 export function subtractLines(a: LineSet, b: LineSet): Set<number> {
@@ -131,8 +126,9 @@ export function mergeModel(ranges: readonly unknown[]): LineRange[] {
  *
  * @example
  * ```ts
- * dedupeLines({ start: 1, end: 20 }, [{ start: 1, end: 10 }], 8);
- * // → { emit: Set {11..20}, covered: Set {1..10} }
+ * const { emit, covered } = dedupeLines({ start: 1, end: 20 }, [{ start: 1, end: 10 }], 8);
+ * runsOf(emit);    // [{ start: 11, end: 20 }]
+ * runsOf(covered); // [{ start: 1, end: 10 }]
  * ```
  */
 export function dedupeLines(

@@ -13,11 +13,6 @@ import { ownProp, positiveIntegers } from '../boundary/read.js';
  * How many call numbers one `refresh` may name. A view holds at most
  * `maxViewCalls` records (256 with `READ_TOOL_LIMITS`), so a longer list names
  * calls no pointer can cite; it reads as junk rather than being scanned.
- *
- * @example
- * ```ts
- * readRefresh({ refresh: Array.from({ length: MAX_REFRESH_CALLS + 1 }, (_, i) => i + 1) }); // null
- * ```
  */
 export const MAX_REFRESH_CALLS = 1024;
 
@@ -25,12 +20,6 @@ export const MAX_REFRESH_CALLS = 1024;
  * What a `refresh` argument asks for: `{}` — every response of this
  * conversation; `{ calls }` — those responses, by the number each one
  * printed (ascending, each once).
- *
- * @example
- * ```ts
- * const asked: Refresh | null = readRefresh(args); // { calls: [3] }
- * if (asked) store.prune({ sessionId, projectRoot, ...asked });
- * ```
  */
 export interface Refresh {
   readonly calls?: readonly number[];
@@ -81,7 +70,9 @@ export function parseRefresh(raw: unknown): Refresh | null | undefined {
  * readRefresh({ refresh: '[3, 5]' });    // { calls: [3, 5] }
  * readRefresh({ refresh: 'yes' });       // null
  * readRefresh({ refresh: [0] });         // null
- * store.prune({ sessionId, projectRoot, ...readRefresh(args) }); // when not null
+ * const spans = createSessionStore();
+ * const lost = readRefresh({ query: 'auth', refresh: [3] });
+ * if (lost) spans.prune({ projectRoot: '/repo', ...lost }); // before planning the call
  * ```
  */
 export function readRefresh(args: unknown): Refresh | null {
@@ -91,15 +82,6 @@ export function readRefresh(args: unknown): Refresh | null {
 /**
  * The JSON Schema of the `refresh` argument, to put in a tool's input schema
  * under `properties.refresh`. Its description tells the agent when to pass it.
- *
- * @example
- * ```ts
- * const inputSchema = {
- *   type: 'object',
- *   properties: { query: { type: 'string' }, refresh: REFRESH_INPUT_SCHEMA },
- *   required: ['query'],
- * };
- * ```
  */
 export const REFRESH_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
   description:
@@ -126,9 +108,9 @@ const TOKEN = /^[A-Za-z0-9_-]{6,64}$/;
  *
  * @example
  * ```ts
- * readContextToken({ context: 'k7f3q2ab' }); // 'k7f3q2ab'
- * readContextToken({ context: '../x' });     // null
- * const sessionId = contextIdFromMeta(extra._meta) ?? readContextToken(args) ?? mintContextToken();
+ * readContextToken({ query: 'auth', context: 'k7f3q2ab' }); // 'k7f3q2ab'
+ * readContextToken({ context: '../x' });                    // null
+ * readContextToken({ query: 'auth' });                      // null: mint one
  * ```
  */
 export function readContextToken(args: unknown): string | null {
@@ -145,14 +127,6 @@ export function isContextToken(raw: unknown): raw is string {
  * The JSON Schema of the `context` argument, to put in a tool's input schema
  * under `properties.context`. Its description tells the agent to echo the
  * token it was given.
- *
- * @example
- * ```ts
- * const inputSchema = {
- *   type: 'object',
- *   properties: { query: { type: 'string' }, context: CONTEXT_INPUT_SCHEMA },
- * };
- * ```
  */
 export const CONTEXT_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
   type: 'string',

@@ -27,8 +27,9 @@ interface RandomSource {
  *   and browsers have it).
  * @example
  * ```ts
- * const token = readContextToken(args) ?? mintContextToken(); // e.g. 'k7f3q2ab'
- * store.record(emission, token);
+ * const token = readContextToken({ query: 'auth' }) ?? mintContextToken(); // none sent: e.g. 'k7f3q2ab'
+ * /^[a-z0-9]{8}$/.test(token);                  // true
+ * readContextToken({ context: token }) === token; // true: the agent can echo it
  * ```
  */
 export function mintContextToken(): string {

@@ -15,11 +15,6 @@ import { EMISSION_KEY } from './keys.js';
 
 /**
  * What {@link takeEmission} returns.
- *
- * @example
- * ```ts
- * const { result, emission }: TakenEmission<ToolResult> = takeEmission(raw);
- * ```
  */
 export interface TakenEmission<T> {
   /** The result without the carrier (the same object when it had none). */
@@ -42,9 +37,11 @@ function isPlainRecord(x: unknown): x is Record<string, unknown> {
  *
  * @example
  * ```ts
- * // inside the worker
- * const emission = recorder.finish(text.length);
- * return attachEmission({ content: [{ type: 'text', text }] }, emission);
+ * // in the worker: what the tool sent, on the result
+ * const emission = { projectRoot: '/repo', query: 'q', files: [], sourceChars: 0, responseChars: 2 };
+ * const result = attachEmission({ content: [{ type: 'text', text: 'hi' }] }, emission);
+ * Object.keys(result); // ['content', '_spanLedgerEmission']
+ * takeEmission(structuredClone(result)).emission?.responseChars; // 2: it survives the clone
  * ```
  */
 export function attachEmission<T extends object>(
@@ -71,9 +68,12 @@ export function attachEmission<T extends object>(
  *
  * @example
  * ```ts
- * const { result, emission } = takeEmission(await pool.run(args));
- * if (emission) session.spans.record(emission);
- * return result; // identical bytes whether or not anything was recorded
+ * const emission = { projectRoot: '/repo', query: 'q', files: [], sourceChars: 0, responseChars: 2 };
+ * const raw = attachEmission({ content: [{ type: 'text', text: 'hi' }] }, emission); // back from a worker
+ * const { result } = takeEmission(raw);
+ * result; // → { content: [{ type: 'text', text: 'hi' }] }: what the agent receives, recorded or not
+ * takeEmission(raw).emission?.projectRoot;          // '/repo'
+ * takeEmission({ content: [] }).emission;           // null: nothing carried
  * ```
  */
 export function takeEmission<T>(
@@ -92,11 +92,6 @@ export function takeEmission<T>(
 
 /**
  * The part of a store {@link recordSafely} needs: a `SessionStore` fits.
- *
- * @example
- * ```ts
- * const sink: EmissionSink = createSessionStore();
- * ```
  */
 export interface EmissionSink {
   /** Records a sanitized emission under `sessionId` (the default bucket when absent); what it returns is ignored. */
@@ -106,15 +101,6 @@ export interface EmissionSink {
 /**
  * How {@link recordSafely} records: under which session, unless the call was
  * cancelled, within which limits.
- *
- * @example
- * ```ts
- * server.tool('explore', schema, async (args, extra) => {
- *   const raw = await pool.run(withSessionView(args, spans.view(extra.sessionId)));
- *   const options: RecordOptions = { sessionId: extra.sessionId, signal: extra.signal };
- *   return recordSafely(spans, raw, options);
- * });
- * ```
  */
 export interface RecordOptions {
   /** The session bucket (absent = the default bucket). */
@@ -154,9 +140,16 @@ function stillGoingOut(signal: unknown): boolean {
  *
  * @example
  * ```ts
- * const raw = await pool.run(withSessionView(args, session.spans.view()));
- * return recordSafely(session.spans, raw, { sessionId: extra.sessionId, signal: extra.signal });
- * // → the result the agent receives, without the carrier
+ * import { attachEmission } from 'span-ledger/wire';
+ *
+ * const spans = createSessionStore();
+ * const emission = { projectRoot: '/repo', query: 'q', files: [], sourceChars: 0, responseChars: 2 };
+ * const raw = attachEmission({ content: [{ type: 'text', text: 'hi' }] }, emission); // the tool's result
+ * recordSafely(spans, raw, { sessionId: 'ctx-1' }); // → { content: [{ type: 'text', text: 'hi' }] }
+ * spans.project('/repo', 'ctx-1')?.callCount;      // 1
+ * const cancelled = AbortSignal.abort();           // the client cancelled: nothing went out
+ * recordSafely(spans, raw, { sessionId: 'ctx-1', signal: cancelled });
+ * spans.project('/repo', 'ctx-1')?.callCount;      // 1: nothing recorded
  * ```
  */
 export function recordSafely<T>(

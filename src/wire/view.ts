@@ -14,12 +14,6 @@ import { VIEW_KEY } from './keys.js';
 
 /**
  * Tool arguments with the server's view attached.
- *
- * @example
- * ```ts
- * const args: WithSessionView<{ query: string }> = withSessionView({ query: 'auth' }, view);
- * args._spanLedgerView; // the server's view
- * ```
  */
 export type WithSessionView<T> = Omit<T, typeof VIEW_KEY> & { readonly [VIEW_KEY]?: SessionView };
 
@@ -30,9 +24,13 @@ export type WithSessionView<T> = Omit<T, typeof VIEW_KEY> & { readonly [VIEW_KEY
  *
  * @example
  * ```ts
- * const forwarded = withSessionView(request.params.arguments, session.spans.view());
- * await pool.run(forwarded); // structured-clones into the worker intact
- * withSessionView({ q: 'auth', _spanLedgerView: forged }, null); // → { q: 'auth' }
+ * import { createSessionStore } from 'span-ledger';
+ *
+ * const spans = createSessionStore();
+ * const forwarded = withSessionView({ query: 'auth' }, spans.view()); // into the worker
+ * forwarded; // → { query: 'auth', _spanLedgerView: { version: 1, projects: [] } }
+ * const forged = { version: 1, projects: [] }; // a client's own view is never trusted
+ * withSessionView({ query: 'auth', _spanLedgerView: forged }, null); // → { query: 'auth' }
  * ```
  */
 export function withSessionView<T extends object>(
@@ -64,9 +62,13 @@ export function withSessionView<T extends object>(
  *
  * @example
  * ```ts
- * const view = readSessionView(args);                 // in the tool, maybe in a worker
- * const prior = projectFromView(view, projectRoot);  // null when untracked
- * readSessionView({ _spanLedgerView: { version: 2, projects: [] } }); // null
+ * import { projectFromView } from 'span-ledger';
+ *
+ * // in the tool, maybe in a worker
+ * const view = readSessionView({ query: 'auth', _spanLedgerView: { version: 1, projects: [] } });
+ * projectFromView(view, '/repo')?.callCount;                          // 0: tracked, first call
+ * projectFromView(readSessionView({ query: 'auth' }), '/repo');       // null: nobody tracks it
+ * readSessionView({ _spanLedgerView: { version: 2, projects: [] } }); // null: not a view
  * ```
  */
 export function readSessionView(

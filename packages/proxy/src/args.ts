@@ -14,21 +14,11 @@ import { parseArgs } from 'node:util';
  * The profiles the proxy knows: which tools it re-renders and how it reads
  * their results. `generic` reads any tool whose text result carries numbered
  * fenced sections under a path heading.
- *
- * @example
- * ```ts
- * PROFILE_NAMES.includes('codegraph'); // true
- * ```
  */
 export const PROFILE_NAMES = ['codegraph', 'filesystem', 'generic'] as const;
 
 /**
  * One of {@link PROFILE_NAMES}.
- *
- * @example
- * ```ts
- * const profile: ProfileName = 'filesystem';
- * ```
  */
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
@@ -36,22 +26,11 @@ export type ProfileName = (typeof PROFILE_NAMES)[number];
  * How long a call may wait for the upstream before it is answered with a tool
  * error and cancelled upstream: two minutes, longer than an explore of a large
  * repository takes and shorter than a client gives up on its own.
- *
- * @example
- * ```ts
- * parseCommandLine(['--', 'srv'], '/'); // { kind: 'run', timeoutMs: DEFAULT_TIMEOUT_MS, … }
- * ```
  */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 /**
  * What a command line asks for.
- *
- * @example
- * ```ts
- * const line: CommandLine = parseCommandLine(['--', 'codegraph', 'serve', '--mcp'], '/repo');
- * if (line.kind === 'run') line.command; // 'codegraph'
- * ```
  */
 export type CommandLine =
   | { readonly kind: 'help' }
@@ -61,14 +40,6 @@ export type CommandLine =
 
 /**
  * The options of a run: the upstream to start and how to front it.
- *
- * @example
- * ```ts
- * const options: RunOptions = {
- *   profile: null, root: '/repo', http: null, timeoutMs: 120_000, tools: null,
- *   command: 'codegraph', args: ['serve', '--mcp'],
- * };
- * ```
  */
 export interface RunOptions {
   /** `--profile`; `null`: chosen from the upstream's tool list. */
@@ -88,11 +59,6 @@ export interface RunOptions {
 
 /**
  * The `--help` text.
- *
- * @example
- * ```ts
- * process.stdout.write(HELP);
- * ```
  */
 export const HELP = `span-ledger-proxy [options] -- <upstream command> [arguments…]
 
@@ -149,10 +115,12 @@ function reason(thrown: unknown): string {
  *
  * @example
  * ```ts
- * parseCommandLine(['--root', 'app', '--', 'codegraph', 'serve', '--mcp'], '/home/me');
- * // { kind: 'run', root: '/home/me/app', command: 'codegraph', args: ['serve', '--mcp'], … }
+ * const line = parseCommandLine(['--root', 'app', '--', 'codegraph', 'serve', '--mcp'], '/home/me');
+ * line.kind;                                        // 'run'
+ * line.kind === 'run' && [line.root, line.command]; // ['/home/me/app', 'codegraph']
+ * line.kind === 'run' && line.args;                 // ['serve', '--mcp']: the upstream's own
  * parseCommandLine(['--profile', 'git'], '/home/me');
- * // { kind: 'error', message: '--profile must be one of codegraph, filesystem, generic (got "git")' }
+ * // → { kind: 'error', message: '--profile must be one of codegraph, filesystem, generic (got "git")' }
  * ```
  */
 export function parseCommandLine(argv: readonly string[], cwd: string): CommandLine {

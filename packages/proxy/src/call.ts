@@ -37,11 +37,6 @@ import type { Answer } from './upstream.js';
  * How big one re-rendered response's source may get: 20,000 tokens
  * (`estimateTokens`), under the 25,000-token cap Claude Code puts on an MCP
  * result. Sections past it are cut at whole lines, by rank, and say so.
- *
- * @example
- * ```ts
- * planCall({ files, prior, budget: DEFAULT_BUDGET });
- * ```
  */
 export const DEFAULT_BUDGET: CallBudget = /* @__PURE__ */ Object.freeze({
   maxTokens: 20_000,
@@ -54,11 +49,6 @@ const tokensOf = (texts: readonly string[]) =>
 
 /**
  * What every call of one proxy shares.
- *
- * @example
- * ```ts
- * const setup: CallSetup = { root, store, stats, profile, enabled: true, budget: DEFAULT_BUDGET, mintToken: mintContextToken, log };
- * ```
  */
 export interface CallSetup {
   readonly root: Root;
@@ -75,11 +65,6 @@ export interface CallSetup {
 
 /**
  * One call as the relay hands it over.
- *
- * @example
- * ```ts
- * const call: ToolCall = { tool: 'codegraph_explore', args: { query: 'Cart' }, meta: undefined, signal, forward };
- * ```
  */
 export interface ToolCall {
   readonly tool: string;
@@ -98,11 +83,6 @@ export interface ToolCall {
 /**
  * What the relay sends back: a result or a JSON-RPC error, and the record to
  * take back if sending fails. `null`: send nothing (the call was cancelled).
- *
- * @example
- * ```ts
- * const outcome: Outcome = { reply: { result }, recorded: { sessionId: 't:k7f3q2ab', index: 3 } };
- * ```
  */
 export type Outcome = {
   readonly reply: { readonly result: unknown } | { readonly error: unknown };

@@ -26,21 +26,11 @@ import { extractSymbols } from 'span-ledger/adapter';
 /**
  * The largest file the proxy reads to prove a section: 4 MiB. A file larger
  * than that is not source an agent reads whole; its sections pass through.
- *
- * @example
- * ```ts
- * (await stat(path)).size > MAX_FILE_BYTES; // its sections pass through unproven
- * ```
  */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The root sections are proved under: as given, and with symlinks resolved.
- *
- * @example
- * ```ts
- * const root: Root = await openRoot('/home/me/project');
- * ```
  */
 export interface Root {
   readonly path: string;
@@ -49,13 +39,6 @@ export interface Root {
 
 /**
  * A file as it is on disk now.
- *
- * @example
- * ```ts
- * const file: DiskFile = (await readUnderRoot(root, 'src/a.ts'))!;
- * file.segments[26]; // line 27
- * file.symbolsIn([{ start: 20, end: 80 }]); // ['CartTotals', 'Cart']
- * ```
  */
 export interface DiskFile {
   /** The path relative to the root, with `/` separators: the ledger's key for the file. */

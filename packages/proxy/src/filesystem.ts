@@ -177,11 +177,6 @@ function splitParts(
 
 /**
  * The filesystem server's reads.
- *
- * @example
- * ```ts
- * filesystemProfile.tools([{ name: 'read_text_file' }, { name: 'write_file' }]); // ['read_text_file']
- * ```
  */
 export const filesystemProfile: Profile = {
   name: 'filesystem',

@@ -21,11 +21,6 @@ import { findSections, type HeadingRule, type NumberedLine, type Section } from 
 
 /**
  * A section with the file it was proved against (`null`: not proven).
- *
- * @example
- * ```ts
- * const found: FoundSection = { text: 0, section, file: await read(section.path) };
- * ```
  */
 export interface FoundSection {
   /** Which text block of the result it is in. */

@@ -11,11 +11,6 @@ import type { DiskFile, Root } from './disk.js';
 
 /**
  * A tool as the upstream lists it (the fields the proxy reads).
- *
- * @example
- * ```ts
- * const tool: ToolInfo = { name: 'read_text_file', inputSchema: { type: 'object', properties: { path: {} } } };
- * ```
  */
 export interface ToolInfo {
   readonly name: string;
@@ -25,21 +20,11 @@ export interface ToolInfo {
 
 /**
  * A tool result (`tools/call`), read field by field.
- *
- * @example
- * ```ts
- * const result: ToolResult = { content: [{ type: 'text', text: 'hello' }] };
- * ```
  */
 export type ToolResult = Record<string, unknown> & { readonly content: readonly unknown[] };
 
 /**
  * What a profile read from one result.
- *
- * @example
- * ```ts
- * const reading: Reading = { files, unproven: 1, write: (plan, out) => ({ result, pointers: 0 }) };
- * ```
  */
 export interface Reading {
   /** The proved files, in rank order, to plan together. */
@@ -55,11 +40,6 @@ export interface Reading {
 
 /**
  * What a profile's read and prepare steps are given.
- *
- * @example
- * ```ts
- * const place: Place = { root, read: diskReader(root) };
- * ```
  */
 export interface Place {
   readonly root: Root;
@@ -69,12 +49,6 @@ export interface Place {
 
 /**
  * A profile.
- *
- * @example
- * ```ts
- * const profile: Profile = codegraphProfile;
- * profile.tools(upstreamTools); // ['codegraph_explore', 'codegraph_node']
- * ```
  */
 export interface Profile {
   readonly name: ProfileName;

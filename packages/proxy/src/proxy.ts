@@ -34,11 +34,6 @@ const PROFILES: Readonly<Record<ProfileName, Profile>> = {
 
 /**
  * Options of {@link startProxy}.
- *
- * @example
- * ```ts
- * const options: ProxyOptions = { command: 'codegraph', args: ['serve', '--mcp'], root: '/repo' };
- * ```
  */
 export interface ProxyOptions {
   /** The upstream command and its arguments. */
@@ -66,13 +61,6 @@ export interface ProxyOptions {
 
 /**
  * A running proxy.
- *
- * @example
- * ```ts
- * const proxy = await startProxy({ command: 'codegraph', args: ['serve', '--mcp'], root: process.cwd() });
- * const server = proxy.createServer();
- * await server.connect(new StdioServerTransport());
- * ```
  */
 export interface RunningProxy {
   /** The profile in use. */
@@ -97,8 +85,8 @@ export interface RunningProxy {
  *
  * @example
  * ```ts
- * const proxy = await startProxy({ command, args, root, redis: url, mintToken: mintSharedToken });
- * mintSharedToken(); // 'Qm9yP1c3eXhKzT2vLw8sNA'
+ * const token = mintSharedToken();    // e.g. 'Qm9yP1c3eXhKzT2vLw8sNA'
+ * /^[A-Za-z0-9_-]{22}$/.test(token);  // true: 128 random bits
  * ```
  */
 export function mintSharedToken(): string {
@@ -166,6 +154,7 @@ function takesProxyArguments(tool: ToolInfo): boolean {
  *   command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/repo'], root: '/repo',
  * });
  * proxy.profile; // 'filesystem'
+ * await proxy.close();
  * ```
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {

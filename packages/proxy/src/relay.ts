@@ -33,11 +33,6 @@ const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-0
 /**
  * What the proxy adds to the upstream's instructions when it re-renders any
  * tool: how to read a pointer, and what to echo.
- *
- * @example
- * ```ts
- * initializeResult.instructions; // the upstream's own, a blank line, then INSTRUCTIONS
- * ```
  */
 export const INSTRUCTIONS =
   'Responses of the tools that take `context` and `refresh` are numbered. A quoted pointer in ' +
@@ -49,11 +44,6 @@ export const INSTRUCTIONS =
 
 /**
  * What every relay of one proxy shares.
- *
- * @example
- * ```ts
- * const core: RelayCore = { upstream, setup, stats, timeoutMs: 120_000, proxied: new Set(['codegraph_explore']), … };
- * ```
  */
 export interface RelayCore {
   readonly upstream: Upstream;
@@ -70,12 +60,6 @@ export interface RelayCore {
 
 /**
  * One client's server.
- *
- * @example
- * ```ts
- * const server = proxy.createServer();
- * await server.connect(new StdioServerTransport());
- * ```
  */
 export interface ProxyServer {
   /** Starts serving `transport` (stdio, or an HTTP request's streamable transport). */
@@ -88,11 +72,6 @@ export interface ProxyServer {
 
 /**
  * A relay as the core sees it.
- *
- * @example
- * ```ts
- * for (const relay of core.relays) relay.notify(message);
- * ```
  */
 export interface Relay extends ProxyServer {
   /** Sends an upstream notification to the client. */

@@ -15,11 +15,6 @@ import type { Heading, HeadingRule } from './sections.js';
  * ranges), up to 24 files a call as an explore answer has, and 64 agent
  * contexts (a main context and its subagents share one client) before the
  * least recently used one is evicted — its numbers go on counting.
- *
- * @example
- * ```ts
- * const store = createSessionStore(PROXY_LIMITS);
- * ```
  */
 export const PROXY_LIMITS = /* @__PURE__ */ Object.freeze({
   ...READ_TOOL_LIMITS,
@@ -104,11 +99,6 @@ const CODEGRAPH_TOOLS = new Set(['codegraph_explore', 'codegraph_node']);
 /**
  * Codegraph (`codegraph serve --mcp`): `codegraph_explore` and
  * `codegraph_node` re-rendered, every other tool passed through.
- *
- * @example
- * ```ts
- * codegraphProfile.tools([{ name: 'codegraph_explore' }, { name: 'codegraph_status' }]); // ['codegraph_explore']
- * ```
  */
 export const codegraphProfile: Profile = sectioned(
   'codegraph',
@@ -122,11 +112,6 @@ export const codegraphProfile: Profile = sectioned(
  * Any server: every tool it marks read-only (`annotations.readOnlyHint`) is
  * read for numbered sections under path headings; a result without them
  * passes through as it is. `--tools` names the tools instead.
- *
- * @example
- * ```ts
- * genericProfile.tools([{ name: 'search', annotations: { readOnlyHint: true } }, { name: 'write' }]); // ['search']
- * ```
  */
 export const genericProfile: Profile = sectioned(
   'generic',

@@ -13,11 +13,6 @@
 
 /**
  * One numbered line of a block.
- *
- * @example
- * ```ts
- * const line: NumberedLine = { n: 12, text: 'export class Cart {', raw: '12\texport class Cart {' };
- * ```
  */
 export interface NumberedLine {
   /** The line number. */
@@ -30,11 +25,6 @@ export interface NumberedLine {
 
 /**
  * A block of numbered lines in a text.
- *
- * @example
- * ```ts
- * const block: Block = { start: 120, end: 480, opener: '```typescript', closer: '```', lines };
- * ```
  */
 export interface Block {
   /** Offset of the block's first char (its opening fence, or its first numbered line). */
@@ -51,11 +41,6 @@ export interface Block {
 
 /**
  * A path and its block.
- *
- * @example
- * ```ts
- * const section: Section = { path: 'src/cart.ts', block };
- * ```
  */
 export interface Section {
   /** The path as the heading spells it. */
@@ -66,11 +51,6 @@ export interface Section {
 /**
  * What a heading line says: the path of the block that follows, and whether
  * that block may be a bare run of numbered lines (no fence).
- *
- * @example
- * ```ts
- * const heading: Heading = { path: 'src/money.ts', bare: true };
- * ```
  */
 export interface Heading {
   readonly path: string;
@@ -79,12 +59,6 @@ export interface Heading {
 
 /**
  * Reads a line as a heading, or `null`.
- *
- * @example
- * ```ts
- * const markdown: HeadingRule = (line) =>
- *   line.startsWith('### ') ? { path: line.slice(4), bare: false } : null;
- * ```
  */
 export type HeadingRule = (line: string) => Heading | null;
 

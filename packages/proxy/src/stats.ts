@@ -12,11 +12,6 @@
 
 /**
  * The resource's URI.
- *
- * @example
- * ```ts
- * await client.readResource({ uri: STATS_URI });
- * ```
  */
 export const STATS_URI = 'span-ledger://stats';
 
@@ -34,12 +29,6 @@ const RECENT_CALLS = 20;
 
 /**
  * The counters of one context (or of all of them).
- *
- * @example
- * ```ts
- * const c: Counters = { calls: 3, upstreamChars: 41_200, deliveredChars: 25_900, upstreamTokens: 10_100,
- *   deliveredTokens: 6_400, pointers: 4, refreshes: 0, unproven: 1 };
- * ```
  */
 export interface Counters {
   /** Calls of the re-rendered tools answered. */
@@ -62,14 +51,6 @@ export interface Counters {
 
 /**
  * One call's figures, as the proxy adds them up.
- *
- * @example
- * ```ts
- * const call: CallFigures = {
- *   tool: 'codegraph_explore', upstreamChars: 18_000, deliveredChars: 9_400, upstreamTokens: 4_300,
- *   deliveredTokens: 2_300, pointers: 2, refreshed: false, unproven: 0, upstreamMs: 41.2, ownMs: 1.8, cpuMs: 1.5,
- * };
- * ```
  */
 export interface CallFigures {
   readonly tool: string;
@@ -90,12 +71,6 @@ export interface CallFigures {
 
 /**
  * One recent call in the report.
- *
- * @example
- * ```ts
- * const recent: RecentCall = { context: 'context 1', tool: 'codegraph_explore', upstreamChars: 18_000,
- *   deliveredChars: 9_400, pointers: 2, upstreamMs: 41.2, ownMs: 1.8, cpuMs: 1.5 };
- * ```
  */
 export interface RecentCall {
   readonly context: string;
@@ -110,12 +85,6 @@ export interface RecentCall {
 
 /**
  * The resource's JSON.
- *
- * @example
- * ```ts
- * const stats: StatsReport = proxy.stats();
- * stats.total.savedChars; // upstreamChars − deliveredChars
- * ```
  */
 export interface StatsReport {
   readonly tokens: 'estimated (span-ledger estimateTokens)';
@@ -131,12 +100,6 @@ export interface StatsReport {
 
 /**
  * Counters with the derived figures.
- *
- * @example
- * ```ts
- * const c: CountersReport = { calls: 1, upstreamChars: 100, deliveredChars: 60, upstreamTokens: 25,
- *   deliveredTokens: 15, pointers: 1, refreshes: 0, unproven: 0, savedChars: 40, savedTokens: 10 };
- * ```
  */
 export interface CountersReport extends Readonly<Counters> {
   readonly savedChars: number;
@@ -254,10 +217,5 @@ export function createStats() {
 
 /**
  * The proxy's counters (see {@link createStats}).
- *
- * @example
- * ```ts
- * const stats: Stats = createStats();
- * ```
  */
 export type Stats = ReturnType<typeof createStats>;

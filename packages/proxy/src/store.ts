@@ -15,14 +15,6 @@ import { createSharedSessionStore } from './library.js';
 
 /**
  * The ledger operations the proxy uses, each a Promise (never rejecting).
- *
- * @example
- * ```ts
- * const store = localStore({ maxProjects: 64 });
- * await store.exclusive('t:k7f3q2ab', async () => {
- *   const prior = await store.project('/repo', 't:k7f3q2ab');
- * });
- * ```
  */
 export interface ProxyStore {
   project(projectRoot: string, sessionId: string): Promise<ProjectState | null>;

@@ -21,31 +21,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 /**
  * A JSON-RPC message as it crosses the pipe: parsed JSON, read field by field.
- *
- * @example
- * ```ts
- * const message: Message = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
- * ```
  */
 export type Message = Record<string, unknown>;
 
 /**
  * A JSON-RPC request id.
- *
- * @example
- * ```ts
- * const id: RequestId = 7;
- * ```
  */
 export type RequestId = string | number;
 
 /**
  * What a request got: the upstream's result or error, or why there was none.
- *
- * @example
- * ```ts
- * const answer: Answer = { failed: 'timeout', message: 'the upstream did not answer within 120 s' };
- * ```
  */
 export type Answer =
   | { readonly result: unknown }
@@ -57,11 +42,6 @@ export type Answer =
  * before answering, it did not answer in time (`timeout`), the caller
  * `cancelled` it, the answer was `too-large` to read, or the upstream is
  * `unavailable` (it could not be restarted).
- *
- * @example
- * ```ts
- * const why: Failure = 'exited';
- * ```
  */
 export type Failure = 'exited' | 'timeout' | 'cancelled' | 'too-large' | 'unavailable';
 
@@ -69,11 +49,6 @@ export type Failure = 'exited' | 'timeout' | 'cancelled' | 'too-large' | 'unavai
  * The largest single message the proxy reads from the upstream: 256 MiB. A
  * whole-file read is refused well below it (see the filesystem profile); this
  * bounds what any other tool can make the proxy hold.
- *
- * @example
- * ```ts
- * MAX_MESSAGE_BYTES / 1024 / 1024; // 256
- * ```
  */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
@@ -89,16 +64,6 @@ const RESTART_WINDOW_MS = 60_000;
 
 /**
  * How to start and talk to the upstream.
- *
- * @example
- * ```ts
- * const options: UpstreamOptions = {
- *   command: 'codegraph', args: ['serve', '--mcp'], cwd: '/repo', env: process.env,
- *   initialize: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'proxy', version: '1' } },
- *   log: (line) => process.stderr.write(`${line}\n`),
- *   onNotification: () => {}, onRequest: async () => ({ error: { code: -32601, message: 'no' } }),
- * };
- * ```
  */
 export interface UpstreamOptions {
   readonly command: string;
@@ -119,11 +84,6 @@ export interface UpstreamOptions {
 
 /**
  * Options of one {@link Upstream.request}.
- *
- * @example
- * ```ts
- * const options: RequestOptions = { timeoutMs: 120_000, signal: controller.signal };
- * ```
  */
 export interface RequestOptions {
   /** How long to wait for the answer; progress from the upstream starts the wait again. */
@@ -136,13 +96,6 @@ export interface RequestOptions {
 
 /**
  * A running upstream.
- *
- * @example
- * ```ts
- * const upstream = await startUpstream(options);
- * const answer = await upstream.request('tools/list', {}, { timeoutMs: 10_000 });
- * await upstream.close();
- * ```
  */
 export interface Upstream {
   /** The `initialize` result of the running child (of the first one until a restart succeeds). */
@@ -158,11 +111,6 @@ export interface Upstream {
 /**
  * Thrown by {@link startUpstream} when the upstream cannot start: one line to
  * print before exit 2.
- *
- * @example
- * ```ts
- * try { await startUpstream(options); } catch (e) { if (e instanceof StartupError) console.error(e.message); }
- * ```
  */
 export class StartupError extends Error {
   override readonly name = 'StartupError';

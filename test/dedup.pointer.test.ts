@@ -1,8 +1,7 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatPointer, type LineRange, type SymbolNode, symbolsInSpans } from '../src/index.js';
-
-const r = (start: number, end: number): LineRange => ({ start, end });
+import { span as r } from './_build.js';
 
 /** Words a pointer must never use: they make a pointer read as a gap. */
 const GAP_WORDS = /omitted|unavailable|missing|could not|not found/i;

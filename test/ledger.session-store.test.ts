@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createSessionStore, type Emission, ledgerReducer } from '../src/index.js';
+import { fileEmission } from './_build.js';
 
 function emission(root = '/repo'): Emission {
   return {
     projectRoot: root,
     query: 'q',
-    files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 300, fingerprint: 'fp' }],
+    files: [fileEmission('a.ts', '1-10', 300, 'fp')],
     sourceChars: 300,
     responseChars: 500,
   };

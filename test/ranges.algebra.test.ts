@@ -13,9 +13,7 @@ import {
   subtractRange,
   subtractRanges,
 } from '../src/index.js';
-
-const r = (start: number, end: number): LineRange => ({ start, end });
-const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));
+import { plain, span as r } from './_build.js';
 
 describe('isLineRange', () => {
   it('accepts 1-based inclusive integer spans', () => {

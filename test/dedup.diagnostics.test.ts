@@ -7,6 +7,7 @@ import {
   projectFromView,
   sessionView,
 } from '../src/index.js';
+import { emission, fileEmission, ranges } from './_build.js';
 
 describe('describeSession', () => {
   it('is absent, not zeroed, when nobody tracks the call', () => {
@@ -31,25 +32,19 @@ describe('describeSession', () => {
     ) => {
       ledger = ledgerReducer(ledger, {
         type: 'recorded',
-        emission: { projectRoot: '/repo', query: 'q', files, sourceChars: 0, responseChars },
+        emission: emission({ files, sourceChars: 0, responseChars }),
       });
     };
-    record(
-      [
-        { path: 'a.ts', ranges: [{ start: 1, end: 40 }], chars: 1200 },
-        { path: 'b.ts', ranges: [{ start: 5, end: 9 }], chars: 150 },
-      ],
-      2000,
-    );
-    record([{ path: 'a.ts', ranges: [{ start: 41, end: 60 }], chars: 600 }], 1500);
-    record([{ path: 'c.ts', ranges: [{ start: 1, end: 3 }], chars: 90 }], 300);
+    record([fileEmission('a.ts', '1-40', 1200), fileEmission('b.ts', '5-9', 150)], 2000);
+    record([fileEmission('a.ts', '41-60', 600)], 1500);
+    record([fileEmission('c.ts', '1-3', 90)], 300);
     const d = describeSession(projectFromView(sessionView(ledger), '/repo'))!;
     expect(d.callIndex).toBe(4);
     expect(d.priorCalls).toBe(3);
     expect(d.priorChars).toBe(3800);
     expect(d.priorFiles.map((f) => f.path)).toEqual(['c.ts', 'a.ts', 'b.ts']);
     const a = d.priorFiles.find((f) => f.path === 'a.ts')!;
-    expect(a.ranges).toEqual([{ start: 1, end: 60 }]);
+    expect(a.ranges).toEqual(ranges('1-60'));
     expect(a.chars).toBe(1800);
   });
 
@@ -58,13 +53,7 @@ describe('describeSession', () => {
     for (let i = 0; i < 5; i++) {
       ledger = ledgerReducer(ledger, {
         type: 'recorded',
-        emission: {
-          projectRoot: '/repo',
-          query: 'q',
-          files: [],
-          sourceChars: 0,
-          responseChars: 10,
-        },
+        emission: emission({ files: [], sourceChars: 0, responseChars: 10 }),
       });
     }
     const d = describeSession(projectFromView(sessionView(ledger), '/repo'))!;
@@ -92,7 +81,7 @@ describe('formatSessionBlock', () => {
       callIndex: 2,
       priorCalls: 1,
       priorChars: 18204,
-      priorFiles: [{ path: 'src/pay/cycle.ts', ranges: [{ start: 1, end: 159 }], chars: 4928 }],
+      priorFiles: [fileEmission('src/pay/cycle.ts', '1-159', 4928)],
     });
     const lines = text.split('\n');
     expect(lines).toHaveLength(2);
@@ -112,11 +101,7 @@ describe('formatSessionBlock', () => {
   });
 
   it('keeps the block short when many files were served', () => {
-    const priorFiles = Array.from({ length: 20 }, (_, i) => ({
-      path: `f${i}.ts`,
-      ranges: [{ start: 1, end: 2 }],
-      chars: 10,
-    }));
+    const priorFiles = Array.from({ length: 20 }, (_, i) => fileEmission(`f${i}.ts`, '1-2', 10));
     const text = formatSessionBlock({ callIndex: 3, priorCalls: 2, priorChars: 100, priorFiles });
     const lines = text.split('\n');
     expect(lines.length).toBeLessThanOrEqual(10);

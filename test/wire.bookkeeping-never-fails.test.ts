@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSessionStore, recordSafely } from '../src/index.js';
 import { EMISSION_KEY } from '../src/wire/index.js';
+import { fileEmission } from './_build.js';
 
 const faults = vi.hoisted(() => ({
   reducer: false,
@@ -28,7 +29,7 @@ vi.mock('../src/ledger/reduce.js', async (importOriginal) => {
 const emission = {
   projectRoot: '/r',
   query: 'q',
-  files: [{ path: 'a.ts', ranges: [{ start: 1, end: 4 }], chars: 20, fingerprint: '20:ab' }],
+  files: [fileEmission('a.ts', '1-4', 20, '20:ab')],
   sourceChars: 20,
   responseChars: 50,
 };

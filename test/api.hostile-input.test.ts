@@ -24,6 +24,7 @@ import {
   linesOf,
 } from '../src/testing/index.js';
 import * as wire from '../src/wire/index.js';
+import { emission as emissionWith, fileEmission, ranges } from './_build.js';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -140,13 +141,11 @@ const HOSTILE: readonly [string, () => unknown][] = [
 
 const content = 'line one\nline two\nline three\n';
 const fp = main.fingerprint(content);
-const emission: Emission = {
-  projectRoot: '/repo',
-  query: 'q',
-  files: [{ path: 'a.ts', ranges: [{ start: 1, end: 2 }], chars: 18, fingerprint: fp }],
+const emission: Emission = emissionWith({
+  files: [fileEmission('a.ts', '1-2', 18, fp)],
   sourceChars: 18,
   responseChars: 40,
-};
+});
 const project: ProjectState = {
   projectRoot: '/repo',
   callCount: 1,
@@ -161,17 +160,17 @@ const project: ProjectState = {
  */
 const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer' }> = {
   // ranges
-  isLineRange: { args: () => [{ start: 1, end: 2 }], kind: 'tool' },
-  mergeRanges: { args: () => [[{ start: 1, end: 2 }]], kind: 'tool' },
-  coalesceRanges: { args: () => [[{ start: 1, end: 2 }], 3], kind: 'tool' },
-  intersectRange: { args: () => [{ start: 1, end: 9 }, [{ start: 2, end: 3 }]], kind: 'tool' },
-  subtractRange: { args: () => [{ start: 1, end: 9 }, [{ start: 2, end: 3 }]], kind: 'tool' },
-  intersectRanges: { args: () => [[{ start: 1, end: 9 }], [{ start: 2, end: 3 }]], kind: 'tool' },
-  subtractRanges: { args: () => [[{ start: 1, end: 9 }], [{ start: 2, end: 3 }]], kind: 'tool' },
-  dedupeRange: { args: () => [{ start: 1, end: 20 }, [{ start: 2, end: 15 }], 8], kind: 'tool' },
-  rangesCover: { args: () => [[{ start: 1, end: 9 }], 3], kind: 'tool' },
-  countLines: { args: () => [[{ start: 1, end: 9 }]], kind: 'tool' },
-  formatSpans: { args: () => [[{ start: 1, end: 9 }], 4], kind: 'tool' },
+  isLineRange: { args: () => ranges('1-2'), kind: 'tool' },
+  mergeRanges: { args: () => [ranges('1-2')], kind: 'tool' },
+  coalesceRanges: { args: () => [ranges('1-2'), 3], kind: 'tool' },
+  intersectRange: { args: () => [{ start: 1, end: 9 }, ranges('2-3')], kind: 'tool' },
+  subtractRange: { args: () => [{ start: 1, end: 9 }, ranges('2-3')], kind: 'tool' },
+  intersectRanges: { args: () => [ranges('1-9'), ranges('2-3')], kind: 'tool' },
+  subtractRanges: { args: () => [ranges('1-9'), ranges('2-3')], kind: 'tool' },
+  dedupeRange: { args: () => [{ start: 1, end: 20 }, ranges('2-15'), 8], kind: 'tool' },
+  rangesCover: { args: () => [ranges('1-9'), 3], kind: 'tool' },
+  countLines: { args: () => [ranges('1-9')], kind: 'tool' },
+  formatSpans: { args: () => [ranges('1-9'), 4], kind: 'tool' },
   // fingerprint
   fingerprint: { args: () => [content], kind: 'developer' },
   fingerprintBackend: { args: () => [], kind: 'tool' },
@@ -214,13 +213,13 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   },
   // dedup
   planFile: {
-    args: () => [{ path: 'a.ts', content, intended: [{ start: 1, end: 3 }], prior: project }],
+    args: () => [{ path: 'a.ts', content, intended: ranges('1-3'), prior: project }],
     kind: 'tool',
   },
   planCall: {
     args: () => [
       {
-        files: [{ path: 'a.ts', content, intended: [{ start: 1, end: 3 }] }],
+        files: [{ path: 'a.ts', content, intended: ranges('1-3') }],
         prior: project,
         budget: { maxChars: 100 },
       },
@@ -233,14 +232,11 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   },
   dedupEnabledFromEnv: { args: () => [{ SPAN_LEDGER_DEDUP: 'off' }], kind: 'tool' },
   formatPointer: {
-    args: () => [{ path: 'a.ts', covered: [{ start: 1, end: 9 }], symbols: ['f'], partial: true }],
+    args: () => [{ path: 'a.ts', covered: ranges('1-9'), symbols: ['f'], partial: true }],
     kind: 'tool',
   },
   symbolsInSpans: {
-    args: () => [
-      [{ name: 'f', kind: 'function', startLine: 1, endLine: 3 }],
-      [{ start: 1, end: 2 }],
-    ],
+    args: () => [[{ name: 'f', kind: 'function', startLine: 1, endLine: 3 }], ranges('1-2')],
     kind: 'tool',
   },
   describeSession: { args: () => [project], kind: 'tool' },
@@ -258,8 +254,8 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
               path: 'a.ts',
               fingerprint: fp,
               render: 'partial',
-              emit: [{ start: 3, end: 3 }],
-              covered: [{ start: 1, end: 2 }],
+              emit: ranges('3'),
+              covered: ranges('1-2'),
             },
           ],
         },
@@ -276,8 +272,8 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
           path: 'a.ts',
           fingerprint: fp,
           render: 'partial',
-          emit: [{ start: 3, end: 3 }],
-          covered: [{ start: 1, end: 2 }],
+          emit: ranges('3'),
+          covered: ranges('1-2'),
           coveredBy: [1],
         },
         content,
@@ -295,13 +291,13 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   formatCut: { args: () => ['a.ts', 12], kind: 'tool' },
   extractSymbols: { args: () => [content, 'a.ts'], kind: 'tool' },
   // testing (developer-facing by nature; only the model is held to totality)
-  linesOf: { args: () => [[{ start: 1, end: 3 }]], kind: 'tool' },
-  linesOfRange: { args: () => [{ start: 1, end: 3 }], kind: 'tool' },
-  mergeModel: { args: () => [[{ start: 1, end: 3 }]], kind: 'tool' },
-  coalesceModel: { args: () => [[{ start: 1, end: 3 }], 2], kind: 'tool' },
-  coversLineModel: { args: () => [[{ start: 1, end: 3 }], 2], kind: 'tool' },
-  countLinesModel: { args: () => [[{ start: 1, end: 3 }]], kind: 'tool' },
-  dedupeLines: { args: () => [{ start: 1, end: 9 }, [{ start: 1, end: 3 }], 2], kind: 'tool' },
+  linesOf: { args: () => [ranges('1-3')], kind: 'tool' },
+  linesOfRange: { args: () => ranges('1-3'), kind: 'tool' },
+  mergeModel: { args: () => [ranges('1-3')], kind: 'tool' },
+  coalesceModel: { args: () => [ranges('1-3'), 2], kind: 'tool' },
+  coversLineModel: { args: () => [ranges('1-3'), 2], kind: 'tool' },
+  countLinesModel: { args: () => [ranges('1-3')], kind: 'tool' },
+  dedupeLines: { args: () => [{ start: 1, end: 9 }, ranges('1-3'), 2], kind: 'tool' },
   checkRangeAlgebra: {
     args: () => [{ countLines: main.countLines }, { numRuns: 3 }],
     kind: 'developer',

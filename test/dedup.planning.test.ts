@@ -16,11 +16,9 @@ import {
   projectFromView,
   sessionView,
 } from '../src/index.js';
-import { emissionOf } from './_plan-emission.js';
+import { emissionOf, plain, span as r } from './_build.js';
 
 const ROOT = '/repo';
-const r = (start: number, end: number): LineRange => ({ start, end });
-const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));
 
 /** `n` lines of ~40 chars each, distinct per `tag`. */
 function source(n: number, tag = 'a'): string {

@@ -14,19 +14,25 @@ import {
   VIEW_KEY,
   withSessionView,
 } from '../src/wire/index.js';
-import { callRecord, projectState } from './_prior.js';
+import {
+  callRecord,
+  emission as emissionWith,
+  fileEmission,
+  projectState,
+  ranges,
+} from './_build.js';
 
 const FP = '1200:0123456789abcdef';
 
+/** One call about `auth` that sent L1-40 of `src/auth.ts`, with `over` applied. */
 function emission(over: Partial<Emission> = {}): Emission {
-  return {
-    projectRoot: '/repo',
+  return emissionWith({
     query: 'auth',
-    files: [{ path: 'src/auth.ts', ranges: [{ start: 1, end: 40 }], chars: 900, fingerprint: FP }],
+    files: [fileEmission('src/auth.ts', '1-40', 900, FP)],
     sourceChars: 900,
     responseChars: 1400,
     ...over,
-  };
+  });
 }
 
 function serverView(): SessionView {
@@ -53,12 +59,7 @@ describe('withSessionView', () => {
   });
 
   it('replaces a client’s own view claiming every line with the server’s', () => {
-    const claim = {
-      path: 'src/auth.ts',
-      ranges: [{ start: 1, end: 1e9 }],
-      chars: 0,
-      fingerprint: FP,
-    };
+    const claim = fileEmission('src/auth.ts', '1-1000000000', 0, FP);
     const forged = { version: 1, projects: [projectState([callRecord([claim])])] };
     const view = createSessionStore().view('conn');
     const out = withSessionView({ query: 'x', [VIEW_KEY]: forged }, view);
@@ -128,13 +129,9 @@ describe('readSessionView on malformed input', () => {
               projectRoot: '/repo',
               query: 5,
               files: [
-                { path: 'a.ts', ranges: '1-40', chars: 10 },
-                {
-                  path: 'b.ts',
-                  ranges: ['1-40', { start: '1', end: '9' }, { start: 3, end: 4 }],
-                  chars: 10,
-                },
-                { path: 7, ranges: [{ start: 1, end: 2 }] },
+                { ...fileEmission('a.ts', '', 10), ranges: '1-40' },
+                fileEmission('b.ts', ['1-40', { start: '1', end: '9' }, { start: 3, end: 4 }], 10),
+                { path: 7, ranges: ranges('1-2') },
               ],
             },
           ],
@@ -149,25 +146,11 @@ describe('readSessionView on malformed input', () => {
           callCount: 0,
           responseChars: 0,
           calls: [
-            {
-              index: 2,
-              projectRoot: '/repo',
-              query: '',
-              files: [],
-              sourceChars: 0,
-              responseChars: 0,
-            },
-            {
+            callRecord([], { index: 2, query: '' }),
+            callRecord([fileEmission('a.ts', '', 10), fileEmission('b.ts', '3-4', 10)], {
               index: 3,
-              projectRoot: '/repo',
               query: '',
-              files: [
-                { path: 'a.ts', ranges: [], chars: 10 },
-                { path: 'b.ts', ranges: [{ start: 3, end: 4 }], chars: 10 },
-              ],
-              sourceChars: 0,
-              responseChars: 0,
-            },
+            }),
           ],
         },
       ],
@@ -179,12 +162,8 @@ describe('readSessionView on malformed input', () => {
       start: 3 * i + 1,
       end: 3 * i + 1,
     }));
-    const files = Array.from({ length: 100_000 }, (_, i) => ({
-      path: `f${i}.ts`,
-      ranges: [],
-      chars: i,
-    }));
-    files[0] = { path: 'huge.ts', ranges, chars: 1e9 } as never;
+    const files = Array.from({ length: 100_000 }, (_, i) => fileEmission(`f${i}.ts`, '', i));
+    files[0] = fileEmission('huge.ts', ranges, 1e9) as never;
     const calls = Array.from({ length: 100_000 }, (_, i) => ({
       index: i + 1,
       projectRoot: '/p0',
@@ -278,11 +257,9 @@ describe('attachEmission / takeEmission', () => {
   });
 
   it('cuts an emission with 100,000 files, or 100,000 ranges in one file, to the limits', () => {
-    const files = Array.from({ length: 100_000 }, (_, i) => ({
-      path: `f${i}.ts`,
-      ranges: [{ start: 1, end: 1 + (i % 50) }],
-      chars: i,
-    }));
+    const files = Array.from({ length: 100_000 }, (_, i) =>
+      fileEmission(`f${i}.ts`, [{ start: 1, end: 1 + (i % 50) }], i),
+    );
     const many = takeEmission({ [EMISSION_KEY]: emission({ files }) }).emission!;
     expect(many.files).toHaveLength(24);
     // The 24 with the most chars, in the order reported.
@@ -296,7 +273,7 @@ describe('attachEmission / takeEmission', () => {
     }));
     ranges[500] = { start: 1001, end: 1001 + 10 }; // one span larger than the rest
     const one = takeEmission({
-      [EMISSION_KEY]: emission({ files: [{ path: 'a.ts', ranges, chars: 1 }] }),
+      [EMISSION_KEY]: emission({ files: [fileEmission('a.ts', ranges)] }),
     }).emission!;
     expect(one.files[0]!.ranges).toHaveLength(24);
     expect(one.files[0]!.ranges).toContainEqual({ start: 1001, end: 1011 });
@@ -308,11 +285,7 @@ describe('attachEmission / takeEmission', () => {
   });
 
   it('honours larger limits when the host passes its own', () => {
-    const files = Array.from({ length: 40 }, (_, i) => ({
-      path: `f${i}.ts`,
-      ranges: [],
-      chars: 1,
-    }));
+    const files = Array.from({ length: 40 }, (_, i) => fileEmission(`f${i}.ts`));
     const limits = { maxFilesPerCall: 64 };
     const carried = attachEmission({}, emission({ files }), limits);
     expect(takeEmission(carried, limits).emission!.files).toHaveLength(40);

@@ -14,19 +14,17 @@ import {
   sessionView,
 } from '../src/index.js';
 import { MAX_EVICTED_COUNTERS } from '../src/ledger/limits.js';
-import { filesOf, record } from './_ledger.js';
+import { emission as emissionWith, fileEmission, filesOf, ranges, record } from './_build.js';
 
+/** One call about `auth` that sent L1-40 of `src/auth.ts`, with `over` applied. */
 function emission(over: Partial<Emission> = {}): Emission {
-  return {
-    projectRoot: '/repo',
+  return emissionWith({
     query: 'auth',
-    files: [
-      { path: 'src/auth.ts', ranges: [{ start: 1, end: 40 }], chars: 900, fingerprint: 'fp1' },
-    ],
+    files: [fileEmission('src/auth.ts', '1-40', 900, 'fp1')],
     sourceChars: 900,
     responseChars: 1400,
     ...over,
-  };
+  });
 }
 
 describe('createLedger', () => {
@@ -136,9 +134,7 @@ describe('ledgerReducer: identity and purity', () => {
       (call.files[0]!.ranges[0] as { end: number }).end = 1e9;
     }).toThrow(TypeError);
     expect(() => (view.projects as unknown[]).push({})).toThrow(TypeError);
-    expect(sessionView(ledger).projects[0]!.calls[0]!.files[0]!.ranges).toEqual([
-      { start: 1, end: 40 },
-    ]);
+    expect(sessionView(ledger).projects[0]!.calls[0]!.files[0]!.ranges).toEqual(ranges('1-40'));
   });
 
   it('never throws on hostile emissions: getters that throw, revoked proxies', () => {
@@ -162,13 +158,13 @@ describe('ledgerReducer: identity and purity', () => {
     const withProxies = emission({
       files: [
         proxy as never,
-        { path: 'a.ts', ranges: proxy as never, chars: 3 },
-        { path: 'b.ts', ranges: [proxy, { start: 2, end: 4 }] as never, chars: 4 },
+        { ...fileEmission('a.ts', '', 3), ranges: proxy as never },
+        { ...fileEmission('b.ts', '', 4), ranges: [proxy, { start: 2, end: 4 }] as never },
       ],
     });
     expect(filesOf(withProxies)).toEqual([
-      { path: 'a.ts', ranges: [], chars: 3 },
-      { path: 'b.ts', ranges: [{ start: 2, end: 4 }], chars: 4 },
+      fileEmission('a.ts', '', 3),
+      fileEmission('b.ts', '2-4', 4),
     ]);
     expect(ledgerReducer(createLedger(), { type: 'recorded', emission: proxy as never })).toEqual(
       createLedger(),
@@ -198,7 +194,7 @@ describe('ledgerReducer: recording rules', () => {
     const e = {
       ...emission({ sourceChars: -1 }),
       query: { text: 'x' },
-      files: [{ path: 'a.ts', ranges: [], chars: Number.NaN }],
+      files: [fileEmission('a.ts', '', Number.NaN)],
     };
     const call = sessionView(record(createLedger(), e as never)).projects[0]!.calls[0]!;
     expect(call.query).toBe('');
@@ -209,33 +205,19 @@ describe('ledgerReducer: recording rules', () => {
   it('drops files with a non-string or empty path', () => {
     const e = emission({
       files: [
-        { path: '', ranges: [{ start: 1, end: 2 }], chars: 5 },
-        { path: 42, ranges: [{ start: 1, end: 2 }], chars: 5 } as never,
-        { ranges: [{ start: 1, end: 2 }], chars: 5 } as never,
-        { path: 'kept.ts', ranges: [{ start: 1, end: 2 }], chars: 5 },
+        fileEmission('', '1-2', 5),
+        fileEmission(42, '1-2', 5) as never,
+        { ranges: ranges('1-2'), chars: 5 } as never,
+        fileEmission('kept.ts', '1-2', 5),
       ],
     });
     expect(filesOf(e).map((f) => f.path)).toEqual(['kept.ts']);
   });
 
   it('keeps the maxRangesPerFile largest spans and flags the cut', () => {
-    const ranges = [
-      { start: 1, end: 1 },
-      { start: 10, end: 30 },
-      { start: 40, end: 45 },
-      { start: 50, end: 80 },
-    ];
-    const e = emission({ files: [{ path: 'a.ts', ranges, chars: 10 }] });
+    const e = emission({ files: [fileEmission('a.ts', '1, 10-30, 40-45, 50-80', 10)] });
     const [file] = filesOf(e, { maxRangesPerFile: 2 });
-    expect(file).toEqual({
-      path: 'a.ts',
-      ranges: [
-        { start: 10, end: 30 },
-        { start: 50, end: 80 },
-      ],
-      chars: 10,
-      rangesTruncated: true,
-    });
+    expect(file).toEqual({ ...fileEmission('a.ts', '10-30, 50-80', 10), rangesTruncated: true });
     const [whole] = filesOf(e);
     expect(whole!.rangesTruncated).toBeUndefined();
   });
@@ -243,27 +225,27 @@ describe('ledgerReducer: recording rules', () => {
   it('drops invalid spans instead of clamping them', () => {
     const e = emission({
       files: [
-        {
-          path: 'a.ts',
-          ranges: [
+        fileEmission(
+          'a.ts',
+          [
             { start: 0, end: 5 },
             { start: 3.5, end: 9 },
             { start: 9, end: 2 },
             { start: 20, end: 22 },
           ],
-          chars: 10,
-        },
+          10,
+        ),
       ],
     });
-    expect(filesOf(e)[0]!.ranges).toEqual([{ start: 20, end: 22 }]);
+    expect(filesOf(e)[0]!.ranges).toEqual(ranges('20-22'));
   });
 
   it('keeps a fingerprint only when it is a non-empty string', () => {
     const e = emission({
       files: [
-        { path: 'a.ts', ranges: [], chars: 1, fingerprint: '' },
-        { path: 'b.ts', ranges: [], chars: 1, fingerprint: 7 as never },
-        { path: 'c.ts', ranges: [], chars: 1, fingerprint: 'fp' },
+        fileEmission('a.ts', '', 1, ''),
+        fileEmission('b.ts', '', 1, 7 as never),
+        fileEmission('c.ts', '', 1, 'fp'),
       ],
     });
     expect(filesOf(e).map((f) => f.fingerprint)).toEqual([undefined, undefined, 'fp']);
@@ -272,32 +254,25 @@ describe('ledgerReducer: recording rules', () => {
   it('merges entries with one path; their fingerprint survives only if all agree', () => {
     const e = emission({
       files: [
-        { path: 'a.ts', ranges: [{ start: 1, end: 5 }], chars: 10, fingerprint: 'x' },
-        { path: 'b.ts', ranges: [{ start: 1, end: 5 }], chars: 10, fingerprint: 'x' },
-        { path: 'a.ts', ranges: [{ start: 6, end: 9 }], chars: 7, fingerprint: 'x' },
-        { path: 'b.ts', ranges: [{ start: 20, end: 25 }], chars: 1, fingerprint: 'y' },
+        fileEmission('a.ts', '1-5', 10, 'x'),
+        fileEmission('b.ts', '1-5', 10, 'x'),
+        fileEmission('a.ts', '6-9', 7, 'x'),
+        fileEmission('b.ts', '20-25', 1, 'y'),
       ],
     });
     expect(filesOf(e)).toEqual([
-      { path: 'a.ts', ranges: [{ start: 1, end: 9 }], chars: 17, fingerprint: 'x' },
-      {
-        path: 'b.ts',
-        ranges: [
-          { start: 1, end: 5 },
-          { start: 20, end: 25 },
-        ],
-        chars: 11,
-      },
+      fileEmission('a.ts', '1-9', 17, 'x'),
+      fileEmission('b.ts', '1-5, 20-25', 11),
     ]);
   });
 
   it('keeps the maxFilesPerCall files with the most chars, in the order reported', () => {
     const e = emission({
       files: [
-        { path: 'small.ts', ranges: [], chars: 5 },
-        { path: 'big.ts', ranges: [], chars: 500 },
-        { path: 'tie-first.ts', ranges: [], chars: 50 },
-        { path: 'tie-second.ts', ranges: [], chars: 50 },
+        fileEmission('small.ts', '', 5),
+        fileEmission('big.ts', '', 500),
+        fileEmission('tie-first.ts', '', 50),
+        fileEmission('tie-second.ts', '', 50),
       ],
     });
     const kept = filesOf(e, { maxFilesPerCall: 2 }).map((f) => f.path);
@@ -415,9 +390,9 @@ describe('sessionView and the null-vs-empty distinction', () => {
   it('projectFromView finds a project under another spelling of its root', () => {
     const view = sessionView(record(createLedger(), emission({ projectRoot: '/repo' })));
     expect(projectFromView(view, '/repo/')!.callCount).toBe(1);
-    expect(servedRangesForFile(projectFromView(view, '/repo/./'), 'src/auth.ts', 'fp1')).toEqual([
-      { start: 1, end: 40 },
-    ]);
+    expect(servedRangesForFile(projectFromView(view, '/repo/./'), 'src/auth.ts', 'fp1')).toEqual(
+      ranges('1-40'),
+    );
   });
 
   it('never throws on a junk ledger', () => {

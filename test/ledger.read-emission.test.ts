@@ -12,7 +12,7 @@ import {
   type Ledger,
   sessionView,
 } from '../src/index.js';
-import { emission, filesOf, record } from './_ledger.js';
+import { emission, fileEmission, filesOf, ranges, record, span } from './_build.js';
 
 /** The limits a ledger that went through JSON comes back with, once the reducer has read it. */
 const limitsRead = (limits: unknown) =>
@@ -20,7 +20,7 @@ const limitsRead = (limits: unknown) =>
 
 /** `n` files named f0…f(n-1), each with `chars` = its number + 1. */
 function numberedFiles(n: number): FileEmission[] {
-  return Array.from({ length: n }, (_, i) => ({ path: `f${i}`, ranges: [], chars: i + 1 }));
+  return Array.from({ length: n }, (_, i) => fileEmission(`f${i}`, '', i + 1));
 }
 
 describe('sanitizing counts', () => {
@@ -43,7 +43,7 @@ describe('sanitizing counts', () => {
         emission({
           sourceChars: raw as number,
           responseChars: raw as number,
-          files: [{ path: 'a.ts', ranges: [], chars: raw as number }],
+          files: [fileEmission('a.ts', '', raw as number)],
         }),
       ),
     ).projects[0]!;
@@ -78,10 +78,7 @@ describe('string caps at their exact lengths', () => {
     const path = 'p'.repeat(4096);
     const files = filesOf(
       emission({
-        files: [
-          { path, ranges: [], chars: 1 },
-          { path: `${path}p`, ranges: [], chars: 1 },
-        ],
+        files: [fileEmission(path), fileEmission(`${path}p`)],
       }),
     );
     expect(files.map((f) => f.path.length)).toEqual([4096]);
@@ -91,10 +88,7 @@ describe('string caps at their exact lengths', () => {
     const fp = 'f'.repeat(256);
     const files = filesOf(
       emission({
-        files: [
-          { path: 'a.ts', ranges: [], chars: 1, fingerprint: fp },
-          { path: 'b.ts', ranges: [], chars: 1, fingerprint: `${fp}f` },
-        ],
+        files: [fileEmission('a.ts', '', 1, fp), fileEmission('b.ts', '', 1, `${fp}f`)],
       }),
     );
     expect(files.map((f) => f.fingerprint?.length)).toEqual([256, undefined]);
@@ -132,11 +126,11 @@ describe('files of a record', () => {
 
   it('keeps the largest files in the order they were reported', () => {
     const files = [
-      { path: 'mid', ranges: [], chars: 50 },
-      { path: 'small', ranges: [], chars: 1 },
-      { path: 'big', ranges: [], chars: 90 },
-      { path: 'tiny', ranges: [], chars: 0 },
-      { path: 'second', ranges: [], chars: 70 },
+      fileEmission('mid', '', 50),
+      fileEmission('small'),
+      fileEmission('big', '', 90),
+      fileEmission('tiny', '', 0),
+      fileEmission('second', '', 70),
     ];
     expect(filesOf(emission({ files }), { maxFilesPerCall: 3 }).map((f) => f.path)).toEqual([
       'mid',
@@ -147,10 +141,10 @@ describe('files of a record', () => {
 
   it('on a tie in chars keeps the file reported first', () => {
     const files = [
-      { path: 'a', ranges: [], chars: 5 },
-      { path: 'b', ranges: [], chars: 9 },
-      { path: 'c', ranges: [], chars: 5 },
-      { path: 'd', ranges: [], chars: 5 },
+      fileEmission('a', '', 5),
+      fileEmission('b', '', 9),
+      fileEmission('c', '', 5),
+      fileEmission('d', '', 5),
     ];
     expect(filesOf(emission({ files }), { maxFilesPerCall: 2 }).map((f) => f.path)).toEqual([
       'a',
@@ -165,21 +159,14 @@ describe('files of a record', () => {
 
   it('ranks a merged path by its summed chars, and keeps it at its first position', () => {
     const files = [
-      { path: 'x', ranges: [{ start: 1, end: 2 }], chars: 4 },
-      { path: 'y', ranges: [], chars: 6 },
-      { path: 'x', ranges: [{ start: 5, end: 6 }], chars: 4 },
-      { path: 'z', ranges: [], chars: 7 },
+      fileEmission('x', '1-2', 4),
+      fileEmission('y', '', 6),
+      fileEmission('x', '5-6', 4),
+      fileEmission('z', '', 7),
     ];
     expect(filesOf(emission({ files }), { maxFilesPerCall: 2 })).toEqual([
-      {
-        path: 'x',
-        ranges: [
-          { start: 1, end: 2 },
-          { start: 5, end: 6 },
-        ],
-        chars: 8,
-      },
-      { path: 'z', ranges: [], chars: 7 },
+      fileEmission('x', '1-2, 5-6', 8),
+      fileEmission('z', '', 7),
     ]);
   });
 
@@ -194,59 +181,42 @@ describe('merging entries with one path', () => {
   it('drops the fingerprint when a later entry has none, or another one', () => {
     const none = filesOf(
       emission({
-        files: [
-          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
-          { path: 'a', ranges: [], chars: 1 },
-        ],
+        files: [fileEmission('a', '', 1, 'fp'), fileEmission('a')],
       }),
     );
-    expect(none).toEqual([{ path: 'a', ranges: [], chars: 2 }]);
+    expect(none).toEqual([fileEmission('a', '', 2)]);
     const other = filesOf(
       emission({
         files: [
-          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
-          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
-          { path: 'a', ranges: [], chars: 1, fingerprint: 'other' },
+          fileEmission('a', '', 1, 'fp'),
+          fileEmission('a', '', 1, 'fp'),
+          fileEmission('a', '', 1, 'other'),
         ],
       }),
     );
-    expect(other).toEqual([{ path: 'a', ranges: [], chars: 3 }]);
+    expect(other).toEqual([fileEmission('a', '', 3)]);
   });
 
   it('never gains a fingerprint the first entry lacked', () => {
     const files = filesOf(
       emission({
-        files: [
-          { path: 'a', ranges: [], chars: 1 },
-          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
-          { path: 'a', ranges: [], chars: 1, fingerprint: 'fp' },
-        ],
+        files: [fileEmission('a'), fileEmission('a', '', 1, 'fp'), fileEmission('a', '', 1, 'fp')],
       }),
     );
-    expect(files).toEqual([{ path: 'a', ranges: [], chars: 3 }]);
+    expect(files).toEqual([fileEmission('a', '', 3)]);
   });
 
   it('keeps the fingerprint all entries agree on', () => {
     const files = filesOf(
       emission({
         files: [
-          { path: 'a', ranges: [{ start: 3, end: 4 }], chars: 1, fingerprint: 'fp' },
-          { path: 'a', ranges: [{ start: 1, end: 2 }], chars: 2, fingerprint: 'fp' },
-          { path: 'a', ranges: [{ start: 9, end: 9 }], chars: 3, fingerprint: 'fp' },
+          fileEmission('a', '3-4', 1, 'fp'),
+          fileEmission('a', '1-2', 2, 'fp'),
+          fileEmission('a', '9', 3, 'fp'),
         ],
       }),
     );
-    expect(files).toEqual([
-      {
-        path: 'a',
-        ranges: [
-          { start: 1, end: 4 },
-          { start: 9, end: 9 },
-        ],
-        chars: 6,
-        fingerprint: 'fp',
-      },
-    ]);
+    expect(files).toEqual([fileEmission('a', '1-4, 9', 6, 'fp')]);
   });
 
   it('reads a merged entry whose ranges are not a list, or are unreadable, as no spans', () => {
@@ -255,45 +225,29 @@ describe('merging entries with one path', () => {
     const files = filesOf(
       emission({
         files: [
-          { path: 'a', ranges: [{ start: 1, end: 2 }], chars: 1 },
-          { path: 'a', ranges: 'lines 5-9' as never, chars: 1 },
-          { path: 'a', ranges: proxy, chars: 1 },
-          { path: 'a', ranges: [{ start: 7, end: 8 }], chars: 1 },
+          fileEmission('a', '1-2'),
+          { ...fileEmission('a'), ranges: 'lines 5-9' as never },
+          fileEmission('a', proxy),
+          fileEmission('a', '7-8'),
         ],
       }),
     );
-    expect(files).toEqual([
-      {
-        path: 'a',
-        ranges: [
-          { start: 1, end: 2 },
-          { start: 7, end: 8 },
-        ],
-        chars: 4,
-      },
-    ]);
+    expect(files).toEqual([fileEmission('a', '1-2, 7-8', 4)]);
   });
 
   it('reads past a member whose getter throws in a merged entry', () => {
-    const ranges = [{ start: 1, end: 1 }, null, { start: 3, end: 3 }];
-    Object.defineProperty(ranges, 1, {
+    const hostile = [span(1), null, span(3)];
+    Object.defineProperty(hostile, 1, {
       get(): never {
         throw new Error('hostile member');
       },
     });
     const files = filesOf(
       emission({
-        files: [
-          { path: 'a', ranges: [{ start: 10, end: 10 }], chars: 1 },
-          { path: 'a', ranges: ranges as never, chars: 1 },
-        ],
+        files: [fileEmission('a', '10'), { ...fileEmission('a'), ranges: hostile as never }],
       }),
     );
-    expect(files[0]!.ranges).toEqual([
-      { start: 1, end: 1 },
-      { start: 3, end: 3 },
-      { start: 10, end: 10 },
-    ]);
+    expect(files[0]!.ranges).toEqual(ranges('1, 3, 10'));
   });
 });
 
@@ -306,7 +260,7 @@ describe('rangesTruncated', () => {
     [3, 3, false],
     [3, 4, true],
   ])('maxRangesPerFile %i with %i disjoint spans → truncated %s', (max, n, cut) => {
-    const [file] = filesOf(emission({ files: [{ path: 'a', ranges: spans(n), chars: 1 }] }), {
+    const [file] = filesOf(emission({ files: [fileEmission('a', spans(n))] }), {
       maxRangesPerFile: max,
     });
     expect(file!.ranges).toHaveLength(Math.min(max, n));
@@ -318,9 +272,9 @@ describe('rangesTruncated', () => {
     const files = filesOf(
       emission({
         files: [
-          { path: 'a', ranges: [], chars: 1, rangesTruncated: true },
-          { path: 'b', ranges: [], chars: 1, rangesTruncated: 'yes' as never },
-          { path: 'c', ranges: [], chars: 1, rangesTruncated: false },
+          { ...fileEmission('a'), rangesTruncated: true },
+          { ...fileEmission('b'), rangesTruncated: 'yes' as never },
+          { ...fileEmission('c'), rangesTruncated: false },
         ],
       }),
     );
@@ -331,28 +285,22 @@ describe('rangesTruncated', () => {
     const later = filesOf(
       emission({
         files: [
-          { path: 'a', ranges: [], chars: 1 },
-          { path: 'a', ranges: [], chars: 1, rangesTruncated: true },
-          { path: 'a', ranges: [], chars: 1 },
+          fileEmission('a'),
+          { ...fileEmission('a'), rangesTruncated: true },
+          fileEmission('a'),
         ],
       }),
     );
     expect(later[0]!.rangesTruncated).toBe(true);
     const first = filesOf(
       emission({
-        files: [
-          { path: 'a', ranges: [], chars: 1, rangesTruncated: true },
-          { path: 'a', ranges: [], chars: 1 },
-        ],
+        files: [{ ...fileEmission('a'), rangesTruncated: true }, fileEmission('a')],
       }),
     );
     expect(first[0]!.rangesTruncated).toBe(true);
     const none = filesOf(
       emission({
-        files: [
-          { path: 'a', ranges: [], chars: 1 },
-          { path: 'a', ranges: [], chars: 1, rangesTruncated: 'yes' as never },
-        ],
+        files: [fileEmission('a'), { ...fileEmission('a'), rangesTruncated: 'yes' as never }],
       }),
     );
     expect(none[0]).not.toHaveProperty('rangesTruncated');
@@ -361,14 +309,11 @@ describe('rangesTruncated', () => {
   it('merged spans that fit are not truncated, even when the entries together had more', () => {
     const [file] = filesOf(
       emission({
-        files: [
-          { path: 'a', ranges: [{ start: 1, end: 5 }], chars: 1 },
-          { path: 'a', ranges: [{ start: 6, end: 9 }], chars: 1 },
-        ],
+        files: [fileEmission('a', '1-5'), fileEmission('a', '6-9')],
       }),
       { maxRangesPerFile: 1 },
     );
-    expect(file).toEqual({ path: 'a', ranges: [{ start: 1, end: 9 }], chars: 2 });
+    expect(file).toEqual(fileEmission('a', '1-9', 2));
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeSession, formatSessionBlock, type SessionDiagnostics } from '../src/index.js';
-import { callRecord as call, projectState as project } from './_prior.js';
+import { callRecord as call, fileEmission, projectState as project } from './_build.js';
 
 describe('describeSession on junk', () => {
   it.each([null, undefined, 'p', 3])('has nothing to describe for %s', (p) => {
@@ -22,11 +22,11 @@ describe('describeSession on junk', () => {
           call([
             null,
             'file',
-            { path: '', ranges: [{ start: 1, end: 2 }], chars: 5 },
-            { path: 7, ranges: [{ start: 1, end: 2 }], chars: 5 },
-            { path: 'a.ts', ranges: 'L1-3', chars: Number.NaN },
-            { path: 'a.ts', ranges: [{ start: 4, end: 6 }], chars: -2 },
-            { path: 'b.ts', ranges: [{ start: 2, end: 3 }], chars: Number.POSITIVE_INFINITY },
+            fileEmission('', '1-2', 5),
+            fileEmission(7, '1-2', 5),
+            { ...fileEmission('a.ts', '', Number.NaN), ranges: 'L1-3' },
+            fileEmission('a.ts', '4-6', -2),
+            fileEmission('b.ts', '2-3', Number.POSITIVE_INFINITY),
           ]),
         ],
         { callCount: 'x', responseChars: -5 },
@@ -36,10 +36,7 @@ describe('describeSession on junk', () => {
       callIndex: 5,
       priorCalls: 4,
       priorChars: 0,
-      priorFiles: [
-        { path: 'a.ts', ranges: [{ start: 4, end: 6 }], chars: 0 },
-        { path: 'b.ts', ranges: [{ start: 2, end: 3 }], chars: 0 },
-      ],
+      priorFiles: [fileEmission('a.ts', '4-6', 0), fileEmission('b.ts', '2-3', 0)],
     });
   });
 
@@ -119,11 +116,7 @@ describe('formatSessionBlock', () => {
   );
 
   it('names at most 8 files, then counts the rest', () => {
-    const file = (i: number) => ({
-      path: `f${i}.ts`,
-      ranges: [{ start: i, end: i + 1 }],
-      chars: 10,
-    });
+    const file = (i: number) => fileEmission(`f${i}.ts`, [{ start: i, end: i + 1 }], 10);
     const eight = formatSessionBlock({
       ...base,
       priorFiles: Array.from({ length: 8 }, (_, i) => file(i + 1)),
@@ -147,7 +140,7 @@ describe('formatSessionBlock', () => {
     expect(
       formatSessionBlock({
         ...base,
-        priorFiles: [{ path: 'a.ts', ranges: 'x' as never, chars: 3 }],
+        priorFiles: [{ ...fileEmission('a.ts', '', 3), ranges: 'x' as never }],
       }).split('\n')[1],
     ).toBe('  sent before: a.ts · 3 chars');
   });

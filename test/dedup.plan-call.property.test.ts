@@ -15,7 +15,7 @@ import {
   planCall,
   planFile,
 } from '../src/index.js';
-import { callRecord, projectState } from './_prior.js';
+import { callRecord, fileEmission, projectState, ranges } from './_build.js';
 
 interface FileSpec {
   readonly lens: number[];
@@ -81,10 +81,8 @@ function build(specs: readonly FileSpec[], repeat = false): Built {
       sourceChars: 0,
       responseChars: 0,
       files: files.map((f) => ({
-        path: f.path,
+        ...fileEmission(f.path, '', 10, fingerprint(f.content)),
         ranges: f.intended,
-        chars: 10,
-        fingerprint: fingerprint(f.content),
       })),
     });
   }
@@ -255,15 +253,10 @@ describe('planCall hold-back', () => {
 
   it('does not fire when the call carries new source', () => {
     const content = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n');
-    const served = {
-      path: 'a',
-      ranges: [{ start: 1, end: 20 }],
-      chars: 0,
-      fingerprint: fingerprint(content),
-    };
+    const served = fileEmission('a', '1-20', 0, fingerprint(content));
     const prior = projectState([callRecord([served])]);
     const plan = planCall({
-      files: [{ path: 'a', content, intended: [{ start: 1, end: 50 }] }],
+      files: [{ path: 'a', content, intended: ranges('1-50') }],
       prior,
     });
     expect(plan.heldBack).toBeNull();
