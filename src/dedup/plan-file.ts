@@ -280,7 +280,7 @@ function gate(
   base: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
   s: PlanSettings,
 ): FileWork {
-  const { file, fingerprint, index, intended } = base;
+  const { file, intended } = base;
   const out = (
     render: FileRender,
     gates: readonly GateDecision[],
@@ -288,23 +288,7 @@ function gate(
     covered = NONE,
     folded = NONE,
     served = NO_RECORDS,
-  ): FileWork => {
-    const units = null;
-    return {
-      file,
-      fingerprint,
-      index,
-      intended,
-      render,
-      emit,
-      covered,
-      folded,
-      served,
-      gates,
-      cutAt: units,
-      units,
-    };
-  };
+  ) => made(base, render, gates, served, emit, covered, folded, null, null);
   if (!s.enabled) return out('full', gatesAt(0, 'stop', 'disabled'));
   const { prior } = s;
   if (prior === null) return out('full', gatesAt(1, 'stop', 'untracked'));
@@ -358,7 +342,22 @@ export function decided(
   cutAt = w.cutAt,
   units = w.units,
 ): FileWork {
-  const { file, fingerprint, index, intended, served, gates } = w;
+  return made(w, render, w.gates, w.served, emit, covered, folded, cutAt, units);
+}
+
+/** A file's work from what it is and what was decided, every field written out. */
+function made(
+  base: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
+  render: FileRender,
+  gates: readonly GateDecision[],
+  served: readonly ServedRecord[],
+  emit: readonly LineRange[],
+  covered: readonly LineRange[],
+  folded: readonly LineRange[],
+  cutAt: number | null,
+  units: number | null,
+): FileWork {
+  const { file, fingerprint, index, intended } = base;
   return {
     file,
     fingerprint,
