@@ -4,7 +4,8 @@
  * responses, spawns a subagent on the same connection, compacts every third
  * call, and recovers a pointer to lines it lost the one way each arm offers.
  * Prints, per arm and summed over the sequences: stale pointers, file reads
- * and their chars, extra calls, chars delivered and duplicate chars; then
+ * and their chars, extra calls, chars (and o200k tokens) delivered and
+ * duplicate chars; then
  * each target's verdict.
  *
  *   --json   the per-sequence figures of every arm, and the totals
@@ -27,6 +28,7 @@ export function contextsTable(rows: readonly ContextRow[]): string {
       'read chars',
       'extra calls',
       'chars delivered',
+      'tokens (o200k)',
       'duplicate chars',
       'unique source',
       'lines lost',
@@ -41,6 +43,7 @@ export function contextsTable(rows: readonly ContextRow[]): string {
         formatCount(t.fileReadChars),
         formatCount(t.extraCalls),
         formatCount(t.deliveredChars),
+        formatCount(t.deliveredTokens),
         formatCount(t.duplicateChars),
         formatCount(t.uniqueChars),
         formatCount(t.linesLost),

@@ -59,7 +59,11 @@ function scanLines(contents: readonly string[]): number {
   return n;
 }
 
-export function dedupBench(): boolean {
+/**
+ * The 24 × 24 call: its files (with and without their fingerprints), the
+ * prior of four recorded calls, and the budget in chars.
+ */
+export function plannerCall() {
   const contents = Array.from({ length: FILES }, (_, i) => makeContent(i + 1));
   const fps = contents.map((c) => fingerprint(c));
   const files: PlanCallFile[] = contents.map((content, i) => ({
@@ -90,7 +94,11 @@ export function dedupBench(): boolean {
   }
   const prior: ProjectState | null = projectFromView(sessionView(ledger), '/repo');
   const budget = { maxChars: 60_000, maxFiles: 16 };
+  return { contents, files, withFingerprints, prior, budget };
+}
 
+export function dedupBench(): boolean {
+  const { contents, files, withFingerprints, prior, budget } = plannerCall();
   const plan = planCall({ files: withFingerprints, prior, budget });
   const renders = plan.files.reduce<Record<string, number>>((acc, f) => {
     acc[f.render] = (acc[f.render] ?? 0) + 1;

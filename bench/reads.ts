@@ -2,7 +2,7 @@
  * `npm run bench:reads`: read sessions over real code (TypeScript's lib
  * declarations, zod's sources) in four arms — no dedup, an exact-key stub, a
  * whole-file stub, span-ledger with `READ_TOOL_LIMITS`. Prints per session
- * and arm: response chars, duplicate share, wrong stubs and withheld
+ * and arm: response chars and tokens (o200k), duplicate share, wrong stubs and withheld
  * non-trivial lines; then span-ledger's targets per session.
  *
  *   --json   the per-session figures of every arm and the verdicts
@@ -19,6 +19,7 @@ export function readsTable(rows: readonly ReadRow[]): string {
       'reads',
       'arm',
       'response chars',
+      'tokens (o200k)',
       'duplicate share',
       'wrong stubs',
       'withheld lines',
@@ -31,6 +32,7 @@ export function readsTable(rows: readonly ReadRow[]): string {
           i === 0 ? String(row.reads) : '',
           arm,
           formatCount(f.responseChars),
+          formatCount(f.responseTokens),
           formatShare(f.duplicateShare),
           formatCount(f.wrongStubs),
           formatCount(f.withheldNonTrivial),

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:replay`: the A/B replay on the TypeScript declaration files.
- * Prints, per sequence and arm, response chars, unique and duplicate source
- * chars and the duplicate share, then each target's verdict.
+ * Prints, per sequence and arm, response chars and tokens (o200k), unique and
+ * duplicate source chars, the duplicate share and the duplicate tokens, then
+ * each target's verdict.
  *
  *   --json        an array of { sequence, baseline, dedup } (measure --json's fields)
  *   --svg FILE    also write a bar chart of the duplicate shares
@@ -15,13 +16,25 @@ import { replaySvg } from './replay/svg.js';
 export function printReplay(rows: readonly ReplayRow[]): boolean {
   const cells = (r: ReplayRow['baseline']) => [
     formatCount(r.responseChars),
+    formatCount(r.responseTokens),
     formatCount(r.uniqueChars),
     formatCount(r.duplicateChars),
     formatShare(r.duplicateShare),
+    formatCount(r.duplicateTokens ?? 0),
   ];
   console.log(
     formatTable(
-      ['sequence', 'calls', 'arm', 'response chars', 'unique source', 'duplicate', 'share'],
+      [
+        'sequence',
+        'calls',
+        'arm',
+        'response chars',
+        'tokens (o200k)',
+        'unique source',
+        'duplicate',
+        'share',
+        'duplicate tokens',
+      ],
       rows.flatMap((r) => [
         [r.sequence, String(r.calls), 'baseline', ...cells(r.baseline)],
         ['', '', 'dedup', ...cells(r.dedup)],

@@ -370,6 +370,9 @@ describe('renderMarkdown: what the pointer writer and the recorder are told', ()
         calls: [],
         generation: null,
         refresh: false,
+        compact: true,
+        maxSpansInPointer: 4,
+        maxSymbolsInPointer: 5,
       },
     ]);
   });

@@ -77,6 +77,7 @@ describe('renderRead: the layout', () => {
       { refresh: true },
     );
     expect(text).toBe('POINTER 1-2\n     3\tgamma\n     4\tdelta\n     5\tepsilon\n');
+    // One pointer a read: the refresh offer is its own last sentence.
     expect(told).toEqual([
       {
         path: 'a.ts',
@@ -86,6 +87,9 @@ describe('renderRead: the layout', () => {
         calls: [3, 1],
         generation: null,
         refresh: true,
+        compact: true,
+        maxSpansInPointer: 4,
+        maxSymbolsInPointer: 5,
       },
     ]);
     // Only what went out: gamma\n delta\n epsilon\n. The pointer delivers no source.
@@ -146,14 +150,21 @@ describe('renderRead: the layout', () => {
     expect(read(p, { callIndex: 2 })).toMatchObject({ text: '', emission: { files: [] } });
   });
 
-  it('with the default pointer, says the lines were sent earlier', () => {
+  it('with the default pointer, says the lines were sent earlier: compact for a short held window', () => {
     const recorder = createEmissionRecorder({ projectRoot: '/r' });
     const { text } = renderRead({
       plan: plan({ render: 'pointer', covered: ranges('1-5') }),
       content,
       recorder,
     });
-    expect(text).toMatch(/^Sent earlier in this conversation: `a\.ts` L1-5\b/);
+    expect(text).toBe('`a.ts` L1-5: unchanged, sent earlier in this conversation.\n');
+    const long = 'x\n'.repeat(20);
+    const { text: held } = renderRead({
+      plan: plan({ render: 'pointer', covered: [{ start: 1, end: 20 }], coveredBy: [2] }),
+      content: long,
+      recorder,
+    });
+    expect(held).toMatch(/^Sent in response #2 of this conversation: `a\.ts` L1-20\b/);
   });
 });
 
@@ -288,7 +299,7 @@ describe('renderRead on junk', () => {
       },
     });
     expect(text.split('\n')).toEqual([
-      expect.stringMatching(/^Sent earlier in this conversation: `a\.ts` L1-2\b/),
+      '`a.ts` L1-2: unchanged, sent earlier in this conversation.',
       '     3\tgamma',
       '',
     ]);

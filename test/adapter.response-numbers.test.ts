@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createEmissionRecorder,
+  formatRefreshOffer,
   formatResponseHeader,
   measureDuplicates,
   type PointerInput,
@@ -144,8 +145,9 @@ describe('renderMarkdown pointers cite the responses that served them', () => {
     coveredBy: [5, 3],
   };
 
-  it('tells the pointer writer the plan’s coveredBy, and refresh when the host turns it on', () => {
-    expect(render({ files: [partial], callIndex: 6 }, { refresh: true }).told).toEqual([
+  it('tells the pointer writer the plan’s coveredBy; the refresh offer follows the pointers once', () => {
+    const { told, text } = render({ files: [partial], callIndex: 6 }, { refresh: true });
+    expect(told).toEqual([
       {
         path: 'a.ts',
         covered: ranges('1-2'),
@@ -153,14 +155,18 @@ describe('renderMarkdown pointers cite the responses that served them', () => {
         partial: true,
         calls: [5, 3],
         generation: null,
-        refresh: true,
+        refresh: false,
+        compact: true,
+        maxSpansInPointer: 4,
+        maxSymbolsInPointer: 5,
       },
     ]);
+    expect(text.endsWith(`\n${formatRefreshOffer([5, 3])}`)).toBe(true);
   });
 
-  it('refresh is off unless it is true', () => {
+  it('offers refresh only when it is true', () => {
     for (const refresh of [undefined, false, 'true', 1]) {
-      expect(render({ files: [partial] }, { refresh }).told[0]?.refresh).toBe(false);
+      expect(render({ files: [partial] }, { refresh }).text).not.toMatch(/refresh/);
     }
   });
 
@@ -241,7 +247,8 @@ describe('with the planner and the ledger: numbers in, citations out', () => {
     const second = texts[1]!.split('\n');
     expect(second.slice(0, 3)).toEqual(['Response #2', '', '**`a.ts`**']);
     expect(second[3]).toMatch(/^> Sent in response #1 of this conversation: `a\.ts` L1-30\b/);
-    expect(second[3]).toMatch(/call this tool again with `refresh: \[1\]`\.$/);
+    expect(second[3]).not.toMatch(/refresh/);
+    expect(second.at(-1)).toMatch(/call this tool again with `refresh: \[1\]`\.$/);
   });
 
   it('an untracked call (no prior) has no number', () => {

@@ -283,7 +283,12 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
     ],
     kind: 'tool',
   },
-  formatResponseHeader: { args: () => [{ callIndex: 2, context: 'k7f3q2ab' }], kind: 'tool' },
+  formatResponseHeader: {
+    args: () => [{ callIndex: 2, context: 'k7f3q2ab', refreshArgument: 'yes' }],
+    kind: 'tool',
+  },
+  formatRefreshOffer: { args: () => [[3, 1]], kind: 'tool' },
+  formatCut: { args: () => ['a.ts', 12], kind: 'tool' },
   extractSymbols: { args: () => [content, 'a.ts'], kind: 'tool' },
   // testing (developer-facing by nature; only the model is held to totality)
   linesOf: { args: () => [ranges('1-3')], kind: 'tool' },

@@ -35,6 +35,9 @@ describe('span-ledger measure', () => {
       uniqueChars: 9,
       duplicateChars: 7,
       duplicateShare: 7 / 16,
+      // estimateTokens, line by line: abc, de, de, f, abc (each with its newline).
+      sourceTokens: 15,
+      duplicateTokens: 6,
     });
   });
 

@@ -206,10 +206,10 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
     expect(plan.files[0]!.emit).toEqual(ranges('1-100'));
   });
 
-  it('writes no pointer for a short run alone, when dedup off cuts away the long run it rode along with', () => {
-    // L4 and L6-L6+n are held; L4 (one line, at the edge of a sent span) joins the
-    // pointer only because the long run earned it. Dedup off has room for L4 alone,
-    // or for L4 and the first line of the long run.
+  it('writes no pointer when dedup off cuts away every held run, and keeps one that reaches into its lines', () => {
+    // L4 (one line, a section of its own, too short for a pointer to pay) and
+    // L6-L6+n are held. Dedup off has room for L4 alone, or for L4 and the
+    // first line of the long run.
     const a = file('a.ts', 30);
     let ledger = createLedger();
     // No hold-back: the file alone is held in full, and would be restored.
@@ -226,7 +226,9 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
       { start: 4, end: 4 },
       { start: 6, end: 5 + long },
     ];
-    expect(plan(layout(10)).files[0]!.covered).toEqual(layout(10));
+    const free = plan(layout(10)).files[0]!;
+    expect(free.covered).toEqual([{ start: 6, end: 15 }]);
+    expect(free.emit).toEqual([{ start: 4, end: 4 }]);
     const lone = plan(layout(10), { maxChars: 10, policy: 'bank' }).files[0]!;
     expect(lone.render).toBe('full');
     expect(lone.covered).toEqual([]);
@@ -235,9 +237,9 @@ describe('bank: the dedup-off response with duplicates replaced by pointers', ()
     expect(lone.newChars).toBe(10);
     // A run of exactly minCoveredLines (8) reaching into the dedup-off lines keeps the pointer.
     const both = plan(layout(8), { maxChars: 20, policy: 'bank' }).files[0]!;
-    expect(both.render).toBe('pointer');
-    expect(both.covered).toEqual(layout(8));
-    expect(both.emit).toEqual([]);
+    expect(both.render).toBe('partial');
+    expect(both.covered).toEqual([{ start: 6, end: 13 }]);
+    expect(both.emit).toEqual([{ start: 4, end: 4 }]);
   });
 
   it('keeps a held run whole in the pointer when dedup off cuts through it', () => {

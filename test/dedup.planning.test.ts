@@ -303,12 +303,12 @@ describe('planFile: the five gates', () => {
     expect(plan.foldedChars).toBe(0);
   });
 
-  it('withholds a short held run at the edge of a sent span into the pointer the file carries', () => {
-    // L1-40 earn the pointer; L45-47 (3 lines) start the second span, so they ride along.
+  it('sends a short held run at the edge of a section that also sends new lines', () => {
+    // L1-40 earn the pointer; L45-47 (3 lines) start a section whose other lines are new.
     const prior = project([[{ path: 'a.ts', ranges: [r(1, 40), r(45, 47)], fingerprint: fp }]]);
     const plan = planFile({ path: 'a.ts', content, intended: [r(1, 40), r(45, 60)], prior });
-    expect(plain(plan.covered)).toEqual([r(1, 40), r(45, 47)]);
-    expect(plain(plan.emit)).toEqual([r(48, 60)]);
+    expect(plain(plan.covered)).toEqual([r(1, 40)]);
+    expect(plain(plan.emit)).toEqual([r(45, 60)]);
     expect(plan.render).toBe('partial');
   });
 
@@ -377,11 +377,12 @@ describe('planFile: the five gates', () => {
         });
       expect(plain(at(7).covered)).toEqual([r(14, 20)]);
       expect(at(bad).covered).toEqual([]);
+      // Held but for its last line, so no whole held section earns a pointer either.
       const all = project([[{ path: 'a.ts', ranges: [r(1, 40)], fingerprint: fp }]]);
       const never = planFile({
         path: 'a.ts',
         content,
-        intended: [r(1, 40)],
+        intended: [r(1, 41)],
         prior: all,
         thresholds: { minCoveredLines: Number.POSITIVE_INFINITY },
       });
@@ -409,8 +410,9 @@ describe('planFile: the five gates', () => {
     const first = planFile({ path: 'a.ts', content, intended, prior: project([]) });
     const untracked = planFile({ path: 'a.ts', content, intended, prior: null });
     for (const p of [first, untracked]) {
-      expect({ ...p, gates: [] }).toEqual({ ...off, gates: [] });
+      expect({ ...p, gates: [], callIndex: 0 }).toEqual({ ...off, gates: [], callIndex: 0 });
     }
+    expect([off.callIndex, first.callIndex, untracked.callIndex]).toEqual([1, 1, null]);
     expect(reasons(first)[1]).toBe('session:stop:first-call');
     expect(reasons(untracked)[1]).toBe('session:stop:untracked');
     expect(reasons(off)).toEqual([
@@ -438,10 +440,18 @@ describe('planCall: scenarios', () => {
     for (const plan of plans) expect(plan.newChars).toBeGreaterThan(0);
     for (const plan of plans.slice(1)) {
       expect(plan.heldBack).toBe('a.ts');
-      expect(plan.files[0]!.render).toBe('full');
+      // A screen of orientation from the top, the rest of the section a pointer.
+      expect(plan.files[0]!.render).toBe('partial');
+      expect(plan.files[0]!.emit[0]!.start).toBe(1);
       expect(plan.files[1]!.render).toBe('pointer');
     }
-    expect(plans[3]!.newChars).toBe(charsModel(a, [r(1, 60)]));
+    const last = plans[3]!.files[0]!;
+    expect(plans[3]!.newChars).toBeLessThanOrEqual(1200);
+    expect(plans[3]!.newChars).toBe(charsModel(a, last.emit));
+    expect(plain([...last.emit, ...last.covered])).toEqual([
+      r(1, last.emit[0]!.end),
+      r(last.emit[0]!.end + 1, 60),
+    ]);
   });
 
   it('re-sends in full when the file changed between two calls (through a real ledger)', () => {
@@ -477,7 +487,7 @@ describe('planCall: scenarios', () => {
     const strip = (p: CallPlan) => ({
       ...p,
       callIndex: 0,
-      files: p.files.map((f) => ({ ...f, gates: [] })),
+      files: p.files.map((f) => ({ ...f, gates: [], callIndex: 0 })),
     });
     expect(strip(off)).toEqual(strip(fresh));
     expect(off.callIndex).toBe(2);

@@ -119,7 +119,7 @@ describe('formatPointer', () => {
       refresh: true,
     });
     expect(one).toBe(
-      'Sent in response #3 of this conversation: `a.ts` L1-9. The file is unchanged since, so that earlier copy is still exact. Only the lines not sent before follow. If response #3 is no longer in your context, call this tool again with `refresh: [3]`.',
+      'Sent in response #3 of this conversation: `a.ts` L1-9. The file is unchanged since; only the lines not sent before follow. If response #3 is no longer in your context, call this tool again with `refresh: [3]`.',
     );
     const two = formatPointer({
       path: 'a.ts',
@@ -179,16 +179,16 @@ describe('symbolsInSpans', () => {
     { name: 'Options', kind: 'interface', start: 3, end: 8 },
   ];
 
-  it('names symbols whose definitions overlap the spans, in source order, without imports or exports', () => {
+  it('names the symbols declared in the spans, in source order, without imports or exports', () => {
     expect(symbolsInSpans(nodes, [r(1, 30)])).toEqual(['Options', 'Session', 'login']);
     expect(symbolsInSpans(nodes, [r(81, 95)])).toEqual(['audit']);
-    expect(symbolsInSpans(nodes, [r(41, 41)])).toEqual(['Session']);
   });
 
-  it('counts touching at either end as overlap', () => {
-    expect(symbolsInSpans(nodes, [r(99, 120)])).toEqual(['audit']);
+  it('names a symbol by its declaration line: lines inside it or at its end alone name nothing', () => {
+    expect(symbolsInSpans(nodes, [r(41, 41)])).toEqual([]);
+    expect(symbolsInSpans(nodes, [r(99, 120)])).toEqual([]);
     expect(symbolsInSpans(nodes, [r(85, 90)])).toEqual(['audit']);
-    expect(symbolsInSpans(nodes, [r(100, 120)])).toEqual([]);
+    expect(symbolsInSpans(nodes, [r(90, 90)])).toEqual(['audit']);
   });
 
   it("reads Codegraph's { startLine, endLine } nodes as well", () => {
@@ -202,7 +202,7 @@ describe('symbolsInSpans', () => {
     expect(symbolsInSpans([...codegraph, ...nodes], [r(85, 95)])).toEqual(['audit']);
   });
 
-  it('agrees with a naive overlap check (seed 11)', () => {
+  it('agrees with a naive declaration-line check (seed 11)', () => {
     const node = fc.record({
       name: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
       kind: fc.constantFrom<SymbolNode['kind']>('function', 'class', 'import', 'export', 'type'),
@@ -225,7 +225,7 @@ describe('symbolsInSpans', () => {
         const expected = new Set(
           list
             .filter((n) => n.kind !== 'import' && n.kind !== 'export')
-            .filter((n) => spans.some((s) => s.start <= n.end && n.start <= s.end))
+            .filter((n) => spans.some((s) => s.start <= n.start && n.start <= s.end))
             .map((n) => n.name),
         );
         const got = symbolsInSpans(list, spans);

@@ -61,7 +61,9 @@ describe('threshold overrides, as the planner reads them', () => {
     expect(sizeGate({ minCoveredLines: -3 }, 1)).toBe('covered');
     expect(sizeGate({ minCoveredLines: 20 }, 20)).toBe('covered');
     expect(sizeGate({ minCoveredLines: 20 }, 19)).toBe('below-min-covered');
-    expect(sizeGate({ minCoveredLines: Number.POSITIVE_INFINITY }, 40)).toBe('below-min-covered');
+    expect(sizeGate({ minCoveredLines: Number.POSITIVE_INFINITY }, 39)).toBe('below-min-covered');
+    // A section held first line to last still earns its compact pointer.
+    expect(sizeGate({ minCoveredLines: Number.POSITIVE_INFINITY }, 40)).toBe('covered');
     expect(foldsTail({ minDeltaChars: 100.9 })).toBe(false);
     expect(foldsTail({ minDeltaChars: 101 })).toBe(true);
     expect(foldsTail({ minDeltaChars: -5 })).toBe(false);
@@ -121,8 +123,7 @@ describe('dedupEnabledFromEnv', () => {
 });
 
 describe('formatPointer with parts missing', () => {
-  const tail =
-    'The file is unchanged since, so that earlier copy is still exact; scroll back to it.';
+  const tail = 'The file is unchanged since.';
 
   it('names "this file" when there is no usable path', () => {
     for (const path of ['', undefined, 42]) {

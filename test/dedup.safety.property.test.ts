@@ -10,6 +10,11 @@
  * empty or only whitespace and `)]};,`. An edit re-sends the file whole; a
  * first call and an untracked call plan exactly as dedup off.
  *
+ * The size gate (rev 3): a pointer stands for a run of at least
+ * `minCoveredLines` lines, or for a whole section (an intended span, clipped)
+ * whose compact pointer is at most half its chars; so no section is ever
+ * both partly shown and partly pointed at by a shorter run.
+ *
  * Lines are POSIX lines, counted here from `split('\n')` independently of the
  * planner. The run uses a fixed seed (in the test name); a fixed example session
  * runs first on every seed, so the non-vacuity counts hold on any seed.
@@ -22,9 +27,11 @@ import {
   createLedger,
   DEDUP_THRESHOLDS,
   fingerprint,
+  formatPointer,
   type Ledger,
   type LineRange,
   ledgerReducer,
+  mergeRanges,
   type PlanCallFile,
   planCall,
   projectFromView,
@@ -110,6 +117,15 @@ const EXAMPLE: Session = {
       budget: null,
       tracked: true,
     },
+    // A whole small section of a.ts, held: a compact pointer, beside new lines of c.ts.
+    {
+      kind: 'call',
+      picks: [[{ start: 2, end: 6 }], null, [{ start: 1, end: 4 }]],
+      budget: null,
+      tracked: true,
+    },
+    // A section shown beside its pointer: L1-15 held, L16-20 new.
+    { kind: 'call', picks: [[{ start: 1, end: 20 }], null, null], budget: null, tracked: true },
     { kind: 'edit', file: 0, line: 3, insert: false },
     { kind: 'call', picks: [ranges('1-10'), null, null], budget: null, tracked: true },
   ],
@@ -148,6 +164,8 @@ describe('dedup safety over random sessions', () => {
     let withheldSeen = 0;
     let foldedSeen = 0;
     let editsChecked = 0;
+    let wholeSectionsSeen = 0;
+    let mixedSectionsSeen = 0;
     fc.assert(
       fc.property(sessionArb, ({ lens, trailing, steps }) => {
         const contents = lens.map((ls, i) =>
@@ -219,13 +237,43 @@ describe('dedup safety over random sessions', () => {
                 expect(served.has(l)).toBe(true);
                 expect(held.has(l)).toBe(true);
               }
-              // The pointer is earned by a long run; a shorter one rides along only at
-              // the edge of a sent span, never as a hole inside one.
-              const long = (run: LineRange) =>
-                run.end - run.start + 1 >= DEDUP_THRESHOLDS.minCoveredLines;
-              expect(p.covered.some(long)).toBe(true);
-              for (const run of p.covered.filter((run) => !long(run))) {
-                expect(emit.has(run.start - 1) && emit.has(run.end + 1)).toBe(false);
+              // A pointer stands for a long run, or for a whole section whose compact
+              // pointer is at most half its chars.
+              const min = DEDUP_THRESHOLDS.minCoveredLines;
+              const sections = mergeRanges(files[k]!.intended)
+                .map((r) => ({ start: r.start, end: Math.min(r.end, linesOf(content).length) }))
+                .filter((r) => r.start <= r.end);
+              for (const run of p.covered) {
+                if (run.end - run.start + 1 >= min) continue;
+                const whole = sections.find((x) => x.start === run.start && x.end === run.end);
+                expect(whole).toBeDefined();
+                const cites = prior!.calls
+                  .filter((c) =>
+                    c.files.some(
+                      (f) =>
+                        f.path === p.path &&
+                        f.fingerprint === fp &&
+                        f.ranges.some((x) => x.start <= run.end && run.start <= x.end),
+                    ),
+                  )
+                  .map((c) => c.index)
+                  .sort((x, y) => y - x);
+                const compact = formatPointer({
+                  path: p.path,
+                  covered: [run],
+                  calls: cites,
+                  compact: true,
+                });
+                expect(2 * compact.length).toBeLessThanOrEqual(charsModel(content, [run]));
+                wholeSectionsSeen++;
+              }
+              // No section is both partly shown and partly pointed at by a shorter run.
+              for (const sec of sections) {
+                const inSec = (l: number) => l >= sec.start && l <= sec.end;
+                if (![...emit].some(inSec)) continue;
+                const runs = p.covered.filter((run) => inSec(run.start));
+                if (runs.length > 0) mixedSectionsSeen++;
+                for (const run of runs) expect(run.end - run.start + 1).toBeGreaterThanOrEqual(min);
               }
               withheldSeen++;
             }
@@ -263,9 +311,12 @@ describe('dedup safety over random sessions', () => {
       { seed: SEED, numRuns: 150, examples: [[EXAMPLE]] },
     );
     // Not vacuous on any seed (the example session alone does each once): sessions
-    // withheld held lines, folded a trivial remainder, and re-sent an edited file.
+    // withheld held lines, folded a trivial remainder, re-sent an edited file,
+    // pointed at a whole small section, and showed a section beside its pointer.
     expect(withheldSeen).toBeGreaterThan(0);
     expect(foldedSeen).toBeGreaterThan(0);
     expect(editsChecked).toBeGreaterThan(0);
+    expect(wholeSectionsSeen).toBeGreaterThan(0);
+    expect(mixedSectionsSeen).toBeGreaterThan(0);
   });
 });

@@ -36,6 +36,17 @@ describe('readRefresh', () => {
     expect(readRefresh({ refresh: true })).toEqual({});
   });
 
+  it('meets a client that sends every argument as a string halfway: "true", "3", "3,5", "[3, 5]"', () => {
+    expect(readRefresh({ refresh: 'true' })).toEqual({});
+    expect(readRefresh({ refresh: ' TRUE ' })).toEqual({});
+    expect(readRefresh({ refresh: '3' })).toEqual({ calls: [3] });
+    expect(readRefresh({ refresh: '5,3' })).toEqual({ calls: [3, 5] });
+    expect(readRefresh({ refresh: '[3, 5, 3]' })).toEqual({ calls: [3, 5] });
+    expect(readRefresh({ refresh: 'false' })).toBeNull();
+    expect(readRefresh({ refresh: '' })).toBeNull();
+    expect(readRefresh({ refresh: `[${'1,'.repeat(1024)}1]` })).toBeNull();
+  });
+
   it('reads positive safe integers as those calls, ascending and each once', () => {
     expect(readRefresh({ refresh: [3] })).toEqual({ calls: [3] });
     expect(readRefresh({ refresh: [5, 3, 5, 1] })).toEqual({ calls: [1, 3, 5] });
@@ -46,7 +57,11 @@ describe('readRefresh', () => {
   it.each([
     ['absent', {}],
     ['false', { refresh: false }],
-    ["'true'", { refresh: 'true' }],
+    ["'yes'", { refresh: 'yes' }],
+    ["'3.5'", { refresh: '3.5' }],
+    ["'[0]'", { refresh: '[0]' }],
+    ["'3,'", { refresh: '3,' }],
+    ["'[]'", { refresh: '[]' }],
     ['1', { refresh: 1 }],
     ['null', { refresh: null }],
     ['[0]', { refresh: [0] }],

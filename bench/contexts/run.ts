@@ -12,6 +12,7 @@ import type { ProjectFile, RecordedSequence } from '../../src/cli/replay.js';
 import type { CallPlan } from '../../src/dedup/plan-call.js';
 import { fingerprint } from '../../src/hash/fingerprint.js';
 import type { LineRange } from '../../src/ranges/range.js';
+import { o200kCount } from '../../test/_token-corpus.js';
 import { byArm } from '../_arms.js';
 import { lineOffsets } from '../_lines.js';
 import {
@@ -46,12 +47,23 @@ export interface ArmFigures {
   readonly extraCalls: number;
   /** Every response's text and every file read, in chars. */
   readonly deliveredChars: number;
+  /** The same, in o200k tokens. */
+  readonly deliveredTokens: number;
   /** Source delivered to a context that still held it. */
   readonly duplicateChars: number;
   /** Distinct source lines each context received, summed over contexts, in chars. */
   readonly uniqueChars: number;
   /** Lines the pointers of a call's last answer (after recovery) stood for that the context lacked. */
   readonly linesLost: number;
+}
+
+const counted = new Map<string, number>();
+
+/** o200k's count of `text` (a file read whole comes back many times: counted once). */
+function tokensOf(text: string): number {
+  let n = counted.get(text);
+  if (n === undefined) counted.set(text, (n = o200kCount(text)));
+  return n;
 }
 
 /** One sequence's row: every arm's result. */
@@ -127,6 +139,7 @@ export function simulateArm(
   let fileReads = 0;
   let fileReadChars = 0;
   let deliveredChars = 0;
+  let deliveredTokens = 0;
   let duplicateChars = 0;
   let uniqueChars = 0;
   let linesLost = 0;
@@ -136,10 +149,11 @@ export function simulateArm(
     name: ContextName,
     item: HeldItem,
     files: readonly { path: string; fingerprint: string; spans: readonly LineRange[] }[],
-    chars: number,
+    text: string,
   ) => {
     const ctx = contexts[name];
-    deliveredChars += chars;
+    deliveredChars += text.length;
+    deliveredTokens += tokensOf(text);
     for (const f of files) {
       for (const s of f.spans) {
         for (let n = s.start; n <= s.end; n++) {
@@ -174,7 +188,7 @@ export function simulateArm(
         lines: deliveredLines(sent),
       },
       sent,
-      answer.text.length,
+      answer.text,
     );
     return stale;
   };
@@ -191,7 +205,7 @@ export function simulateArm(
       name,
       { kind: 'read', ref: null, token: null, lines: deliveredLines(files) },
       files,
-      content.length,
+      content,
     );
   };
 
@@ -255,6 +269,7 @@ export function simulateArm(
     fileReadChars,
     extraCalls: refreshCalls + fileReads,
     deliveredChars,
+    deliveredTokens,
     duplicateChars,
     uniqueChars,
     linesLost,

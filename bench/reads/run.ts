@@ -24,6 +24,7 @@ import {
   READ_TOOL_LIMITS,
 } from '../../src/index.js';
 import type { LineRange } from '../../src/ranges/range.js';
+import { o200kCount } from '../../test/_token-corpus.js';
 import { byArm } from '../_arms.js';
 import { lineOffsets } from '../_lines.js';
 import type { ReadOp, ReadSession } from './sessions.js';
@@ -37,6 +38,8 @@ export interface ReadFigures {
   readonly reads: number;
   /** Chars of every response, whole. */
   readonly responseChars: number;
+  /** The same, in o200k tokens. */
+  readonly responseTokens: number;
   /** Source chars sent (numbered lines). */
   readonly sourceChars: number;
   /** Source chars of lines the agent already held from the same content. */
@@ -151,6 +154,7 @@ export function runReadArm(
   const offsets = new Map<string, number[]>();
   let reads = 0;
   let responseChars = 0;
+  let responseTokens = 0;
   let sourceChars = 0;
   let duplicateChars = 0;
   let wrongStubs = 0;
@@ -229,6 +233,7 @@ export function runReadArm(
         ? sections[0]!
         : `${formatResponseHeader({ callIndex })}\n${sections.join('\n---\n')}`;
     responseChars += text.length;
+    responseTokens += o200kCount(text);
     for (const l of seenNow) held.add(l);
     if (arm === 'span-ledger') store.record(recorder.finish(text.length));
   };
@@ -245,6 +250,7 @@ export function runReadArm(
   return {
     reads,
     responseChars,
+    responseTokens,
     sourceChars,
     duplicateChars,
     duplicateShare: sourceChars === 0 ? 0 : duplicateChars / sourceChars,

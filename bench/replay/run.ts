@@ -4,20 +4,27 @@
  * and the targets checked per sequence.
  */
 import type { DuplicateReport } from '../../src/adapter/parse.js';
-import { parseRenderedResponse } from '../../src/adapter/parse.js';
+import { measureDuplicates, parseRenderedResponse } from '../../src/adapter/parse.js';
 import { type ReplayArm, replaySequence, withheldUnseen } from '../../src/cli/replay.js';
 import { DEDUP_THRESHOLDS } from '../../src/dedup/thresholds.js';
+import { o200kCount } from '../../test/_token-corpus.js';
 import { type DeclarationProject, loadDeclarationProject } from './project.js';
 import { candidateCharsPerCall, drillDown, TOPICS, type Topic } from './sequences.js';
 
-/** One sequence's result: `measure --json`'s fields for both arms, and the checks. */
+/**
+ * One arm's figures: `measure --json`'s fields, its tokens counted with o200k
+ * (line by line for the source), and the o200k tokens of its whole responses.
+ */
+export type ArmReport = DuplicateReport & { readonly responseTokens: number };
+
+/** One sequence's result: both arms' figures, and the checks. */
 export interface ReplayRow {
   readonly sequence: string;
   readonly calls: number;
   readonly queries: readonly string[];
   readonly candidateChars: readonly number[];
-  readonly baseline: DuplicateReport;
-  readonly dedup: DuplicateReport;
+  readonly baseline: ArmReport;
+  readonly dedup: ArmReport;
   /** Lines a pointer stood for that the agent never received (must be 0). */
   readonly withheldUnseen: number;
   /** The longest run of consecutive duplicate lines in one dedup response (hold-backs aside). */
@@ -38,12 +45,21 @@ export function runReplay(
       calls: sequence.calls.length,
       queries: sequence.calls.map((c) => c.query),
       candidateChars: candidateCharsPerCall(project, sequence),
-      baseline: baseline.report,
-      dedup: dedup.report,
+      baseline: armReport(baseline),
+      dedup: armReport(dedup),
       withheldUnseen: withheldUnseen(dedup, project.files).length,
       longestDuplicateRun: longestDuplicateRun(dedup),
     };
   });
+}
+
+/** An arm's report, its tokens counted by o200k. */
+function armReport(arm: ReplayArm): ArmReport {
+  const texts = arm.calls.map((c) => c.text);
+  return {
+    ...measureDuplicates(texts, o200kCount),
+    responseTokens: texts.reduce((sum, text) => sum + o200kCount(text), 0),
+  };
 }
 
 /**
@@ -89,16 +105,18 @@ export function shareCut(row: ReplayRow): number {
     : 1 - row.dedup.duplicateShare / row.baseline.duplicateShare;
 }
 
-/** The targets of one sequence. */
+/**
+ * The targets of one sequence (issue 23): a residual duplicate share of at
+ * most 1% everywhere, at least 95% of the baseline's share cut where it was
+ * at least 10%; unique source at least the baseline's (more where the
+ * baseline duplicated more than 10%); no unseen line withheld; no duplicate
+ * run as long as `minCoveredLines`. A short held run beside new lines is sent
+ * (DESIGN rev 3), so a sequence with little to cut keeps a little.
+ */
 export function verdicts(row: ReplayRow): Verdict[] {
   const cut = shareCut(row);
   const needsMore = row.baseline.duplicateShare > 0.1;
-  return [
-    {
-      target: needsMore ? 'duplicate share cut ≥ 95%' : 'duplicate share cut ≥ 90%',
-      met: cut >= (needsMore ? 0.95 : 0.9),
-      detail: `${(cut * 100).toFixed(1)}%`,
-    },
+  const out: Verdict[] = [
     {
       target: 'residual duplicate share ≤ 1%',
       met: row.dedup.duplicateShare <= 0.01,
@@ -122,4 +140,12 @@ export function verdicts(row: ReplayRow): Verdict[] {
       detail: `longest ${row.longestDuplicateRun}`,
     },
   ];
+  if (needsMore) {
+    out.unshift({
+      target: 'duplicate share cut ≥ 95%',
+      met: cut >= 0.95,
+      detail: `${(cut * 100).toFixed(1)}%`,
+    });
+  }
+  return out;
 }

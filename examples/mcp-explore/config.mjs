@@ -20,6 +20,7 @@ export const MAX_QUERY_CHARS = 2000;
 /** Thrown for a setting that cannot be used; its message is the one line the server prints. */
 export class ConfigError extends Error {}
 
+/** A positive integer setting, `fallback` when unset (`undefined`: no bound). */
 function positiveInt(env, name, fallback) {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -49,10 +50,19 @@ export function readConfig(env = process.env) {
     root,
     /** Dedup on or off (`SPAN_LEDGER_DEDUP=0` turns it off). */
     enabled: dedupEnabledFromEnv(env),
-    /** What one call may spend: source chars and file sections. */
-    budget: { maxChars: positiveInt(env, 'EXPLORE_MAX_CHARS', 3000), maxFiles: 4 },
+    /**
+     * What one call may spend: source tokens (20,000 by default, under the
+     * 25,000 a client like Claude Code takes from an MCP tool), source chars
+     * when asked, and file sections. Files past it are cut by rank, and the
+     * response says so.
+     */
+    budget: {
+      maxTokens: positiveInt(env, 'EXPLORE_MAX_TOKENS', 20_000),
+      maxChars: positiveInt(env, 'EXPLORE_MAX_CHARS', undefined),
+      maxFiles: 4,
+    },
     /** The hard cap on a whole response, headers and pointers included. */
-    maxResponseChars: positiveInt(env, 'EXPLORE_MAX_RESPONSE_CHARS', 20_000),
+    maxResponseChars: positiveInt(env, 'EXPLORE_MAX_RESPONSE_CHARS', 100_000),
     workers: positiveInt(env, 'EXPLORE_WORKERS', 2),
     /** A call still rendering after this long is abandoned and its worker replaced. */
     callTimeoutMs: positiveInt(env, 'EXPLORE_CALL_TIMEOUT_MS', 10_000),

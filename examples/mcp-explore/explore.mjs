@@ -25,8 +25,8 @@ function echo(query) {
 /**
  * Answers one call. `config` is the worker's fixed setup: `root` (the
  * resolved project root, also the ledger's project key), `enabled` (dedup on
- * or off), `budget` (a `planCall` budget) and `maxResponseChars` (the cap on
- * the whole response).
+ * or off), `budget` (a `planCall` budget, in tokens) and `maxResponseChars`
+ * (the cap on the whole response).
  */
 export function explore(args, config) {
   const query = typeof args?.query === 'string' ? args.query : '';
@@ -54,8 +54,10 @@ export function explore(args, config) {
     // the host reserved for this call (in the view), which later pointers
     // cite and the record is kept under. Then the token to echo.
     context: readContextToken(args),
-    // The tool takes `refresh`, so a pointer says how to get its lines back.
+    // The tool takes `refresh`: the response says once how to get lines back,
+    // and says so when the client sent a `refresh` it could not read.
     refresh: true,
+    refreshArgument: args?.refresh,
   });
   const result = { content: [{ type: 'text', text }] };
   return attachEmission(result, recorder.finish(text.length));

@@ -91,10 +91,13 @@ export function createExploreHandler({ pool, log, root }) {
       if (refresh !== null) await session.spans.prune({ sessionId, ...refresh });
 
       // Only the arguments the worker needs cross into it, with the server's
-      // own view: nothing else a client sent is cloned or trusted.
+      // own view: nothing else a client sent is cloned or trusted. A `refresh`
+      // that asked for nothing it could read goes along, so the response says so.
+      const sentRefresh = refresh === null && Object.hasOwn(args ?? {}, 'refresh');
       const request = {
         query: typeof args?.query === 'string' ? args.query : '',
         ...(print === null ? {} : { context: print }),
+        ...(sentRefresh ? { refresh: args.refresh } : {}),
       };
       // The call's response number is taken now, before it is planned: calls
       // of one context that run in parallel never print the same one. A store

@@ -4,11 +4,12 @@
  * that reads rendered responses back to measure them, and a heuristic symbol
  * extractor for hosts without an index of their own.
  */
-export type { PointerInput } from '../dedup/pointer.js';
+export { formatRefreshOffer, type PointerInput } from '../dedup/pointer.js';
 export type { LineSymbolNode, SymbolKind, SymbolNode } from '../dedup/symbols.js';
 export type { Emission, FileEmission } from '../ledger/types.js';
 export {
   type DuplicateReport,
+  type MeasuredResponse,
   measureDuplicates,
   parseRenderedResponse,
   type RenderedLine,
@@ -21,6 +22,7 @@ export {
   type EmissionRecorderOptions,
 } from './recorder.js';
 export {
+  formatCut,
   formatResponseHeader,
   type RenderablePlan,
   type RenderedMarkdown,

@@ -2,7 +2,9 @@
  * Reading rendered responses back: the file sections (`` **`path`** ``
  * headers), the numbered source lines in their fences (`<line>\t<text>`), and
  * whether a section carries a pointer (a `>` block quote) instead of or before
- * its source.
+ * its source; and read-tool responses as `renderRead` prints them (`cat -n`
+ * lines, the pointer above them, a `path:` line before each file of a
+ * several-file read).
  *
  * It is for measuring what an agent actually received (the `measure` command,
  * the replay, tests that check a recorder against the text); it is not a
@@ -11,9 +13,10 @@
  */
 
 import { frozenEach } from '../boundary/freeze.js';
+import { readOr } from '../boundary/read.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
-import { readResponseTexts } from './read-options.js';
+import { readResponses } from './read-options.js';
 
 /**
  * One numbered source line as the response shows it.
@@ -48,6 +51,12 @@ const FENCE_OPEN = /^(`{3,})[^`]*$/;
 // The text is the rest of the line, read with slice: a `.` would stop at a lone CR or a U+2028
 // inside the source line, and the line would go uncounted.
 const NUMBERED = /^(\d+)\t/;
+/** A `cat -n` line of a read: the number right-aligned, a tab. */
+const READ_LINE = /^ *(\d+)\t/;
+/** The `path:` line before each file of a several-file read. */
+const READ_PATH = /^([^\s`*>#:][^\s`]*):$/;
+/** A read's pointer: a path in backticks followed by the spans it names. */
+const READ_POINTER = /`([^`]+)` L\d/;
 const SPAN = /\bL(\d+)(?:-(\d+))?\b/g;
 
 interface Building {
@@ -55,55 +64,98 @@ interface Building {
   lines: RenderedLine[];
   pointer: boolean;
   pointed: LineRange[];
+  /** A read's section (`cat -n` lines, no header). */
+  read: boolean;
+}
+
+/** A line number as the response prints it, or 0 when it is not one. */
+const lineNumber = (m: RegExpExecArray | null) => {
+  const n = m ? Number(m[1]) : 0;
+  return Number.isSafeInteger(n) && n >= 1 ? n : 0;
+};
+
+/** The spans a pointer line names, into `section`. */
+function point(section: Building, line: string): void {
+  section.pointer = true;
+  for (const m of line.matchAll(SPAN)) {
+    const start = Number(m[1]);
+    section.pointed.push({ start, end: m[2] === undefined ? start : Number(m[2]) });
+  }
 }
 
 /**
- * Parses a response rendered with file headers and numbered fences. Never
- * throws; a non-string gives no sections.
+ * Parses a response rendered with file headers and numbered fences, or a
+ * read tool's response (`cat -n` lines; its file named by its pointer, or by
+ * a `path:` line before it, else `readPath`, else `''`). Never throws; a
+ * non-string gives no sections.
  *
  * @example
  * ```ts
  * parseRenderedResponse('**`src/a.ts`**\n```ts\n3\tconst a = 1;\n4\t\n```\n');
  * // → { sections: [{ path: 'src/a.ts', pointer: false, pointed: [],
  * //      lines: [{ line: 3, text: 'const a = 1;' }, { line: 4, text: '' }] }] }
+ * parseRenderedResponse('Response #2\n`a.ts` L1-5: unchanged, in #1.\n     6\tx\n');
+ * // → { sections: [{ path: 'a.ts', pointer: true, pointed: [{ start: 1, end: 5 }],
+ * //      lines: [{ line: 6, text: 'x' }] }] }
  * ```
  */
-export function parseRenderedResponse(text: string): RenderedResponse {
+export function parseRenderedResponse(text: string, readPath = ''): RenderedResponse {
   const sections: Building[] = [];
   if (typeof text !== 'string') return Object.freeze({ sections: Object.freeze([]) });
   let current: Building | null = null;
   let fence = '';
+  let path = typeof readPath === 'string' ? readPath : '';
+  const open = (p: string, read: boolean): Building => {
+    const section = { path: p, lines: [], pointer: false, pointed: [], read };
+    sections.push(section);
+    return section;
+  };
   for (const raw of text.split('\n')) {
     if (fence !== '') {
       const m = NUMBERED.exec(raw);
-      const n = m ? Number(m[1]) : 0;
-      if (m && Number.isSafeInteger(n) && n >= 1) {
+      const n = lineNumber(m);
+      if (n > 0) {
         // A '\r' stays part of its line (a CRLF file's lines end in one): never trimmed here.
-        current?.lines.push({ line: n, text: raw.slice(m[0].length) });
+        current?.lines.push({ line: n, text: raw.slice(m![0].length) });
         continue;
       }
       const closing = raw.trimEnd();
       if (closing.length >= fence.length && /^`+$/.test(closing)) fence = '';
       continue;
     }
+    const read = READ_LINE.exec(raw);
+    if (read !== null && (current === null || current.read)) {
+      const n = lineNumber(read);
+      current ??= open(path, true);
+      if (n > 0) current.lines.push({ line: n, text: raw.slice(read[0].length) });
+      continue;
+    }
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const header = HEADER.exec(line);
     if (header) {
-      current = { path: header[1]!, lines: [], pointer: false, pointed: [] };
-      sections.push(current);
+      current = open(header[1]!, false);
       continue;
     }
-    const open = FENCE_OPEN.exec(line);
-    if (open) {
-      fence = open[1]!;
+    const fenced = FENCE_OPEN.exec(line);
+    if (fenced) {
+      fence = fenced[1]!;
       continue;
     }
-    if (current && line.startsWith('>')) {
-      current.pointer = true;
-      for (const m of line.matchAll(SPAN)) {
-        const start = Number(m[1]);
-        current.pointed.push({ start, end: m[2] === undefined ? start : Number(m[2]) });
-      }
+    if (current !== null && !current.read) {
+      if (line.startsWith('>')) point(current, line);
+      continue;
+    }
+    const named = READ_PATH.exec(line);
+    if (named !== null || line === '---') {
+      path = named?.[1] ?? '';
+      current = null;
+      continue;
+    }
+    const pointer = READ_POINTER.exec(line);
+    if (pointer !== null) {
+      path = pointer[1]!;
+      current = open(path, true);
+      point(current, line.slice(pointer.index));
     }
   }
   return Object.freeze({ sections: Object.freeze(sections.map(freezeSection)) });
@@ -135,32 +187,67 @@ export interface DuplicateReport {
   readonly duplicateChars: number;
   /** `duplicateChars / sourceChars`, 0 when there is no source. */
   readonly duplicateShare: number;
+  /** Tokens of that source, counted line by line with the `countTokens` given (absent without). */
+  readonly sourceTokens?: number;
+  /** Tokens of the duplicate lines, counted the same way. */
+  readonly duplicateTokens?: number;
+}
+
+/**
+ * A response to measure: its text, and the file a read response is of when
+ * the text does not name it (a first read prints no path).
+ *
+ * @example
+ * ```ts
+ * const read: MeasuredResponse = { text: '     1\texport const a = 1;\n', path: 'src/a.ts' };
+ * ```
+ */
+export interface MeasuredResponse {
+  readonly text: string;
+  readonly path?: string | undefined;
 }
 
 /**
  * Measures how much of the source in a sequence of responses (in call order)
  * the agent had already received. A line counts as duplicate when an earlier
  * response, or an earlier section of the same one, delivered the same path and
- * line number with the same text; an edited line is new source. Never throws:
- * entries that are not strings (or cannot be read) are not responses and are
- * skipped, and anything but an array reads as no responses.
+ * line number with the same text; an edited line is new source. Reads
+ * `renderMarkdown` responses and `renderRead` ones alike. Tokens are counted
+ * line by line with `countTokens` when given (a model's tokenizer), else
+ * estimated. Never throws: entries that are neither strings nor `{ text }`
+ * (or cannot be read) are not responses and are skipped, and anything but an
+ * array reads as no responses; a `countTokens` that throws or returns
+ * anything but a non-negative integer gives way to the estimate.
  *
  * @example
  * ```ts
+ * import { estimateTokens } from 'span-ledger';
+ *
  * const a = '**`a.ts`**\n```ts\n1\tx\n2\ty\n```';
  * measureDuplicates([a, a]);
  * // → { responses: 2, responseChars: 56, sourceChars: 8, uniqueChars: 4, duplicateChars: 4, duplicateShare: 0.5 }
+ * measureDuplicates([a, a], estimateTokens).duplicateTokens; // 6
  * ```
  */
-export function measureDuplicates(texts: readonly string[]): DuplicateReport {
+export function measureDuplicates(
+  texts: readonly (string | MeasuredResponse)[],
+  countTokens?: (text: string) => number,
+): DuplicateReport {
   const seen = new Map<string, Set<string>>();
   let sourceChars = 0;
   let duplicateChars = 0;
   let responseChars = 0;
-  const responses = readResponseTexts(texts);
-  for (const text of responses) {
+  let sourceTokens = 0;
+  let duplicateTokens = 0;
+  const counts = typeof countTokens === 'function';
+  const tokens = (line: string) => {
+    const n = counts ? readOr(() => countTokens(line), 0) : 0;
+    return Number.isSafeInteger(n) && n > 0 ? n : 0;
+  };
+  const responses = readResponses(texts);
+  for (const { text, path } of responses) {
     responseChars += text.length;
-    for (const section of parseRenderedResponse(text).sections) {
+    for (const section of parseRenderedResponse(text, path).sections) {
       let held = seen.get(section.path);
       if (!held) {
         held = new Set();
@@ -169,19 +256,24 @@ export function measureDuplicates(texts: readonly string[]): DuplicateReport {
       for (const { line, text: body } of section.lines) {
         const chars = body.length + 1;
         const key = `${line}\t${body}`;
+        const n = counts ? tokens(`${body}\n`) : 0;
         sourceChars += chars;
-        if (held.has(key)) duplicateChars += chars;
-        else held.add(key);
+        sourceTokens += n;
+        if (held.has(key)) {
+          duplicateChars += chars;
+          duplicateTokens += n;
+        } else held.add(key);
       }
     }
   }
   const uniqueChars = sourceChars - duplicateChars;
-  return Object.freeze({
+  const report = {
     responses: responses.length,
     responseChars,
     sourceChars,
     uniqueChars,
     duplicateChars,
     duplicateShare: sourceChars === 0 ? 0 : duplicateChars / sourceChars,
-  });
+  };
+  return Object.freeze(counts ? { ...report, sourceTokens, duplicateTokens } : report);
 }

@@ -17,12 +17,14 @@ import {
   type PointerParts,
   readCalls,
   readSymbolNodes,
+  readThresholds,
   type SymbolExtent,
 } from '../dedup/read-input.js';
+import type { DedupThresholds } from '../dedup/thresholds.js';
 import { readGeneration } from '../ledger/random.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
-import { isContextToken } from '../wire/args.js';
+import { isContextToken, parseRefresh } from '../wire/args.js';
 import type { EmissionRecorder } from './recorder.js';
 import type { RenderablePlan } from './render.js';
 
@@ -30,8 +32,10 @@ import type { RenderablePlan } from './render.js';
  * A `RenderablePlan` as the renderer trusts it: ranges normalized, the numbers
  * it cites checked (none when unknown).
  */
-export type PlannedFile = Omit<RenderablePlan, 'coveredBy'> & {
+export type PlannedFile = Omit<RenderablePlan, 'coveredBy' | 'cutAt' | 'thresholds'> & {
   readonly coveredBy: readonly number[];
+  readonly cutAt: number | null;
+  readonly thresholds: DedupThresholds;
 };
 
 /** A file's content and its symbol nodes, read. */
@@ -54,6 +58,8 @@ export interface ResponseHeader {
   readonly context: string | null;
   /** Pointers end with how to ask for lines back with `refresh`. */
   readonly refresh: boolean;
+  /** The client sent a `refresh` that could not be read: the response says so. */
+  readonly unread: boolean;
 }
 
 /** `renderMarkdown`'s options, read. */
@@ -110,8 +116,12 @@ function readPlanned(raw: unknown): PlannedFile | null {
     emit: readRanges(prop(raw, 'emit')),
     covered: readRanges(prop(raw, 'covered')),
     coveredBy: readCalls(prop(raw, 'coveredBy')),
+    cutAt: positiveOrNull(prop(raw, 'cutAt')),
+    thresholds: readThresholds(prop(raw, 'thresholds')),
   };
 }
+
+export const positiveOrNull = (x: unknown) => (isPositiveInteger(x) ? x : null);
 
 /** A source whose content is a string, with its symbol nodes read (unusable ones left out). */
 function readSource(raw: unknown): SourceFile | null {
@@ -149,14 +159,13 @@ function contained(f: unknown, self: unknown, args: unknown[]): unknown {
   }
 }
 
-/** The recorder's four reporting methods, each contained; null when `raw` lacks any of them. */
+/** The recorder's three reporting methods, each contained; null when `raw` lacks any of them. */
 function readReporter(raw: unknown): Reporter | null {
   const source = prop(raw, 'source');
   const pointer = prop(raw, 'pointer');
   const drop = prop(raw, 'drop');
   const numbered = prop(raw, 'numbered');
-  const methods = [source, pointer, drop, numbered];
-  if (methods.some((f) => typeof f !== 'function')) return null;
+  if ([source, pointer, drop, numbered].some((f) => typeof f !== 'function')) return null;
   const report =
     (f: unknown) =>
     (...args: unknown[]): void => {
@@ -190,10 +199,9 @@ function readPointer(raw: unknown): PointerWriter {
 }
 
 /**
- * The header fields of a renderer's options: `callIndex` and `generation`
- * (else the plan's, when given) as a positive safe integer and a numbering
- * tag, `context` as a token, `refresh` as `true`; anything else reads as
- * absent.
+ * The header fields of a renderer's options: `callIndex` (else the plan's, when
+ * given) as a positive safe integer, `context` as a token, `refresh` as `true`;
+ * anything else reads as absent.
  */
 export function readResponseHeader(
   options: unknown,
@@ -205,10 +213,11 @@ export function readResponseHeader(
   const tag = prop(options, 'generation');
   const context = prop(options, 'context');
   return {
-    callIndex: isPositiveInteger(callIndex) ? callIndex : null,
+    callIndex: positiveOrNull(callIndex),
     generation: readGeneration(tag === undefined ? planGeneration : tag) ?? null,
     context: isContextToken(context) ? context : null,
     refresh: prop(options, 'refresh') === true,
+    unread: parseRefresh(prop(options, 'refreshArgument')) === null,
   };
 }
 
@@ -254,7 +263,7 @@ export function readReadOptions(options: unknown): ReadInput | null {
     source,
     reporter,
     pointer: readPointer(prop(options, 'pointer')),
-    header: readResponseHeader(options),
+    header: readResponseHeader(options, prop(prop(options, 'plan'), 'callIndex')),
   };
 }
 
@@ -272,13 +281,19 @@ export function readPath(x: unknown): string | null {
   return nonEmpty(x) ? x : null;
 }
 
-/** The responses of a list that are strings, in order; anything but a readable array holds none. */
-export function readResponseTexts(raw: unknown): string[] {
+/**
+ * The responses of a list, in order: strings, and `{ text, path? }` whose
+ * text is a string (a path that is not a non-empty string is none); anything
+ * but a readable array holds none.
+ */
+export function readResponses(raw: unknown): { text: string; path: string }[] {
   const { list, length } = listOf(raw);
-  const out: string[] = [];
+  const out: { text: string; path: string }[] = [];
   for (let i = 0; i < length; i++) {
-    const text = at(list, i);
-    if (typeof text === 'string') out.push(text);
+    const entry = at(list, i);
+    const text = typeof entry === 'string' ? entry : prop(entry, 'text');
+    const path = prop(entry, 'path');
+    if (typeof text === 'string') out.push({ text, path: nonEmpty(path) ? path : '' });
   }
   return out;
 }

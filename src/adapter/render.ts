@@ -13,14 +13,22 @@
  */
 
 import type { FileRender } from '../dedup/plan-file.js';
-import { type PointerInput, responseLabel } from '../dedup/pointer.js';
+import { type PointerInput, refreshOffer, responseLabel } from '../dedup/pointer.js';
 import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
-import { mergeRanges } from '../ranges/merge.js';
+import type { DedupThresholds } from '../dedup/thresholds.js';
 import type { LineRange } from '../ranges/range.js';
-import { charsOfLines, clipToLines, indexLines, type LineIndex, lineText } from '../text/lines.js';
+import {
+  charsOf,
+  charsOfLines,
+  clipToLines,
+  indexLines,
+  type LineIndex,
+  lineText,
+} from '../text/lines.js';
 import {
   type PlannedFile,
   type PointerWriter,
+  positiveOrNull,
   type Reporter,
   type ResponseHeader,
   readMarkdownOptions,
@@ -41,6 +49,12 @@ export interface RenderablePlan {
   readonly covered: readonly LineRange[];
   /** The responses that served `covered`, most recent first: the pointer cites them. */
   readonly coveredBy?: readonly number[] | undefined;
+  /** The first line the budget left out: the section ends by saying so. */
+  readonly cutAt?: number | null | undefined;
+  /** The number of the response (a `planRead` plan's): `renderRead` opens with it. */
+  readonly callIndex?: number | null | undefined;
+  /** The thresholds the plan was made with: the pointer's span and symbol limits, and when it is compact. */
+  readonly thresholds?: Partial<DedupThresholds> | undefined;
 }
 
 /**
@@ -75,6 +89,12 @@ export interface ResponseHeaderInput {
    * values print nothing.
    */
   readonly context?: string | null | undefined;
+  /**
+   * The `refresh` argument as the client sent it (`args.refresh`): when it
+   * was sent but `readRefresh` cannot read it, a line under the number says
+   * so, and how to pass it.
+   */
+  readonly refreshArgument?: unknown;
 }
 
 /**
@@ -134,33 +154,65 @@ function quote(text: string): string {
     .join('\n');
 }
 
-/** The first line of a response, or '' when there is neither a number nor a token. */
-function headerLine({ callIndex, generation, context }: ResponseHeader): string {
+/** The lines that open a response: its number and token, a `refresh` it could not read; none when there is nothing to say. */
+function headerLines({ callIndex, generation, context, unread }: ResponseHeader): string[] {
   const token =
     context === null
       ? ''
       : `${context} (send "context": "${context}" with your later calls to this tool)`;
-  if (callIndex === null) return token === '' ? '' : `Context ${token}`;
-  const label = responseLabel(callIndex, generation);
-  return token === '' ? `Response #${label}` : `Response #${label} · context ${token}`;
+  const lines =
+    callIndex === null
+      ? [token === '' ? '' : `Context ${token}`]
+      : [
+          token === ''
+            ? `Response #${responseLabel(callIndex, generation)}`
+            : `Response #${responseLabel(callIndex, generation)} · context ${token}`,
+        ];
+  if (unread) {
+    lines.push(
+      '`refresh` was not understood, so nothing was sent again: pass true, or the numbers of the responses to send again, e.g. [3].',
+    );
+  }
+  return lines.filter((line) => line !== '');
+}
+
+/** The line after the sections that names the files the budget left out whole. */
+const leftOut = (paths: readonly string[]) =>
+  `Not in this response (its budget): ${paths.map((p) => `\`${p}\``).join(', ')}; ask again for them, or more narrowly.`;
+
+/**
+ * The line that ends a section the budget cut (a plan's `cutAt`): the first
+ * line not sent, and how to get the rest. `renderMarkdown` and `renderRead`
+ * write it themselves; it is for tools with their own layout.
+ *
+ * @example
+ * ```ts
+ * formatCut('src/a.ts', 412);
+ * // → '`src/a.ts` from L412 on is not in this response (its budget): ask again for it, or more narrowly.'
+ * ```
+ */
+export function formatCut(path: string, firstNotSent: number): string {
+  return `\`${typeof path === 'string' ? path : ''}\` from L${positiveOrNull(firstNotSent) ?? 1} on is not in this response (its budget): ask again for it, or more narrowly.`;
 }
 
 /**
  * The line that opens a response: its number, so pointers in later responses
  * can cite it, and (when given) the context token the agent is to send back
- * as `context`. `''` when there is neither. For tools with their own layout;
- * `renderMarkdown` and `renderRead` write it themselves.
+ * as `context`; then, when the client's `refreshArgument` could not be read,
+ * a line that says so. `''` when there is nothing to say. For tools with
+ * their own layout; `renderMarkdown` and `renderRead` write it themselves.
  *
  * @example
  * ```ts
  * formatResponseHeader({ callIndex: 4 }); // 'Response #4'
- * formatResponseHeader({ callIndex: 4, generation: 'kqfz' }); // 'Response #4/kqfz'
  * formatResponseHeader({ callIndex: 1, context: 'k7f3q2ab' });
  * // → 'Response #1 · context k7f3q2ab (send "context": "k7f3q2ab" with your later calls to this tool)'
+ * formatResponseHeader({ callIndex: 5, refreshArgument: 'yes' }).split('\n');
+ * // → ['Response #5', '`refresh` was not understood, so nothing was sent again: pass true, or the numbers of the responses to send again, e.g. [3].']
  * ```
  */
 export function formatResponseHeader(input: ResponseHeaderInput): string {
-  return headerLine(readResponseHeader(input));
+  return headerLines(readResponseHeader(input)).join('\n');
 }
 
 /**
@@ -195,23 +247,35 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
   const { reporter, pointer, header } = input;
   // The number printed is the number the record goes under (or nowhere).
   reporter.numbered(header.callIndex, header.generation);
-  const opening = [headerLine(header), input.title].filter((line) => line !== '');
+  const opening = [...headerLines(header), input.title].filter((line) => line !== '');
   let text = opening.map((line) => `${line}\n`).join('');
   const dropped: string[] = [];
+  const cut = input.files.filter((f) => f.render === 'skipped' && f.cutAt !== null);
+  let cited: number[] | null = null;
+  // What follows the sections: the files the budget left out, and the refresh offer once.
+  const tail = (calls: number[] | null) =>
+    (cut.length > 0 ? `\n${leftOut(cut.map((f) => f.path))}` : '') +
+    (header.refresh && calls !== null ? `\n${refreshOffer(calls, header.generation)}` : '');
   for (const file of input.files) {
     if (file.render === 'skipped') continue;
     const source = input.sources.get(file.path);
     if (source === undefined) continue;
-    const section = renderSection(file, source, reporter, pointer, header);
-    if (section === '') continue;
-    const next = text === '' ? section : `${text}\n${section}`;
-    if (next.length > input.cap) {
+    const section = renderSection(file, source, reporter, pointer, header.generation);
+    if (section === null) continue;
+    const next = text === '' ? section.text : `${text}\n${section.text}`;
+    const calls: number[] | null =
+      section.calls === null
+        ? cited
+        : [...new Set([...(cited ?? []), ...section.calls])].sort((a, b) => b - a);
+    if (next.length + tail(calls).length > input.cap) {
       reporter.drop(file.path);
       dropped.push(file.path);
       continue;
     }
     text = next;
+    cited = calls;
   }
+  text += tail(cited);
   return Object.freeze({ text, dropped: Object.freeze(dropped) });
 }
 
@@ -224,43 +288,62 @@ interface Shown {
   readonly pointer: string;
 }
 
-/** Clips a planned file to its content and writes its pointer; reports the pointer's spans. */
+/**
+ * Clips a planned file to its content and writes its pointer — compact when
+ * every covered run is shorter than `minCoveredLines` (whole small sections),
+ * naming its symbols only while it stays at most half their chars — and
+ * reports the pointer's spans.
+ */
 function show(
   file: PlannedFile,
   source: SourceFile,
   reporter: Reporter,
   pointer: PointerWriter,
-  header: ResponseHeader,
+  refresh: boolean,
+  generation: string | null,
 ): Shown {
   const lines = indexLines(source.content);
   const emit = clipToLines(file.emit, lines.lineCount);
   const covered = file.render === 'full' ? [] : clipToLines(file.covered, lines.lineCount);
   if (covered.length === 0) return { lines, emit, covered, pointer: '' };
-  const text = pointer({
-    path: file.path,
-    covered,
-    symbols: symbolNames(source.symbols, covered),
-    partial: emit.length > 0,
-    calls: file.coveredBy,
-    generation: header.generation,
-    refresh: header.refresh,
-  });
+  const t = file.thresholds;
+  const compact = covered.every((r) => r.end - r.start < t.minCoveredLines - 1);
+  const write = (symbols: string[]) =>
+    pointer({
+      path: file.path,
+      covered,
+      symbols,
+      partial: emit.length > 0,
+      calls: file.coveredBy,
+      generation,
+      refresh,
+      compact,
+      maxSpansInPointer: t.maxSpansInPointer,
+      maxSymbolsInPointer: t.maxSymbolsInPointer,
+    });
+  const symbols = symbolNames(source.symbols, covered);
+  let text = write(symbols);
+  if (compact && symbols.length > 0 && 2 * text.length > charsOf(lines, covered)) text = write([]);
   reporter.pointer(file.path, covered, file.fingerprint);
   return { lines, emit, covered, pointer: text };
 }
 
+/** A file's section and the responses its pointer cites (`null`: no pointer); `null` when it shows nothing. */
 function renderSection(
   file: PlannedFile,
   source: SourceFile,
   reporter: Reporter,
   pointer: PointerWriter,
-  opening: ResponseHeader,
-): string {
-  const shown = show(file, source, reporter, pointer, opening);
+  generation: string | null,
+): { text: string; calls: readonly number[] | null } | null {
+  const shown = show(file, source, reporter, pointer, false, generation);
   const { lines, emit, covered } = shown;
-  if (emit.length === 0 && covered.length === 0) return '';
-  const named = symbolNames(source.symbols, mergeRanges([...covered, ...emit]));
-  const names = named.length > 5 ? [...named.slice(0, 5), `+${named.length - 5} more`] : named;
+  if (emit.length === 0 && covered.length === 0) return null;
+  const max = file.thresholds.maxSymbolsInPointer;
+  // The header names what the fences show; the pointer, what it stands for.
+  const named = symbolNames(source.symbols, emit);
+  const names =
+    named.length > max ? [...named.slice(0, max), `+${named.length - max} more`] : named;
   const header = `**\`${file.path}\`**`;
   const parts = [names.length > 0 ? `${header} — ${names.join(', ')}` : header];
   if (covered.length > 0) parts.push(quote(shown.pointer));
@@ -271,7 +354,8 @@ function renderSection(
     parts.push(`\`\`\`${lang}\n${body.join('\n')}\n\`\`\``);
     reporter.source(file.path, span, charsOfLines(lines, span.start, span.end), file.fingerprint);
   }
-  return `${parts.join('\n')}\n`;
+  if (file.cutAt !== null) parts.push(formatCut(file.path, file.cutAt));
+  return { text: `${parts.join('\n')}\n`, calls: covered.length > 0 ? file.coveredBy : null };
 }
 
 /**
@@ -329,25 +413,26 @@ const NUMBER_WIDTH = 6;
  * };
  * read().split('\n').slice(0, 3); // ['Response #1', '     1\texport function add(a, b) {', '     2\t  return a + b;']
  * read(); // → 'Response #2\n'
- * //   + 'Sent in response #1 of this conversation: `add.js` L1-12. The file is unchanged since, so that'
- * //   + ' earlier copy is still exact; scroll back to it. If response #1 is no longer in your context,'
- * //   + ' call this tool again with `refresh: [1]`.\n'
+ * //   + 'Sent in response #1 of this conversation: `add.js` L1-12. The file is unchanged since.'
+ * //   + ' If response #1 is no longer in your context, call this tool again with `refresh: [1]`.\n'
  * ```
  */
 export function renderRead(options: RenderReadOptions): RenderedRead {
   const input = readReadOptions(options);
   if (input === null || input.file.render === 'skipped') return Object.freeze({ text: '' });
   const { file, reporter } = input;
-  const shown = show(file, input.source, reporter, input.pointer, input.header);
+  const { refresh, generation } = input.header;
+  const shown = show(file, input.source, reporter, input.pointer, refresh, generation);
   const { lines, emit, covered } = shown;
   if (emit.length === 0 && covered.length === 0) return Object.freeze({ text: '' });
-  reporter.numbered(input.header.callIndex, input.header.generation);
-  const parts = [headerLine(input.header), shown.pointer].filter((part) => part !== '');
+  reporter.numbered(input.header.callIndex, generation);
+  const parts = [...headerLines(input.header), shown.pointer].filter((part) => part !== '');
   for (const span of emit) {
     for (let n = span.start; n <= span.end; n++) {
       parts.push(`${String(n).padStart(NUMBER_WIDTH)}\t${lineText(lines, n)}`);
     }
     reporter.source(file.path, span, charsOfLines(lines, span.start, span.end), file.fingerprint);
   }
+  if (file.cutAt !== null) parts.push(formatCut(file.path, file.cutAt));
   return Object.freeze({ text: `${parts.join('\n')}\n` });
 }

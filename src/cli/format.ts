@@ -68,7 +68,8 @@ export function reportCells(r: DuplicateReport): string[] {
 }
 
 /**
- * `measure`'s human-readable output.
+ * `measure`'s human-readable output: the chars, and the tokens beside them
+ * (estimated: `estimateTokens`, line by line).
  *
  * @example
  * ```ts
@@ -77,8 +78,23 @@ export function reportCells(r: DuplicateReport): string[] {
  */
 export function formatReport(r: DuplicateReport): string {
   return formatTable(
-    ['responses', 'source chars', 'unique chars', 'duplicate chars', 'duplicate share'],
-    [[String(r.responses), ...reportCells(r)]],
+    [
+      'responses',
+      'source chars',
+      'unique chars',
+      'duplicate chars',
+      'duplicate share',
+      'source tokens (est.)',
+      'duplicate tokens (est.)',
+    ],
+    [
+      [
+        String(r.responses),
+        ...reportCells(r),
+        formatCount(r.sourceTokens ?? 0),
+        formatCount(r.duplicateTokens ?? 0),
+      ],
+    ],
   );
 }
 

@@ -1,14 +1,18 @@
 /**
  * Reading the responses `span-ledger measure` measures: a directory of `.md`
  * files in call order (natural sort of the names), a single `.md` file, or a
- * JSONL file with one `{ "text": … }` per call.
+ * JSONL file with one `{ "text": …, "path"?: … }` per call.
  *
  * Every failure becomes an `InputError` with a one-line message; the command
  * turns it into exit code 1. Nothing here prints.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { MeasuredResponse } from '../adapter/parse.js';
 import { parseJson } from '../boundary/read.js';
+
+/** The largest file `measure` reads: a transcript, not a disk image. */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
 /**
  * A problem with the input the user pointed at (exit code 1, one line).
@@ -39,7 +43,14 @@ function onDisk<T>(step: 'read' | 'list', path: string, call: () => T): T {
   }
 }
 
+/** The file's text, refused with one line before it is read when it is over {@link MAX_INPUT_BYTES}. */
 function readText(path: string): string {
+  const bytes = onDisk('read', path, () => statSync(path).size);
+  if (bytes > MAX_INPUT_BYTES) {
+    throw new InputError(
+      `${path} is ${(bytes / 1024 / 1024).toFixed(1)} MiB, over the ${MAX_INPUT_BYTES / 1024 / 1024} MiB measure reads`,
+    );
+  }
   return onDisk('read', path, () => readFileSync(path, 'utf8'));
 }
 
@@ -49,10 +60,10 @@ function readText(path: string): string {
  * @example
  * ```ts
  * readResponses('transcripts/session-1');   // 1.md, 2.md, …, 10.md, in that order
- * readResponses('session.jsonl');           // one { "text": … } per line
+ * readResponses('session.jsonl');           // one { "text": …, "path"?: … } per line
  * ```
  */
-export function readResponses(path: string): string[] {
+export function readResponses(path: string): (string | MeasuredResponse)[] {
   if (onDisk('read', path, () => statSync(path).isDirectory())) {
     const responses = onDisk('list', path, () => readdirSync(path))
       .filter((name) => name.toLowerCase().endsWith('.md'))
@@ -67,8 +78,8 @@ export function readResponses(path: string): string[] {
   return parseJsonl(path, text);
 }
 
-function parseJsonl(path: string, text: string): string[] {
-  const responses: string[] = [];
+function parseJsonl(path: string, text: string): (string | MeasuredResponse)[] {
+  const responses: (string | MeasuredResponse)[] = [];
   const lines = text.split('\n');
   for (const [i, raw] of lines.entries()) {
     const line = raw.trim();
@@ -81,11 +92,13 @@ function parseJsonl(path: string, text: string): string[] {
       );
     }
     // Only an object can hold a string "text": null, numbers, strings and arrays all fail here.
-    const body = (value as { text?: unknown } | null)?.text;
+    const record = value as { text?: unknown; path?: unknown } | null;
+    const body = record?.text;
     if (typeof body !== 'string') {
       throw new InputError(`${path}:${i + 1}: expected an object with a string "text"`);
     }
-    responses.push(body);
+    // The file a read response is of ("path"), when the text does not name it.
+    responses.push(typeof record!.path === 'string' ? { text: body, path: record!.path } : body);
   }
   return responses;
 }

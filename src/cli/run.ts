@@ -6,6 +6,7 @@
  * Never throws: any fault ends as a one-line message and exit code 1.
  */
 import { measureDuplicates } from '../adapter/parse.js';
+import { estimateTokens } from '../text/tokens.js';
 import { abridge, formatCount, formatReport, formatTable, reportCells } from './format.js';
 import { InputError, readResponses } from './inputs.js';
 import { replaySequence, withheldUnseen } from './replay.js';
@@ -31,10 +32,12 @@ Usage:
   span-ledger measure PATH [--json]
       The duplicate share of a sequence of rendered responses: PATH is a
       directory of .md files in call order (natural sort of the names), one
-      .md file, or a JSONL file with one {"text": …} per call. Responses are
-      read as **\`path\`** headers followed by fences of "<line><TAB><text>";
-      a line counts as duplicate when an earlier response delivered the same
-      path, line number and text.
+      .md file, or a JSONL file with one {"text": …, "path"?: …} per call (at
+      most 64 MiB a file). Responses are read as **\`path\`** headers followed
+      by fences of "<line><TAB><text>", or as a read tool prints a file
+      (cat -n lines, its pointer above them; "path" names the file of a read
+      that does not); a line counts as duplicate when an earlier response
+      delivered the same path, line number and text. Tokens are estimated.
   span-ledger --help
   span-ledger --version
 
@@ -89,10 +92,10 @@ function measure(args: readonly string[], io: CliIo): number {
   const [path] = parsed.positional;
   if (path === undefined) throw new UsageError('measure needs a PATH');
   const texts = readResponses(path);
-  const report = measureDuplicates(texts);
+  const report = measureDuplicates(texts, estimateTokens);
   if (report.sourceChars === 0) {
     throw new InputError(
-      `no numbered source in ${texts.length} response(s) at ${path} (expected **\`path\`** headers followed by fences of "<line><TAB><text>")`,
+      `no numbered source in ${texts.length} response(s) at ${path} (expected **\`path\`** headers followed by fences of "<line><TAB><text>", or cat -n lines)`,
     );
   }
   io.out(parsed.flags.has('--json') ? JSON.stringify(report) : formatReport(report));

@@ -1,6 +1,6 @@
 /**
- * Internal: two questions the planner asks of normalized sets, answered
- * without allocating.
+ * Internal: what the planner asks of normalized sets it built itself (sorted,
+ * disjoint, not touching), in one walk each: no reading them as foreign input.
  */
 import type { LineRange } from '../ranges/range.js';
 
@@ -19,4 +19,48 @@ export function shareALine(a: readonly LineRange[], b: readonly LineRange[]): bo
     else return true;
   }
   return false;
+}
+
+/** `a` minus `b`, both normalized: the ranges of `a` untouched by `b` are the very objects. */
+export function minus(a: readonly LineRange[], b: readonly LineRange[]): LineRange[] {
+  const out: LineRange[] = [];
+  let j = 0;
+  for (const r of a) {
+    while (j < b.length && b[j]!.end < r.start) j++;
+    let start = r.start;
+    for (let k = j; k < b.length && b[k]!.start <= r.end; k++) {
+      if (b[k]!.start > start) out.push({ start, end: b[k]!.start - 1 });
+      start = b[k]!.end + 1;
+    }
+    if (start === r.start) out.push(r);
+    else if (start <= r.end) out.push({ start, end: r.end });
+  }
+  return out;
+}
+
+/**
+ * The first line of `a` in none of `sets` (each normalized), or `null`:
+ * where a budget's cut begins.
+ */
+export function firstOutside(
+  a: readonly LineRange[],
+  sets: readonly (readonly LineRange[])[],
+): number | null {
+  const at = sets.map(() => 0);
+  for (const r of a) {
+    let line = r.start;
+    for (let moved = true; moved && line <= r.end; ) {
+      moved = false;
+      for (const [i, set] of sets.entries()) {
+        while (at[i]! < set.length && set[at[i]!]!.end < line) at[i]!++;
+        const s = set[at[i]!];
+        if (s !== undefined && s.start <= line) {
+          line = s.end + 1;
+          moved = true;
+        }
+      }
+    }
+    if (line <= r.end) return line;
+  }
+  return null;
 }

@@ -7,21 +7,32 @@
  */
 
 import type { ProjectState } from '../ledger/types.js';
+import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { intersectRanges, subtractRanges } from '../ranges/setops.js';
-import { charsOf, type LineIndex, takePrefix } from '../text/lines.js';
-import { earnsPointer, shareALine } from './_spans.js';
-import { type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
-import { type BudgetLimits, readPlanCall } from './read-input.js';
+import { charsOf, clipToLines, type LineIndex, takePrefix } from '../text/lines.js';
+import { TOKEN_UNITS, tokenUnits } from '../text/tokens.js';
+import { firstOutside, minus, shareALine } from './_spans.js';
+import { decided, type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
+import {
+  type BudgetLimits,
+  type CallInput,
+  readPlanCall,
+  type TokenCounter,
+} from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
 /**
- * How much source a call may carry. `maxChars` counts source chars only
- * (no headers, fences or pointers); `maxFiles` counts files that render source.
- * A limit that is not a non-negative number is no limit.
+ * How much source a call may carry. `maxChars` counts source chars only (no
+ * headers, fences or pointers), `maxTokens` the tokens of that source (the
+ * host's `countTokens`, else `estimateTokens`), and both hold when both are
+ * given; `maxFiles` counts files that render source. A `maxChars` or
+ * `maxFiles` that is not a non-negative number is no limit, and so is a
+ * `maxTokens` that is not a positive safe integer.
  */
 export interface CallBudget {
   readonly maxChars?: number | undefined;
+  readonly maxTokens?: number | undefined;
   readonly maxFiles?: number | undefined;
   /**
    * `spend` (default): reclaimed room goes to source the reader has not seen —
@@ -46,7 +57,7 @@ export interface PlanCallFile {
  * What {@link planCall} takes.
  */
 export interface PlanCallInput {
-  /** The files in rank order (most relevant first). */
+  /** The files in rank order (most relevant first); a path given twice is planned once, at its first rank. */
   readonly files: readonly PlanCallFile[];
   /** What the session was served before: `null` when nobody tracks this call. */
   readonly prior: ProjectState | null;
@@ -55,10 +66,22 @@ export interface PlanCallInput {
   readonly thresholds?: Partial<DedupThresholds> | undefined;
   readonly budget?: CallBudget | undefined;
   /**
+   * The host's token counter for `budget.maxTokens` (its model's tokenizer),
+   * called on whole lines. Without one, or when it throws or returns anything
+   * but a non-negative integer, the call counts with `estimateTokens`.
+   */
+  readonly countTokens?: ((text: string) => number) | undefined;
+  /**
    * `false` turns the anti-abandonment hold-back off: a read tool asked again
    * for a file the reader holds answers with the pointer. Default on.
    */
   readonly holdBack?: boolean | undefined;
+  /**
+   * The most source chars the hold-back restores (whole lines from the
+   * file's first one; the rest stays a pointer). Default 1,200: a screen of
+   * orientation, not the whole answer again.
+   */
+  readonly holdBackChars?: number | undefined;
 }
 
 /**
@@ -80,6 +103,8 @@ export interface CallPlan {
   readonly generation: string | null;
   /** Source chars the call really sends (after hold-back and budget). */
   readonly newChars: number;
+  /** Tokens of that source, when the budget counted tokens (`maxTokens`); absent otherwise. */
+  readonly newTokens?: number;
   /**
    * **Pre-clip, not savings.** Chars of the duplicate source the ranking
    * intended to send and dedup replaced by pointers, summed before any budget
@@ -102,67 +127,168 @@ interface Demand {
 interface Grant {
   readonly spans: readonly LineRange[];
   readonly chars: number;
+  /** Token units of `spans` (0 when tokens are not counted). */
+  readonly units: number;
 }
 
-const NO_GRANT: Grant = { spans: [], chars: 0 };
+const NO_GRANT: Grant = { spans: [], chars: 0, units: 0 };
 
 /**
- * Max-min fair shares of `total` (water-filling): every demand at or under the
- * level is met in full, the rest get the level.
+ * Token units of line `n` of a file: the host's counter while it works (a
+ * failure marks the call, to be counted again), else the estimate, whose
+ * units of whole lines add up exactly to those of the text they make.
  */
-function waterFill(demands: readonly number[], total: number): number[] {
-  const out = demands.map(() => 0);
-  let open = demands.map((_, i) => i);
+type Price = ((index: LineIndex, n: number) => number) & { failed?: boolean };
+
+function pricer(count: TokenCounter | null): Price {
+  const price: Price = ({ content, offsets }, n) => {
+    const from = offsets[n - 1]!;
+    const to = offsets[n]!;
+    if (count !== null) {
+      const counted = count(content.slice(from, to));
+      if (Number.isSafeInteger(counted) && (counted as number) >= 0) {
+        return (counted as number) * TOKEN_UNITS;
+      }
+      price.failed = true;
+    }
+    return tokenUnits(content, from, to);
+  };
+  return price;
+}
+
+/** Token units of `spans`. */
+function unitsOf(price: Price, index: LineIndex, spans: readonly LineRange[]): number {
+  let sum = 0;
+  for (const r of spans) for (let n = r.start; n <= r.end; n++) sum += price(index, n);
+  return sum;
+}
+
+/**
+ * A demand's lines in order with their running token units, counted only as
+ * far as a limit asks: water-filling counts what the files get, not all they
+ * want.
+ */
+interface Meter {
+  /** The last line of the longest prefix within `limit` units (0: none). */
+  within(limit: number): number;
+  /** The units of the lines up to `end` (counted already). */
+  through(end: number): number;
+  /** The demand's units when it is at most `level`, else `null`. */
+  fits(level: number): number | null;
+}
+
+function meter(d: Demand, price: Price): Meter {
+  // Each line counted, and the units through it.
+  const lines: number[] = [];
+  const sums: number[] = [];
+  let span = 0;
+  let line = d.spans[0]?.start ?? 0;
+  let sum = 0;
+  const countTo = (limit: number) => {
+    while (span < d.spans.length && sum <= limit) {
+      sum += price(d.index, line);
+      lines.push(line);
+      sums.push(sum);
+      if (line++ === d.spans[span]!.end) line = d.spans[++span]?.start ?? 0;
+    }
+  };
+  /** How many counted lines satisfy `ok`, from the end back. */
+  const last = (ok: (k: number) => boolean) => {
+    let k = lines.length;
+    while (k > 0 && !ok(k - 1)) k--;
+    return k;
+  };
+  return {
+    within(limit) {
+      countTo(limit);
+      const k = last((j) => sums[j]! <= limit);
+      return k === 0 ? 0 : lines[k - 1]!;
+    },
+    through(end) {
+      const k = last((j) => lines[j]! <= end);
+      return k === 0 ? 0 : sums[k - 1]!;
+    },
+    fits(level) {
+      countTo(level);
+      return span === d.spans.length && sum <= level ? sum : null;
+    },
+  };
+}
+
+/**
+ * Max-min fair shares of `total` among `n` demands (water-filling): every
+ * demand at or under the level is met in full, the rest get the level.
+ * `fits(k, level)` is demand `k` when it is at most `level`, else `null`.
+ */
+function waterFill(n: number, total: number, fits: (k: number, level: number) => number | null) {
+  const out: number[] = new Array(n).fill(0);
+  let open = out.map((_, k) => k);
   let left = total;
   // Ends when no open demand is at or under the level (an empty `open` included).
   for (;;) {
     const share = left / open.length;
-    const met = open.filter((i) => demands[i]! <= share);
-    if (met.length === 0) {
-      for (const i of open) out[i] = share;
+    const next = open.filter((k) => {
+      const d = fits(k, share);
+      if (d === null) return true;
+      out[k] = d;
+      left -= d;
+      return false;
+    });
+    if (next.length === open.length) {
+      for (const k of open) out[k] = share;
       return out;
     }
-    for (const i of met) {
-      out[i] = demands[i]!;
-      left -= demands[i]!;
-    }
-    open = open.filter((i) => demands[i]! > share);
+    open = next;
   }
 }
 
 /**
- * Slots in rank order, fair shares of `maxChars`, each file cut at whole lines
- * from its end; then what line granularity left over goes, in rank order, to
- * files that were cut.
+ * Slots in rank order, fair shares of `maxChars` and of `maxTokens`, each
+ * file cut at whole lines from its end to fit both; then what line
+ * granularity left over goes, in rank order, to files that were cut.
  */
-function allocate(demands: readonly Demand[], limits: BudgetLimits): Grant[] {
+function allocate(demands: readonly Demand[], limits: BudgetLimits, price: Price | null): Grant[] {
   const slotted: number[] = [];
   for (const [i, d] of demands.entries()) {
     if (d.needsSlot && slotted.length < limits.maxFiles) slotted.push(i);
   }
-  const wants = slotted.map((i) => charsOf(demands[i]!.index, demands[i]!.spans));
-  const shares = limits.maxChars === Infinity ? wants : waterFill(wants, limits.maxChars);
-  const grants: Grant[] = demands.map(() => NO_GRANT);
-  let left = limits.maxChars;
-  for (const [k, i] of slotted.entries()) {
-    const d = demands[i]!;
-    const g =
-      shares[k]! >= wants[k]!
-        ? { spans: d.spans, chars: wants[k]! }
-        : takePrefix(d.index, d.spans, shares[k]!);
-    grants[i] = g;
-    left -= g.chars;
+  const ds = slotted.map((i) => demands[i]!);
+  const wants = ds.map((d) => charsOf(d.index, d.spans));
+  const chars = waterFill(ds.length, limits.maxChars, (k, level) =>
+    wants[k]! <= level ? wants[k]! : null,
+  );
+  const meters = price === null ? null : ds.map((d) => meter(d, price));
+  const maxUnits = limits.maxTokens * TOKEN_UNITS;
+  const units = meters && waterFill(ds.length, maxUnits, (k, level) => meters[k]!.fits(level));
+  /** File `k`'s longest prefix within `c` chars and `u` token units. */
+  const grant = (k: number, c: number, u: number): Grant => {
+    const d = ds[k]!;
+    let spans = c >= wants[k]! ? d.spans : takePrefix(d.index, d.spans, c).spans;
+    const m = meters?.[k];
+    if (m !== undefined) spans = clipToLines(spans, m.within(u));
+    return {
+      spans,
+      chars: charsOf(d.index, spans),
+      units: m?.through(spans.at(-1)?.end ?? 0) ?? 0,
+    };
+  };
+  const grants = ds.map((_, k) => grant(k, chars[k]!, units?.[k] ?? 0));
+  let leftChars = limits.maxChars;
+  let leftUnits = maxUnits;
+  for (const g of grants) {
+    leftChars -= g.chars;
+    leftUnits -= g.units;
   }
-  if (limits.maxChars === Infinity) return grants;
-  for (const [k, i] of slotted.entries()) {
-    const g = grants[i]!;
+  for (const [k, g] of grants.entries()) {
     if (g.chars >= wants[k]!) continue;
-    const d = demands[i]!;
-    const more = takePrefix(d.index, d.spans, g.chars + Math.max(0, left));
-    left -= more.chars - g.chars;
-    grants[i] = more;
+    const more = grant(k, g.chars + Math.max(0, leftChars), g.units + Math.max(0, leftUnits));
+    leftChars -= more.chars - g.chars;
+    leftUnits -= more.units - g.units;
+    grants[k] = more;
   }
-  return grants;
+  const out = demands.map(() => NO_GRANT);
+  for (const [k, i] of slotted.entries()) out[i] = grants[k]!;
+  return out;
 }
 
 /** The runs of `runs` that share a line with `set`, whole. */
@@ -173,54 +299,63 @@ function overlapping(runs: readonly LineRange[], set: readonly LineRange[]): Lin
 /**
  * Under `bank`: the file sends exactly the lines it would have sent with dedup
  * off (`offLines`), minus what it withholds. Its pointer names the covered runs
- * that reach into those lines; runs dedup off would not have shown drop out.
- * A pointer must still be earned by a run of `minCoveredLines`: when only
- * shorter runs reach into the dedup-off lines (ones that rode along at the
- * edge of a long run dedup off cuts away), the file renders as dedup off.
+ * that reach into those lines, whole; runs dedup off would not have shown drop
+ * out, and with none left the file renders as dedup off.
  */
-function bankTo(work: FileWork, offLines: readonly LineRange[], minCoveredLines: number): FileWork {
+function bankTo(work: FileWork, offLines: readonly LineRange[]): FileWork {
   if (offLines.length === 0) return skipped(work);
   const covered = overlapping(work.covered, offLines);
-  // Nothing held within the dedup-off lines worth a pointer: as dedup off, no pointer.
-  if (!covered.some((r) => earnsPointer(r, minCoveredLines))) {
-    return { ...work, render: 'full', emit: offLines, covered: [], folded: [] };
-  }
+  if (covered.length === 0) return decided(work, 'full', offLines, covered, covered);
   const folded = intersectRanges(work.folded, offLines);
   const emit = subtractRanges(subtractRanges(offLines, covered), folded);
-  return { ...work, render: emit.length === 0 ? 'pointer' : 'partial', emit, covered, folded };
+  return decided(work, emit.length === 0 ? 'pointer' : 'partial', emit, covered, folded);
 }
 
 /** Under `spend`: the file sends the prefix of its deduped lines it was granted. */
 function spendTo(work: FileWork, grant: Grant): FileWork {
   if (work.emit.length === 0) return work;
-  return grant.spans.length === 0 ? skipped(work) : { ...work, emit: grant.spans };
+  if (grant.spans.length === 0) return skipped(work);
+  return decided(work, work.render, grant.spans, work.covered, work.folded);
 }
 
-/** The budget step: each file cut to its grant, past the slots or the budget skipped. */
-function budgetStep(
+/**
+ * @internal The budget step: each file cut to its grant, past the slots or
+ * the budget skipped; a file the budget cut knows its first line left out,
+ * and with tokens counted every file knows the units of what it sends.
+ */
+export function budgetStep(
   works: readonly FileWork[],
   limits: BudgetLimits | null,
-  t: DedupThresholds,
+  price: Price | null,
 ): readonly FileWork[] {
   if (limits === null) return works;
-  if (limits.bank) {
-    // What each file would have had with dedup off: its slot and its cut.
-    const off = allocate(
-      works.map((w) => ({ index: w.index, spans: w.intended, needsSlot: w.render !== 'skipped' })),
-      limits,
-    );
-    // A skipped file has no slot, so no dedup-off lines: it stays skipped.
-    return works.map((w, i) => bankTo(w, off[i]!.spans, t.minCoveredLines));
-  }
-  const grants = allocate(
-    works.map((w) => ({ index: w.index, spans: w.emit, needsSlot: w.emit.length > 0 })),
-    limits,
+  const demands = works.map((w) =>
+    limits.bank
+      ? // What each file would have had with dedup off: its slot and its cut.
+        { index: w.index, spans: w.intended, needsSlot: w.render !== 'skipped' }
+      : { index: w.index, spans: w.emit, needsSlot: w.emit.length > 0 },
   );
-  return works.map((w, i) => spendTo(w, grants[i]!));
+  const grants = allocate(demands, limits, price);
+  return works.map((w, i) => {
+    const g = grants[i]!;
+    const d = demands[i]!;
+    // A skipped file has no slot, so no dedup-off lines: it stays skipped.
+    const out = limits.bank ? bankTo(w, g.spans) : spendTo(w, g);
+    const cut = d.needsSlot && g.spans.at(-1)?.end !== d.spans.at(-1)?.end;
+    if (!cut && price === null) return out;
+    const { emit, covered, folded } = out;
+    const cutAt = cut ? firstOutside(out.intended, [emit, covered, folded]) : null;
+    return decided(
+      out,
+      out.render,
+      emit,
+      covered,
+      folded,
+      cutAt,
+      price && (limits.bank ? unitsOf(price, w.index, emit) : emit.length > 0 ? g.units : 0),
+    );
+  });
 }
-
-const newCharsOf = (works: readonly FileWork[]) =>
-  works.reduce((sum, w) => sum + charsOf(w.index, w.emit), 0);
 
 /** After the hold-back step: the files before the budget, after it, and who was restored. */
 interface HeldBack {
@@ -230,54 +365,102 @@ interface HeldBack {
 }
 
 /**
+ * What the hold-back restores of a file that is all pointer: whole lines from
+ * its first one, at most `cap` chars. A held run it ends inside keeps at least
+ * `minCoveredLines` lines to point at, or is not entered: no section is left
+ * partly shown beside a pointer shorter than that.
+ */
+function restoredHead(g: FileWork, cap: number, t: DedupThresholds): readonly LineRange[] {
+  const head = takePrefix(g.index, g.intended, cap).spans;
+  const end = head.at(-1)?.end ?? 0;
+  const run = g.covered.find((r) => r.start <= end && end < r.end);
+  if (run === undefined || run.end - end >= t.minCoveredLines) return head;
+  return clipToLines(head, Math.max(run.start - 1, run.end - t.minCoveredLines));
+}
+
+/**
  * The hold-back step: when the budgeted call would carry no new source and
- * some file is all pointer, the first such file is restored to its
- * real section, and the budget runs again. If the budget has no room for the
- * restored section either, the pointer stays.
+ * some file is all pointer, the first such file is restored — its first
+ * lines, up to the cap — and the budget runs again. If the budget has no room
+ * for the restored lines, the pointer stays.
  */
 function holdBackStep(
   gated: readonly FileWork[],
   cut: readonly FileWork[],
-  limits: BudgetLimits | null,
-  t: DedupThresholds,
+  call: CallInput,
+  cap: number,
+  price: Price | null,
 ): HeldBack {
   const none = { gated, cut, heldBack: null };
-  if (newCharsOf(cut) > 0) return none;
+  // Every line has a char (its text, or its newline): a file that sends a line sends source.
+  if (cut.some((w) => w.emit.length > 0)) return none;
   const i = cut.findIndex((w) => w.render === 'pointer');
   if (i < 0) return none;
   const g = gated[i]!;
-  const restored = { ...g, render: 'full' as const, emit: g.intended, covered: [], folded: [] };
+  const head = restoredHead(g, cap, call.thresholds);
+  if (head.length === 0) return none;
+  const covered = minus(g.covered, head);
+  // A trivial remainder the pointer had folded is shown with the lines it ended.
+  const restored =
+    covered.length === 0
+      ? decided(g, 'full', g.intended, covered, covered)
+      : decided(g, 'partial', mergeRanges([...head, ...minus(g.folded, head)]), covered, []);
   const again = gated.map((w, k) => (k === i ? restored : w));
-  const recut = budgetStep(again, limits, t);
+  const recut = budgetStep(again, call.budget, price);
   if (recut[i]!.render === 'skipped') return none;
   return { gated: again, cut: recut, heldBack: g.file.path };
 }
 
 /**
+ * @internal `steps` run with the token prices a budget with `maxTokens` needs
+ * (`null` without): the host's counter, and once it fails, all over again
+ * with the estimate.
+ */
+export function withPrices<T>(
+  budget: BudgetLimits | null,
+  steps: (price: Price | null) => T,
+  count = budget?.countTokens ?? null,
+): T {
+  const price = budget !== null && budget.maxTokens !== Infinity ? pricer(count) : null;
+  const out = steps(price);
+  return price?.failed ? withPrices(budget, steps, null) : out;
+}
+
+/**
  * Plans a whole call, as pure steps: every file through the gates, then the
- * budget, then the hold-back (which may run the budget once more).
+ * budget, then the hold-back (which may run the budget once more). A path
+ * given twice is planned once, at its first rank, with the union of its
+ * spans (its later entries render `'skipped'`): one response never carries a
+ * line twice.
  *
  * - **Anti-abandonment hold-back**: when the call would carry zero new source
- *   chars and some file is all pointer, the first such file is
- *   restored to its real section (`heldBack` names it). A response of pointers
- *   only reads as "found nothing". The restored file then takes its place in
- *   the budget like any other; if the budget has no room for it at all, its
- *   pointer stays and `heldBack` is `null`. `holdBack: false` turns it off (a
- *   read tool answers an unchanged re-read with the pointer).
- * - **Budget** (`maxChars` counts source chars only): a file that is all pointer
- *   takes no file slot; the files that render share `maxChars` max-min
- *   fairly in rank order, by their deduped length; a file is cut at whole
- *   lines from its end (its `emit` shrinks to what is really sent). Files past
- *   the slots or the budget render `'skipped'`. `spend` (default) emits
- *   min(`maxChars`, deduped demand) up to line granularity; under `bank` each
- *   file emits exactly its dedup-off lines (same slots, same budget cut) minus
- *   its covered runs: the dedup-off response with duplicates replaced by
- *   pointers, so its source only shrinks.
+ *   chars and some file is all pointer, the first such file is restored
+ *   (`heldBack` names it) — at most `holdBackChars` (1,200) source chars,
+ *   whole lines from its first one, the rest still a pointer: a screen of
+ *   orientation, not the whole answer again. A response of pointers only
+ *   reads as "found nothing". The restored lines then take their place in
+ *   the budget like any other; if the budget has no room for them, the
+ *   pointer stays and `heldBack` is `null`. `holdBack: false` turns it off
+ *   (a read tool answers an unchanged re-read with the pointer).
+ * - **Budget** (`maxChars` counts source chars, `maxTokens` their tokens —
+ *   the host's `countTokens`, else `estimateTokens` — and both hold): a file
+ *   that is all pointer takes no file slot; the files that render share the
+ *   budget max-min fairly in rank order, by their deduped length; a file is
+ *   cut at whole lines from its end (its `emit` shrinks to what is really
+ *   sent, its `cutAt` names the first line left out). Files past the slots
+ *   or the budget render `'skipped'`. `spend` (default) emits min(budget,
+ *   deduped demand) up to line granularity; under `bank` each file emits
+ *   exactly its dedup-off lines (same slots, same budget cut) minus its
+ *   covered runs: the dedup-off response with duplicates replaced by
+ *   pointers, so its source only shrinks. With `maxTokens`, the plan and its
+ *   files report `newTokens`.
  *
  * Never throws: junk entries (no path, content not a string) and files with
- * nothing left after clipping render `'skipped'` and take no slot. The call's
- * `coveredChars` is a **pre-clip** figure, not savings (see {@link CallPlan}).
- * The plan is frozen.
+ * nothing left after clipping render `'skipped'` and take no slot; a
+ * `countTokens` that throws or returns anything but a non-negative integer
+ * gives way to the estimate for the whole call. The call's `coveredChars` is
+ * a **pre-clip** figure, not savings (see {@link CallPlan}). The plan is
+ * frozen.
  *
  * @example
  * ```ts
@@ -297,11 +480,14 @@ function holdBackStep(
 export function planCall(input: PlanCallInput): CallPlan {
   const call = readPlanCall(input);
   const gated = call.files.map((f) => planWork(f, call));
-  const cut = budgetStep(gated, call.budget, call.thresholds);
-  const held = call.holdBack
-    ? holdBackStep(gated, cut, call.budget, call.thresholds)
-    : { gated, cut, heldBack: null };
-  const files = Object.freeze(held.cut.map(planOf)) as FilePlan[];
+  const { budget, holdBack } = call;
+  const held = withPrices(budget, (price): HeldBack => {
+    const cut = budgetStep(gated, budget, price);
+    return holdBack === null
+      ? { gated, cut, heldBack: null }
+      : holdBackStep(gated, cut, call, holdBack, price);
+  });
+  const files = Object.freeze(held.cut.map((w) => planOf(w, call))) as FilePlan[];
   let coveredChars = 0;
   let foldedChars = 0;
   for (const w of held.gated) {
@@ -309,7 +495,7 @@ export function planCall(input: PlanCallInput): CallPlan {
     coveredChars += charsOf(w.index, w.covered);
     foldedChars += charsOf(w.index, w.folded);
   }
-  return Object.freeze({
+  const plan = {
     files,
     heldBack: held.heldBack,
     callIndex: call.prior === null ? null : (call.prior.callIndex ?? call.prior.callCount + 1),
@@ -317,5 +503,11 @@ export function planCall(input: PlanCallInput): CallPlan {
     newChars: files.reduce((sum, f) => sum + f.newChars, 0),
     coveredChars,
     foldedChars,
-  });
+  };
+  // Tokens only where they were counted (assigned, not spread: a spread copy is slow).
+  if (budget !== null && budget.maxTokens !== Infinity) {
+    const units = held.cut.reduce((sum, w) => sum + (w.units ?? 0), 0);
+    Object.assign(plan, { newTokens: Math.ceil(units / TOKEN_UNITS) });
+  }
+  return Object.freeze(plan);
 }

@@ -9,10 +9,19 @@ import { frozenEach } from '../boundary/freeze.js';
 import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
-import { subtractRanges } from '../ranges/setops.js';
-import { allTrivial, charsOf, clipToLines, indexLines, type LineIndex } from '../text/lines.js';
-import { earnsPointer, shareALine } from './_spans.js';
-import type { GateDecision, GateReason, GateVerdict } from './gates.js';
+import {
+  allTrivial,
+  charsBelow,
+  charsOf,
+  charsOfLines,
+  clipToLines,
+  indexLines,
+  type LineIndex,
+} from '../text/lines.js';
+import { TOKEN_UNITS } from '../text/tokens.js';
+import { earnsPointer, minus, shareALine } from './_spans.js';
+import type { DedupGate, GateDecision, GateReason, GateVerdict } from './gates.js';
+import { writePointer } from './pointer.js';
 import { type FileInput, type PlanSettings, readPlanFile } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
@@ -66,6 +75,25 @@ export interface FilePlan {
   readonly coveredChars: number;
   /** Chars of `folded`; when > 0, `render` is `pointer` and `newChars` is 0. */
   readonly foldedChars: number;
+  /**
+   * Tokens of `emit`, when the budget counted tokens (`budget.maxTokens`): the
+   * host's `countTokens`, else `estimateTokens`. Absent otherwise.
+   */
+  readonly newTokens?: number;
+  /**
+   * The first intended line the budget left out (no source, no pointer), when
+   * it cut this file: its section ends with a line that says so. A file the
+   * budget left out whole (`skipped`) is cut at its first line. `null` when
+   * nothing was cut.
+   */
+  readonly cutAt: number | null;
+  /**
+   * The number of the response being planned (`prior.callCount + 1`, `null`
+   * when untracked): `renderRead` opens with it, later pointers cite it.
+   */
+  readonly callIndex: number | null;
+  /** The thresholds the plan was made with: the renderer's pointer takes its limits from them. */
+  readonly thresholds: DedupThresholds;
   /** Each gate's verdict with a reason code, in order: switch, session, content, size, delta. */
   readonly gates: readonly GateDecision[];
 }
@@ -108,35 +136,45 @@ export interface FileWork {
   /** What served this file's current content, most recent first. */
   readonly served: readonly ServedRecord[];
   readonly gates: readonly GateDecision[];
+  /** The first intended line the budget left out, or `null`. */
+  readonly cutAt: number | null;
+  /** Token units of `emit` (32 a token), when the budget counted them; else `null`. */
+  readonly units: number | null;
 }
 
 const GATES = ['switch', 'session', 'content', 'size', 'delta'] as const;
+/** What each gate says when it lets withholding go on. */
+const PASSED: readonly GateReason[] = ['enabled', 'has-history', 'fingerprint-match', 'covered'];
+const GATE_LISTS = /* @__PURE__ */ new Map<string, readonly GateDecision[]>();
 
-/** A gate's decision, frozen once: a plan hands out the very object. */
-const decide = (
-  gate: GateDecision['gate'],
-  verdict: GateVerdict,
-  reason: GateReason,
-): GateDecision => Object.freeze({ gate, verdict, reason });
-
-/** The gates from `stopped` on, after gate `stopped` said `stop` for `reason`. */
-function stopAt(
-  passed: readonly GateDecision[],
-  stopped: number,
-  reason: GateReason,
-): readonly GateDecision[] {
-  const gates = [...passed, decide(GATES[stopped]!, 'stop', reason)];
-  for (let i = stopped + 1; i < GATES.length; i++) {
-    const gate = GATES[i]!;
-    gates.push(decide(gate, 'skip', gate === 'delta' ? 'nothing-covered' : 'not-reached'));
+/**
+ * The five decisions when gate `at` said `verdict` for `reason`: the gates
+ * before it passed, the ones after were not reached (`delta`: nothing
+ * covered). Made once per outcome and frozen, so plans share them.
+ */
+function gatesAt(at: number, verdict: GateVerdict, reason: GateReason): readonly GateDecision[] {
+  // A reason belongs to one gate and one verdict: it names the outcome.
+  let list = GATE_LISTS.get(reason);
+  if (list === undefined) {
+    const decide = (gate: DedupGate, i: number): GateDecision =>
+      Object.freeze(
+        i < at
+          ? { gate, verdict: 'pass', reason: PASSED[i]! }
+          : i === at
+            ? { gate, verdict, reason }
+            : {
+                gate,
+                verdict: 'skip',
+                reason: gate === 'delta' ? 'nothing-covered' : 'not-reached',
+              },
+      );
+    GATE_LISTS.set(reason, (list = Object.freeze(GATES.map(decide))));
   }
-  return gates;
+  return list;
 }
 
-/** What the gates decide: the part of a {@link FileWork} they set. */
-type Verdict = Pick<FileWork, 'render' | 'emit' | 'covered' | 'folded' | 'served' | 'gates'>;
-
 const NONE: readonly LineRange[] = [];
+const NO_RECORDS: readonly ServedRecord[] = [];
 
 /** Why the content gate found nothing to point at. */
 function unmatched(prior: ProjectState, path: string): GateReason {
@@ -152,109 +190,127 @@ function unmatched(prior: ProjectState, path: string): GateReason {
 }
 
 /**
- * The maximal runs of `intended` (normalized) that some record served: the
- * served lines marked once in a byte per line up to the last intended one,
- * then read off along `intended`. Linear in the lines asked for, with no sort.
+ * What the records served, as one normalized set: each record's ranges
+ * (normalized, as a ledger keeps them) merged into the others', joined where
+ * they overlap or touch. Ranges out of order could only leave lines out,
+ * never join lines no record served.
  */
-function heldRuns(intended: readonly LineRange[], served: readonly ServedRecord[]): LineRange[] {
-  const lastSpan = intended[intended.length - 1];
-  if (lastSpan === undefined) return [];
-  const last = lastSpan.end;
-  const mark = new Uint8Array(last + 1);
-  for (const record of served) {
-    // A span past the last intended line fills nothing: `fill` clamps to the array.
-    for (const r of record.ranges) mark.fill(1, r.start, Math.min(r.end, last) + 1);
-  }
-  const out: LineRange[] = [];
-  for (const r of intended) {
-    let run = 0;
-    for (let line = r.start; line <= r.end; line++) {
-      if (mark[line] === 1) {
-        if (run === 0) run = line;
-      } else if (run !== 0) {
-        out.push({ start: run, end: line - 1 });
-        run = 0;
-      }
+function unionOf(served: readonly ServedRecord[]): readonly LineRange[] {
+  let union = served[0]!.ranges;
+  for (let i = 1; i < served.length; i++) {
+    const b = served[i]!.ranges;
+    const out: LineRange[] = [];
+    let x = 0;
+    let y = 0;
+    while (x < union.length || y < b.length) {
+      const r =
+        y >= b.length || (x < union.length && union[x]!.start <= b[y]!.start)
+          ? union[x++]!
+          : b[y++]!;
+      const last = out[out.length - 1];
+      if (last === undefined || r.start > last.end + 1) out.push(r);
+      else if (r.end > last.end) out[out.length - 1] = { start: last.start, end: r.end };
     }
-    // Runs of two intended spans never touch: the spans themselves do not.
-    if (run !== 0) out.push({ start: run, end: r.end });
+    union = out;
   }
-  return out;
+  return union;
 }
 
 /**
- * Once the file carries a pointer, a held run too short for a pointer of its
- * own is withheld too when it sits at the edge of a span that would be sent:
- * the span shrinks from that end and the pointer names the run, so no hole
- * opens inside a sent span and no pointer is added for it. A short run inside
- * a span stays in the source.
- *
- * Held runs never touch one another (runs of one span are maximal, and spans
- * do not touch), so any of them, in order, is a normalized set: `covered` is
- * the runs kept, with no merge.
+ * The size gate over the maximal runs of `intended` (normalized) that some
+ * record served, found in one walk of both sets, span by span, never line by
+ * line: the runs that earn a pointer (`earns`, told whether the run is a
+ * whole intended span: a section held first line to last), or `null` when
+ * nothing intended was held at all.
  */
-function trimEdges(
+function heldRuns(
   intended: readonly LineRange[],
-  held: readonly LineRange[],
+  served: readonly ServedRecord[],
+  earns: (run: LineRange, whole: boolean) => boolean,
+): LineRange[] | null {
+  const union = unionOf(served);
+  const out: LineRange[] = [];
+  let held = false;
+  let j = 0;
+  for (const r of intended) {
+    while (j < union.length && union[j]!.end < r.start) j++;
+    for (let k = j; k < union.length && union[k]!.start <= r.end; k++) {
+      const u = union[k]!;
+      const run = { start: Math.max(u.start, r.start), end: Math.min(u.end, r.end) };
+      held = true;
+      if (earns(run, run.start === r.start && run.end === r.end)) out.push(run);
+    }
+  }
+  return held ? out : null;
+}
+
+/**
+ * The size gate's rule for one held run: a pointer is earned by
+ * `minCoveredLines` lines, or (a whole section, which leaves no hole in the
+ * source shown) by a compact pointer of at most half the section's chars, so
+ * that every pointer is a real saving.
+ */
+function earned(
+  run: LineRange,
+  whole: boolean,
+  work: Pick<FileWork, 'file' | 'index'>,
+  served: readonly ServedRecord[],
   t: DedupThresholds,
-): { covered: readonly LineRange[]; rest: readonly LineRange[] } {
-  const long = (run: LineRange) => earnsPointer(run, t.minCoveredLines);
-  const rest = subtractRanges(intended, held.filter(long));
-  const covered = held.filter(
-    (run) => long(run) || rest.some((span) => span.start === run.start || span.end === run.end),
-  );
-  return { covered, rest: subtractRanges(intended, covered) };
+): boolean {
+  if (earnsPointer(run, t.minCoveredLines)) return true;
+  if (!whole) return false;
+  const chars = charsOfLines(work.index, run.start, run.end);
+  // The shortest compact pointer: the path and `` ` L1: unchanged, in #1.``.
+  if (2 * (work.file.path.length + 22) > chars) return false;
+  const pointer = writePointer({
+    path: work.file.path,
+    covered: [run],
+    symbols: [],
+    partial: false,
+    calls: citing(served, [run]),
+    refresh: false,
+    compact: true,
+    maxSpansInPointer: t.maxSpansInPointer,
+    maxSymbolsInPointer: 0,
+  });
+  return 2 * pointer.length <= chars;
 }
 
 /** The five gates, in order; each returns early with its decision. */
 function gate(
-  work: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
+  base: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
   s: PlanSettings,
-): Verdict {
-  const whole = (gates: readonly GateDecision[]): Verdict => ({
-    render: 'full',
-    emit: work.intended,
-    covered: NONE,
-    folded: NONE,
-    served: [],
-    gates,
-  });
-  if (!s.enabled) return whole(stopAt([], 0, 'disabled'));
-  const passed = [decide('switch', 'pass', 'enabled')];
+): FileWork {
+  const { file, intended } = base;
+  const out = (
+    render: FileRender,
+    gates: readonly GateDecision[],
+    emit = intended,
+    covered = NONE,
+    folded = NONE,
+    served = NO_RECORDS,
+  ) => made(base, render, gates, served, emit, covered, folded, null, null);
+  if (!s.enabled) return out('full', gatesAt(0, 'stop', 'disabled'));
   const { prior } = s;
-  if (prior === null) return whole(stopAt(passed, 1, 'untracked'));
-  if (prior.calls.length === 0) return whole(stopAt(passed, 1, 'first-call'));
-  passed.push(decide('session', 'pass', 'has-history'));
-  const { file } = work;
-  if (file.content === null) return whole(stopAt(passed, 2, 'no-content'));
-  if (file.pathProblem !== 'none') return whole(stopAt(passed, 2, 'unusable-path'));
-  const served = servedRecords(prior, file.path, work.fingerprint);
-  if (served.length === 0) return whole(stopAt(passed, 2, unmatched(prior, file.path)));
-  passed.push(decide('content', 'pass', 'fingerprint-match'));
-  const held = heldRuns(work.intended, served);
-  if (!held.some((r) => earnsPointer(r, s.thresholds.minCoveredLines))) {
-    return whole(stopAt(passed, 3, held.length === 0 ? 'no-overlap' : 'below-min-covered'));
+  if (prior === null) return out('full', gatesAt(1, 'stop', 'untracked'));
+  if (prior.calls.length === 0) return out('full', gatesAt(1, 'stop', 'first-call'));
+  if (file.content === null) return out('full', gatesAt(2, 'stop', 'no-content'));
+  if (file.pathProblem !== 'none') return out('full', gatesAt(2, 'stop', 'unusable-path'));
+  const served = servedRecords(prior, file.path, base.fingerprint);
+  if (served.length === 0) return out('full', gatesAt(2, 'stop', unmatched(prior, file.path)));
+  const covered = heldRuns(intended, served, (run, whole) =>
+    earned(run, whole, base, served, s.thresholds),
+  );
+  if (covered === null) return out('full', gatesAt(3, 'stop', 'no-overlap'));
+  if (covered.length === 0) return out('full', gatesAt(3, 'stop', 'below-min-covered'));
+  // Held runs never touch one another, so the runs kept are a normalized set.
+  const rest = minus(intended, covered);
+  if (rest.length === 0)
+    return out('pointer', gatesAt(4, 'pass', 'all-covered'), NONE, covered, NONE, served);
+  if (charsBelow(base.index, rest, s.thresholds.minDeltaChars) && allTrivial(base.index, rest)) {
+    return out('pointer', gatesAt(4, 'fold', 'folded-small-delta'), NONE, covered, rest, served);
   }
-  passed.push(decide('size', 'pass', 'covered'));
-  const { covered, rest } = trimEdges(work.intended, held, s.thresholds);
-  const withheld = { covered, served, emit: NONE, folded: NONE };
-  if (rest.length === 0) {
-    return {
-      ...withheld,
-      render: 'pointer',
-      gates: [...passed, decide('delta', 'pass', 'all-covered')],
-    };
-  }
-  if (charsOf(work.index, rest) < s.thresholds.minDeltaChars && allTrivial(work.index, rest)) {
-    const gates = [...passed, decide('delta', 'fold', 'folded-small-delta')];
-    return { ...withheld, render: 'pointer', folded: rest, gates };
-  }
-  return {
-    ...withheld,
-    render: 'partial',
-    emit: rest,
-    gates: [...passed, decide('delta', 'pass', 'delta-kept')],
-  };
+  return out('partial', gatesAt(4, 'pass', 'delta-kept'), rest, covered, NONE, served);
 }
 
 /**
@@ -263,26 +319,65 @@ function gate(
  * lines, is skipped (no section, no slot) after the gates have said why.
  */
 export function planWork(file: FileInput, s: PlanSettings): FileWork {
-  const content = file.content ?? '';
   const last = file.intended[file.intended.length - 1];
   // Lines past the last intended one are never scanned.
-  const index = indexLines(content, last === undefined ? 1 : last.end);
+  const index = indexLines(file.content ?? '', last === undefined ? 1 : last.end);
   const intended = clipToLines(file.intended, index.lineCount);
-  const { fingerprint } = file;
-  const { render, emit, covered, folded, served, gates } = gate(
-    { file, fingerprint, index, intended },
-    s,
-  );
-  const work = { file, fingerprint, index, intended, render, emit, covered, folded, served, gates };
+  const work = gate({ file, fingerprint: file.fingerprint, index, intended }, s);
   if (file.content === null || file.pathProblem === 'no-path' || intended.length === 0) {
     return skipped(work);
   }
   return work;
 }
 
+/**
+ * @internal `w` with what a call-level step decided. Written out, not spread:
+ * a spread copy of a plan's work costs more than all the rest of a gate.
+ */
+export function decided(
+  w: FileWork,
+  render: FileRender,
+  emit: readonly LineRange[],
+  covered: readonly LineRange[],
+  folded: readonly LineRange[],
+  cutAt = w.cutAt,
+  units = w.units,
+): FileWork {
+  return made(w, render, w.gates, w.served, emit, covered, folded, cutAt, units);
+}
+
+/** A file's work from what it is and what was decided, every field written out. */
+function made(
+  base: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
+  render: FileRender,
+  gates: readonly GateDecision[],
+  served: readonly ServedRecord[],
+  emit: readonly LineRange[],
+  covered: readonly LineRange[],
+  folded: readonly LineRange[],
+  cutAt: number | null,
+  units: number | null,
+): FileWork {
+  const { file, fingerprint, index, intended } = base;
+  return {
+    file,
+    fingerprint,
+    index,
+    intended,
+    render,
+    emit,
+    covered,
+    folded,
+    served,
+    gates,
+    cutAt,
+    units,
+  };
+}
+
 /** @internal The same file left out of the response: no source, no pointer. */
 export function skipped(work: FileWork): FileWork {
-  return { ...work, render: 'skipped', emit: NONE, covered: NONE, folded: NONE };
+  return decided(work, 'skipped', NONE, NONE, NONE, work.cutAt, null);
 }
 
 /** The records that served some of `covered`, most recent first (as `served` is ordered). */
@@ -301,9 +396,9 @@ function citing(served: readonly ServedRecord[], covered: readonly LineRange[]):
  * (inputs are copied as they are read) and none is changed once made, so they
  * are frozen in place.
  */
-export function planOf(work: FileWork): FilePlan {
+export function planOf(work: FileWork, s: PlanSettings): FilePlan {
   const { index } = work;
-  return Object.freeze({
+  const plan = {
     path: work.file.path,
     fingerprint: work.fingerprint,
     render: work.render,
@@ -314,8 +409,14 @@ export function planOf(work: FileWork): FilePlan {
     newChars: charsOf(index, work.emit),
     coveredChars: charsOf(index, work.covered),
     foldedChars: charsOf(index, work.folded),
+    cutAt: work.cutAt,
+    callIndex: s.prior === null ? null : s.prior.callCount + 1,
+    thresholds: s.thresholds,
     gates: Object.freeze(work.gates),
-  });
+  };
+  // Tokens only where they were counted (assigned, not spread: a spread copy is slow).
+  if (work.units !== null) Object.assign(plan, { newTokens: Math.ceil(work.units / TOKEN_UNITS) });
+  return Object.freeze(plan);
 }
 
 /**
@@ -348,5 +449,5 @@ export function planOf(work: FileWork): FilePlan {
  */
 export function planFile(input: PlanFileInput): FilePlan {
   const { file, ...s } = readPlanFile(input);
-  return planOf(planWork(file, s));
+  return planOf(planWork(file, s), s);
 }

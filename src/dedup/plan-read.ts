@@ -9,6 +9,7 @@
 
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
+import { budgetStep, type CallBudget, withPrices } from './plan-call.js';
 import { type FilePlan, planOf, planWork } from './plan-file.js';
 import { readPlanRead } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
@@ -35,6 +36,14 @@ export interface PlanReadInput {
   readonly enabled?: boolean | undefined;
   /** Overrides of {@link DEDUP_THRESHOLDS}. */
   readonly thresholds?: Partial<DedupThresholds> | undefined;
+  /**
+   * How much of the window to send, as in `planCall` (`maxChars`, `maxTokens`;
+   * the window is cut at whole lines from its end, and the plan's `cutAt` says
+   * where). None by default.
+   */
+  readonly budget?: Pick<CallBudget, 'maxChars' | 'maxTokens'> | undefined;
+  /** The host's token counter for `budget.maxTokens`, as in `planCall`. */
+  readonly countTokens?: ((text: string) => number) | undefined;
 }
 
 /**
@@ -66,6 +75,7 @@ export interface PlanReadInput {
  * ```
  */
 export function planRead(input: PlanReadInput): FilePlan {
-  const { file, ...settings } = readPlanRead(input);
-  return planOf(planWork(file, settings));
+  const read = readPlanRead(input);
+  const work = [planWork(read.file, read)];
+  return planOf(withPrices(read.budget, (price) => budgetStep(work, read.budget, price))[0]!, read);
 }

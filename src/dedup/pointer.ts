@@ -8,10 +8,10 @@
  * and never sends the reader to the file.
  */
 
+import { readGeneration } from '../ledger/random.js';
 import { spansText } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
-import { type PointerParts, readPointerInput } from './read-input.js';
-import { DEDUP_THRESHOLDS } from './thresholds.js';
+import { type PointerParts, readCalls, readPointerInput } from './read-input.js';
 
 /**
  * What a pointer is written from: the argument of {@link formatPointer}, and
@@ -33,6 +33,16 @@ export interface PointerInput {
   readonly generation?: string | null | undefined;
   /** True when the tool takes a `refresh` argument: the pointer says how to get the lines back. */
   readonly refresh?: boolean | undefined;
+  /**
+   * True for the one-line form of a whole small section (path, spans, the
+   * response that sent them): the renderers use it when every covered run is
+   * shorter than `minCoveredLines`, as only whole sections can be.
+   */
+  readonly compact?: boolean | undefined;
+  /** Spans named before `+N more spans` (a plan's `thresholds.maxSpansInPointer`; default 4). */
+  readonly maxSpansInPointer?: number | undefined;
+  /** Symbols named before `+N more` (a plan's `thresholds.maxSymbolsInPointer`; default 5). */
+  readonly maxSymbolsInPointer?: number | undefined;
 }
 
 /** Response numbers named before the rest are counted. */
@@ -47,7 +57,10 @@ export function responseLabel(index: number, generation: string | null | undefin
   return generation ? `${index}/${generation}` : `${index}`;
 }
 
-/** `#5`, `#5 and #3`, `#5, #3 and #1`, `#9, #8, #7, #6 and 2 earlier ones`. */
+/**
+ * `#5`, `#5 and #3`, `#5, #3 and #1`, `#9, #8, #7, #6 and 2 earlier ones`;
+ * each with its numbering tag when there is one (`#5/kqfz`).
+ */
 function numbers(calls: readonly number[], generation: string | null): string {
   const shown = calls.slice(0, MAX_CALLS_SHOWN).map((n) => `#${responseLabel(n, generation)}`);
   const rest = calls.length - shown.length;
@@ -62,8 +75,25 @@ function symbolList(names: readonly string[], max: number): string {
   return shown.join(', ');
 }
 
-/** The sentence that tells the reader how to get the lines back through the tool. */
-function refreshSentence(calls: readonly number[], generation: string | null): string {
+/**
+ * The sentence that tells the reader how to get lines back through the tool:
+ * which responses to name in `refresh`. A response whose pointers all cite
+ * `calls` says it once, after them (`renderMarkdown` and `renderRead` do).
+ *
+ * @example
+ * ```ts
+ * formatRefreshOffer([5, 3]);
+ * // → 'If responses #5 and #3 are no longer in your context, call this tool again with `refresh: [5, 3]`.'
+ * formatRefreshOffer([]);
+ * // → 'If that copy is no longer in your context, call this tool again with `refresh: true`.'
+ * ```
+ */
+export function formatRefreshOffer(calls: readonly number[], generation?: string | null): string {
+  return refreshOffer(readCalls(calls), readGeneration(generation) ?? null);
+}
+
+/** @internal {@link formatRefreshOffer} of response numbers (and their tag) already read. */
+export function refreshOffer(calls: readonly number[], generation: string | null = null): string {
   if (calls.length === 0) {
     return 'If that copy is no longer in your context, call this tool again with `refresh: true`.';
   }
@@ -75,12 +105,14 @@ function refreshSentence(calls: readonly number[], generation: string | null): s
 
 /**
  * The pointer text for lines the reader already holds: names the path, the
- * spans (past four, `+N more spans`), up to five symbols (`+N more`), the
- * responses that delivered them (`calls`: "response #3", "responses #5 and
- * #3"), says the file is unchanged since, and — when `partial` — that only the
- * new lines follow. With `refresh: true` it ends with one sentence on how to
- * get the lines back by calling the tool again with `refresh`. It never sends
- * the reader to the file.
+ * spans (past `maxSpansInPointer`, four by default, `+N more spans`), the
+ * symbols (past `maxSymbolsInPointer`, five, `+N more`), the responses that
+ * delivered them (`calls`: "response #3", "responses #5 and #3"), says the
+ * file is unchanged since, and — when `partial` — that only the new lines
+ * follow. `compact` gives the one-line form of a whole small section
+ * (`` `src/a.ts` L248-254: unchanged, in #2. ``). With `refresh:
+ * true` it ends with {@link formatRefreshOffer}'s sentence, for a host that
+ * writes one pointer a response. It never sends the reader to the file.
  *
  * @example
  * ```ts
@@ -93,9 +125,10 @@ function refreshSentence(calls: readonly number[], generation: string | null): s
  *   refresh: true,
  * });
  * // → 'Sent in response #3 of this conversation: `src/auth.ts` L10-80 (Session, login).'
- * //   + ' The file is unchanged since, so that earlier copy is still exact.'
- * //   + ' Only the lines not sent before follow.'
+ * //   + ' The file is unchanged since; only the lines not sent before follow.'
  * //   + ' If response #3 is no longer in your context, call this tool again with `refresh: [3]`.'
+ * formatPointer({ path: 'core/util.ts', covered: [{ start: 248, end: 254 }], calls: [2], compact: true });
+ * // → '`core/util.ts` L248-254: unchanged, in #2.'
  * ```
  */
 export function formatPointer(input: PointerInput): string {
@@ -108,20 +141,15 @@ export function formatPointer(input: PointerInput): string {
  * non-blank, `calls` positive and each once.
  */
 export function writePointer(p: PointerParts): string {
-  const name = p.path !== '' ? `\`${p.path}\`` : 'this file';
-  const spans = spansText(p.covered, DEDUP_THRESHOLDS.maxSpansInPointer);
-  const names = symbolList(p.symbols, DEDUP_THRESHOLDS.maxSymbolsInPointer);
-  const when =
-    p.calls.length === 0
-      ? 'Sent earlier in this conversation'
-      : `Sent in ${p.calls.length === 1 ? 'response' : 'responses'} ${numbers(p.calls, p.generation)} of this conversation`;
-  let head = `${when}: ${name}`;
-  if (spans !== '') head += ` ${spans}`;
-  if (names !== '') head += ` (${names})`;
-  const tail = p.partial
-    ? 'The file is unchanged since, so that earlier copy is still exact. Only the lines not sent before follow.'
-    : 'The file is unchanged since, so that earlier copy is still exact; scroll back to it.';
-  return p.refresh
-    ? `${head}. ${tail} ${refreshSentence(p.calls, p.generation)}`
-    : `${head}. ${tail}`;
+  let what = p.path !== '' ? `\`${p.path}\`` : 'this file';
+  const spans = spansText(p.covered, p.maxSpansInPointer);
+  const names = symbolList(p.symbols, p.maxSymbolsInPointer);
+  if (spans !== '') what += ` ${spans}`;
+  if (names !== '') what += ` (${names})`;
+  const text = p.compact
+    ? `${what}: unchanged, ${p.calls.length === 0 ? 'sent earlier in this conversation' : `in ${numbers(p.calls, p.generation ?? null)}`}.`
+    : `Sent ${p.calls.length === 0 ? 'earlier in this conversation' : `in ${p.calls.length === 1 ? 'response' : 'responses'} ${numbers(p.calls, p.generation ?? null)} of this conversation`}: ${what}. The file is unchanged since${
+        p.partial ? '; only the lines not sent before follow.' : '.'
+      }`;
+  return p.refresh ? `${text} ${refreshOffer(p.calls, p.generation ?? null)}` : text;
 }

@@ -8,12 +8,13 @@
  * never makes the planner withhold more. A prior record that cannot be read is
  * dropped (its lines are re-sent); a file that cannot be planned is skipped.
  */
-import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { at, isPositiveInteger, listOf, prop, readOr } from '../boundary/read.js';
 import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
 import { readGeneration } from '../ledger/random.js';
 import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
 import { readPrior } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
+import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
 import { DEDUP_THRESHOLDS, type DedupThresholds } from './thresholds.js';
@@ -49,24 +50,39 @@ export interface PlanSettings {
   readonly thresholds: DedupThresholds;
 }
 
-/** A budget with at least one limit; `null` when there is none. */
+/**
+ * A budget with at least one limit (`Infinity`: none), or `null` when there
+ * is none; `countTokens` is the host's counter, contained (`null`: none, or
+ * no budget in tokens to count for).
+ */
 export interface BudgetLimits {
   readonly maxChars: number;
+  readonly maxTokens: number;
   readonly maxFiles: number;
   readonly bank: boolean;
+  readonly countTokens: TokenCounter | null;
 }
+
+/** The host's token counter, contained: its count of `text`, or `NaN` when it threw. */
+export type TokenCounter = (text: string) => unknown;
 
 /** A `planCall` input, read. */
 export interface CallInput extends PlanSettings {
+  /** One per entry, in rank order; a path seen before comes with no spans (they joined the first). */
   readonly files: readonly FileInput[];
   readonly budget: BudgetLimits | null;
-  readonly holdBack: boolean;
+  /** The hold-back's cap in source chars; `null` when the hold-back is off. */
+  readonly holdBack: number | null;
 }
 
-/** A `planFile` or `planRead` input, read. */
+/** A `planFile` or `planRead` input, read (`budget`: `planRead`'s). */
 export interface OneFileInput extends PlanSettings {
   readonly file: FileInput;
+  readonly budget: BudgetLimits | null;
 }
+
+/** A screen of orientation: what the hold-back restores of a file at most, by default. */
+const HOLD_BACK_CHARS = 1200;
 
 /** Lines as far as any intended span may reach: "to the end of the file". */
 const WHOLE_FILE: readonly LineRange[] = /* @__PURE__ */ Object.freeze([
@@ -110,22 +126,41 @@ function intAtLeast(value: unknown, min: number, fallback: number): number {
 export function readThresholds(raw: unknown): DedupThresholds {
   if (typeof raw !== 'object' || raw === null) return DEDUP_THRESHOLDS;
   const d = DEDUP_THRESHOLDS;
-  return {
+  return Object.freeze({
     minCoveredLines: intAtLeast(prop(raw, 'minCoveredLines'), 1, d.minCoveredLines),
     minDeltaChars: intAtLeast(prop(raw, 'minDeltaChars'), 0, d.minDeltaChars),
     maxSpansInPointer: intAtLeast(prop(raw, 'maxSpansInPointer'), 0, d.maxSpansInPointer),
     maxSymbolsInPointer: intAtLeast(prop(raw, 'maxSymbolsInPointer'), 0, d.maxSymbolsInPointer),
-  };
+  });
 }
 
-/** A budget: a limit that is not a non-negative number is no limit; no limit at all is `null`. */
+/** A non-negative number, or `Infinity` (no limit) when `x` is not one. */
+const limit = (x: unknown) => (typeof x === 'number' && x >= 0 ? x : Infinity);
+
+/**
+ * A budget of the input `raw` (its `budget`, and the host's `countTokens`): a
+ * `maxChars` or `maxFiles` that is not a non-negative number, or a
+ * `maxTokens` that is not a positive safe integer, is no limit; no limit at
+ * all is `null`.
+ */
 function readBudget(raw: unknown): BudgetLimits | null {
-  const maxChars = prop(raw, 'maxChars');
-  const maxFiles = prop(raw, 'maxFiles');
-  const chars = typeof maxChars === 'number' && maxChars >= 0 ? maxChars : Infinity;
-  const files = typeof maxFiles === 'number' && maxFiles >= 0 ? Math.floor(maxFiles) : Infinity;
-  if (chars === Infinity && files === Infinity) return null;
-  return { maxChars: chars, maxFiles: files, bank: prop(raw, 'policy') === 'bank' };
+  const budget = prop(raw, 'budget');
+  const maxTokens = prop(budget, 'maxTokens');
+  const tokens = isPositiveInteger(maxTokens) ? maxTokens : Infinity;
+  const maxChars = limit(prop(budget, 'maxChars'));
+  const maxFiles = Math.floor(limit(prop(budget, 'maxFiles')));
+  if (maxChars === Infinity && maxFiles === Infinity && tokens === Infinity) return null;
+  const count = prop(raw, 'countTokens');
+  return {
+    maxChars,
+    maxTokens: tokens,
+    maxFiles,
+    bank: prop(budget, 'policy') === 'bank',
+    countTokens:
+      typeof count !== 'function' || tokens === Infinity
+        ? null
+        : (text) => readOr(() => count(text) as unknown, NaN),
+  };
 }
 
 function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
@@ -136,29 +171,52 @@ function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
   };
 }
 
-/** A `planCall` input: files in rank order (a non-array is none), and its settings. */
+/**
+ * A `planCall` input: files in rank order (a non-array is none), and its
+ * settings. A path given twice is one section: its later entries' spans join
+ * the first entry's, and they keep none of their own.
+ */
 export function readPlanCall(raw: unknown): CallInput {
   const { list, length } = listOf(prop(raw, 'files'));
   const files: FileInput[] = [];
-  const paths = new Set<string>();
+  const first = new Map<string, number>();
   for (let i = 0; i < length; i++) {
     const entry = at(list, i);
     const file = readFile(entry, readRanges(prop(entry, 'intended')));
-    files.push(file);
-    if (file.pathProblem === 'none') paths.add(file.path);
+    const k = first.get(file.path);
+    if (k === undefined) {
+      if (file.pathProblem !== 'no-path') first.set(file.path, i);
+      files.push(file);
+      continue;
+    }
+    const f = files[k]!;
+    files[k] = { ...f, intended: mergeRanges([...f.intended, ...file.intended]) };
+    files.push({ ...file, intended: [] });
   }
+  const cap = prop(raw, 'holdBackChars');
   return {
-    ...settings(raw, paths),
+    ...settings(raw, new Set(first.keys())),
     files,
-    budget: readBudget(prop(raw, 'budget')),
-    holdBack: prop(raw, 'holdBack') !== false,
+    budget: readBudget(raw),
+    holdBack:
+      prop(raw, 'holdBack') === false
+        ? null
+        : typeof cap === 'number' && cap >= 0
+          ? cap
+          : HOLD_BACK_CHARS,
   };
+}
+
+/** A `planFile` or `planRead` input, with the spans it asks for. */
+function readOneFile(raw: unknown, intended: readonly LineRange[]): OneFileInput {
+  const file = readFile(raw, intended);
+  const paths = new Set(file.pathProblem === 'none' ? [file.path] : []);
+  return { ...settings(raw, paths), file, budget: readBudget(raw) };
 }
 
 /** A `planFile` input. */
 export function readPlanFile(raw: unknown): OneFileInput {
-  const file = readFile(raw, readRanges(prop(raw, 'intended')));
-  return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
+  return readOneFile(raw, readRanges(prop(raw, 'intended')));
 }
 
 /**
@@ -173,8 +231,7 @@ export function readPlanRead(raw: unknown): OneFileInput {
     const one = readRange(range);
     intended = one === null ? [] : [one];
   }
-  const file = readFile(raw, intended);
-  return { ...settings(raw, new Set(file.pathProblem === 'none' ? [file.path] : [])), file };
+  return readOneFile(raw, intended);
 }
 
 /** A symbol node read: a non-blank name (trimmed), not an import or export, valid lines. */
@@ -217,9 +274,13 @@ export interface PointerParts {
   readonly partial: boolean;
   /** Response numbers, valid and each once, in the order given. */
   readonly calls: readonly number[];
-  /** Their numbering tag, or `null`. */
-  readonly generation: string | null;
+  /** Their numbering tag, or `null` (absent: none). */
+  readonly generation?: string | null;
   readonly refresh: boolean;
+  /** The one-line form, for whole small sections. */
+  readonly compact: boolean;
+  readonly maxSpansInPointer: number;
+  readonly maxSymbolsInPointer: number;
 }
 
 function readNames(raw: unknown): string[] {
@@ -258,5 +319,16 @@ export function readPointerInput(raw: unknown): PointerParts {
     calls: readCalls(prop(raw, 'calls')),
     generation: readGeneration(prop(raw, 'generation')) ?? null,
     refresh: prop(raw, 'refresh') === true,
+    compact: prop(raw, 'compact') === true,
+    maxSpansInPointer: intAtLeast(
+      prop(raw, 'maxSpansInPointer'),
+      0,
+      DEDUP_THRESHOLDS.maxSpansInPointer,
+    ),
+    maxSymbolsInPointer: intAtLeast(
+      prop(raw, 'maxSymbolsInPointer'),
+      0,
+      DEDUP_THRESHOLDS.maxSymbolsInPointer,
+    ),
   };
 }

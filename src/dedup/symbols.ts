@@ -1,6 +1,6 @@
 /**
- * Naming what a span holds: the symbols whose definitions overlap it, for the
- * pointer to list. Not a parser: the caller brings the symbol nodes it already
+ * Naming what a span holds: the symbols declared in it, for the pointer to
+ * list. Not a parser: the caller brings the symbol nodes it already
  * has from its index.
  */
 import type { LineRange } from '../ranges/range.js';
@@ -59,10 +59,12 @@ function firstEndingAtOrAfter(spans: readonly LineRange[], line: number): number
 }
 
 /**
- * The names of the symbols (not imports or exports) whose definitions overlap
- * `spans`, ordered by where they start, each name once. Nodes give their lines
- * as `{ start, end }` or as `{ startLine, endLine }`. Invalid nodes (blank
- * name, bad lines) and invalid spans are ignored.
+ * The names of the symbols (not imports or exports) whose declaration line —
+ * the node's first — lies in `spans`, ordered by where they start, each name
+ * once: a symbol whose last lines rode along as context is not named as if
+ * it had been sent. Nodes give their lines as `{ start, end }` or as
+ * `{ startLine, endLine }`. Invalid nodes (blank name, bad lines) and invalid
+ * spans are ignored.
  *
  * @example
  * ```ts
@@ -73,8 +75,8 @@ function firstEndingAtOrAfter(spans: readonly LineRange[], line: number): number
  *     { name: 'login', kind: 'method', startLine: 20, endLine: 40 },
  *     { name: 'audit', kind: 'function', start: 90, end: 99 },
  *   ],
- *   [{ start: 1, end: 30 }],
- * ); // → ['Session', 'login']
+ *   [{ start: 1, end: 30 }, { start: 95, end: 99 }],
+ * ); // → ['Session', 'login']   (audit starts at L90: only its end was sent)
  * ```
  */
 export function symbolsInSpans(
@@ -93,7 +95,7 @@ export function symbolsInSpans(
 export function symbolNames(nodes: readonly SymbolExtent[], set: readonly LineRange[]): string[] {
   const hits = nodes.filter((node) => {
     const k = firstEndingAtOrAfter(set, node.start);
-    return k < set.length && set[k]!.start <= node.end;
+    return k < set.length && set[k]!.start <= node.start;
   });
   // A stable sort: nodes that start on the same line keep their input order.
   hits.sort((a, b) => a.start - b.start);

@@ -88,7 +88,20 @@ enum Run {
  */
 export function estimateTokens(text: string): number {
   if (typeof text !== 'string') throw new TypeError(`estimateTokens(text): text must be a string`);
-  const n = text.length;
+  return Math.ceil(tokenUnits(text, 0, text.length) / Price.TOKEN);
+}
+
+/** @internal What a token is worth in the units {@link tokenUnits} counts. */
+export const TOKEN_UNITS = 32;
+
+/**
+ * @internal The estimate of `text.slice(from, to)` in 32nds of a token, not
+ * rounded: for a budget that prices line by line. A slice that starts at a
+ * line start and ends after a line break is priced as it would be inside the
+ * whole text, so the units of whole lines add up to the units of the text
+ * they make, and a sum rounds up once.
+ */
+export function tokenUnits(text: string, from: number, to: number): number {
   let t = 0;
   // The start of a text is priced like the start of a line.
   let cls = Run.BREAK;
@@ -96,8 +109,8 @@ export function estimateTokens(text: string): number {
   let run = 0;
   let lower = false;
   let wide = false;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : -1;
+  for (let i = from; i <= to; i++) {
+    const c = i < to ? text.charCodeAt(i) : -1;
     let k = Run.PUNCTUATION;
     let upper = false;
     let wideLetter = false;
@@ -155,5 +168,5 @@ export function estimateTokens(text: string): number {
     lower = k === Run.LETTER && !upper;
     wide ||= wideLetter;
   }
-  return Math.ceil(t / Price.TOKEN);
+  return t;
 }

@@ -29,20 +29,48 @@ export interface Refresh {
 
 const EVERYTHING: Refresh = /* @__PURE__ */ Object.freeze({});
 
+/** `3`, `3,5`, `[3, 5]`: call numbers as a client that sends every argument as a string writes them. */
+const NUMBERS = /^\[?\s*\d+(?:\s*,\s*\d+)*\s*\]?$/;
+
+/**
+ * @internal A `refresh` value: what it asks for; `undefined` when it asks
+ * for nothing (absent, `null`, `false`, `'false'`, a blank string); `null`
+ * when it was sent but cannot be read — the response says so.
+ */
+export function parseRefresh(raw: unknown): Refresh | null | undefined {
+  if (raw === undefined || raw === null || raw === false) return undefined;
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    const text = raw.trim().toLowerCase();
+    if (text === '' || text === 'false') return undefined;
+    if (text === 'true') return EVERYTHING;
+    value = NUMBERS.test(text) ? text.match(/\d+/g)!.map(Number) : null;
+  }
+  if (value === true) return EVERYTHING;
+  const calls = positiveIntegers(value, MAX_REFRESH_CALLS);
+  if (calls === null) return null;
+  return Object.freeze({ calls: Object.freeze([...new Set(calls)].sort((a, b) => a - b)) });
+}
+
 /**
  * The `refresh` tool argument: `true` → `{}` (everything); an array of
- * positive safe integers (at most 1,024) → `{ calls }`,
- * sorted and deduplicated; anything else (absent, `false`, `'true'`, `[0]`,
- * `[1.5]`, a longer list, a value that cannot be read) → `null`, as if the
- * client had not passed it. Only own properties of `args` count. The host
- * dispatches `pruned` with it before planning, so the call sends those lines
- * in full and the ledger stops claiming them. Never throws; frozen.
+ * positive safe integers (at most 1,024) → `{ calls }`, sorted and
+ * deduplicated. A client that sends every argument as a string is met
+ * halfway: `'true'`, `'3'`, `'3,5'` and `'[3, 5]'` read as `true`, `[3]` and
+ * `[3, 5]`. Anything else (absent, `false`, `[0]`, `[1.5]`, `'yes'`, a longer
+ * list, a value that cannot be read) → `null`, and nothing is refreshed; pass
+ * the argument as it came to the renderer's `refreshArgument` and the
+ * response says, in one line, that it was not understood. Only own
+ * properties of `args` count. The host dispatches `pruned` with it before
+ * planning, so the call sends those lines in full and the ledger stops
+ * claiming them. Never throws; frozen.
  *
  * @example
  * ```ts
  * readRefresh({ refresh: true });        // {}
  * readRefresh({ refresh: [5, 3, 5] });   // { calls: [3, 5] }
- * readRefresh({ refresh: 'true' });      // null
+ * readRefresh({ refresh: '[3, 5]' });    // { calls: [3, 5] }
+ * readRefresh({ refresh: 'yes' });       // null
  * readRefresh({ refresh: [0] });         // null
  * const spans = createSessionStore();
  * const lost = readRefresh({ query: 'auth', refresh: [3] });
@@ -50,11 +78,7 @@ const EVERYTHING: Refresh = /* @__PURE__ */ Object.freeze({});
  * ```
  */
 export function readRefresh(args: unknown): Refresh | null {
-  const raw = ownProp(args, 'refresh');
-  if (raw === true) return EVERYTHING;
-  const calls = positiveIntegers(raw, MAX_REFRESH_CALLS);
-  if (calls === null) return null;
-  return Object.freeze({ calls: Object.freeze([...new Set(calls)].sort((a, b) => a - b)) });
+  return parseRefresh(ownProp(args, 'refresh')) ?? null;
 }
 
 /**

@@ -68,7 +68,8 @@ export function envWith(extra: Record<string, string>): Record<string, string> {
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && k !== 'SPAN_LEDGER_DEDUP' && !k.startsWith('EXPLORE_')) env[k] = v;
   }
-  return { ...env, ...extra };
+  // A budget the small fixture overflows, so a repeat has new source to bring.
+  return { ...env, EXPLORE_MAX_CHARS: '3000', ...extra };
 }
 
 export interface StdioServer {
@@ -439,7 +440,7 @@ export async function examplePool(
     workerData: {
       root: FIXTURE,
       enabled: true,
-      budget: { maxChars: 3000, maxFiles: 4 },
+      budget: { maxTokens: 20_000, maxChars: 3000, maxFiles: 4 },
       maxResponseChars: 20_000,
     },
     timeoutMs: 5000,

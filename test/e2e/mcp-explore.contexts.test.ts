@@ -109,10 +109,12 @@ describe('a second context on the same connection', () => {
 describe('junk in refresh and context', () => {
   it('reads as absent: the call answers, forgets nothing it was not asked to, and mints a token', async () => {
     const { token } = await parentByToken();
-    for (const refresh of ['true', [0], [1.5], [-1], { calls: [1] }, null]) {
+    for (const refresh of ['yes', [0], [1.5], [-1], { calls: [1] }, null]) {
       const text = await explore(client, { query: WIDE, context: token, refresh }, null);
       // Not a refresh: the parent's history still stands, so the call still points back.
       expect(hasPointer(text)).toBe(true);
+      // …and a refresh it could not read is said, in one line (null is no refresh at all).
+      expect(text.includes('`refresh` was not understood')).toBe(refresh !== null);
     }
     // Non-vacuous: a real refresh of the same bucket does bring everything back.
     const real = await explore(client, { query: WIDE, context: token, refresh: true }, null);

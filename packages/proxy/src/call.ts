@@ -19,6 +19,7 @@
 import {
   type CallBudget,
   contextIdFromMeta,
+  estimateTokens,
   planCall,
   readContextToken,
   readRefresh,
@@ -26,7 +27,6 @@ import {
 import { createEmissionRecorder, formatResponseHeader } from 'span-ledger/adapter';
 import type { Root } from './disk.js';
 import { diskReader } from './disk.js';
-import { formatRefreshUnread } from './library.js';
 import type { Profile, ToolResult } from './profile.js';
 import { textsOf } from './profile.js';
 import type { Stats } from './stats.js';
@@ -34,15 +34,18 @@ import type { ProxyStore } from './store.js';
 import type { Answer } from './upstream.js';
 
 /**
- * How big one re-rendered response may get, in source chars: 80,000 (about
- * 20,000 tokens, under the 25,000-token cap Claude Code puts on an MCP
- * result). Sections past it are cut at whole lines, by rank, and say so.
- * The token budget of the planner replaces it: `{ maxTokens: 20_000 }`.
+ * How big one re-rendered response's source may get: 20,000 tokens
+ * (`estimateTokens`), under the 25,000-token cap Claude Code puts on an MCP
+ * result. Sections past it are cut at whole lines, by rank, and say so.
  */
 export const DEFAULT_BUDGET: CallBudget = /* @__PURE__ */ Object.freeze({
-  maxChars: 80_000,
+  maxTokens: 20_000,
   policy: 'bank',
 });
+
+/** The estimated tokens of a result's texts. */
+const tokensOf = (texts: readonly string[]) =>
+  texts.reduce((sum, text) => sum + estimateTokens(text), 0);
 
 /**
  * What every call of one proxy shares.
@@ -216,17 +219,17 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
     return call.signal.aborted ? null : { reply: { result }, recorded: null };
   }
 
-  const upstreamChars = textsOf(result).reduce((sum, text) => sum + text.length, 0);
+  const upstreamTexts = textsOf(result);
+  const upstreamChars = upstreamTexts.reduce((sum, text) => sum + text.length, 0);
+  const upstreamTokens = tokensOf(upstreamTexts);
   const { sessionId, token } = contextOf(call, setup.mintToken);
   const refresh = readRefresh(call.args);
-  const refreshUnread =
-    refresh === null &&
-    hasOwn(call.args, 'refresh') &&
-    (call.args as { refresh: unknown }).refresh !== false;
   const passThrough = (unproven: number): Outcome => {
     stats.add(sessionId, {
       upstreamChars,
       deliveredChars: upstreamChars,
+      upstreamTokens,
+      deliveredTokens: upstreamTokens,
       pointers: 0,
       refreshed: refresh !== null,
       unproven,
@@ -256,12 +259,19 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
         budget: setup.budget,
         holdBack: profile.holdBack(call.tool),
       });
-      const number = formatResponseHeader({ callIndex: plan.callIndex, context: token });
-      const header = refreshUnread ? `${number}\n${formatRefreshUnread()}` : number;
+      // The number, the token, and a line when the client's `refresh` could not be read.
+      const header = formatResponseHeader({
+        callIndex: plan.callIndex,
+        context: token,
+        refreshArgument: hasOwn(call.args, 'refresh')
+          ? (call.args as { refresh: unknown }).refresh
+          : undefined,
+      });
       const recorder = createEmissionRecorder({ projectRoot: root.path, query: call.tool });
       const written = reading.write(plan, { header, recorder });
       if (call.signal.aborted) return null;
-      const deliveredChars = textsOf(written.result).reduce((sum, text) => sum + text.length, 0);
+      const deliveredTexts = textsOf(written.result);
+      const deliveredChars = deliveredTexts.reduce((sum, text) => sum + text.length, 0);
       let record = await store.record(recorder.finish(deliveredChars), sessionId);
       if (record !== null && record.index !== plan.callIndex) {
         await store.prune({ sessionId, projectRoot: root.path, calls: [record.index] });
@@ -270,6 +280,8 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       stats.add(sessionId, {
         upstreamChars,
         deliveredChars,
+        upstreamTokens,
+        deliveredTokens: tokensOf(deliveredTexts),
         pointers: written.pointers,
         refreshed: refresh !== null,
         unproven: reading.unproven,

@@ -18,7 +18,7 @@ import { stat } from 'node:fs/promises';
 import type { CallPlan, FilePlan, LineRange, PlanCallFile } from 'span-ledger';
 import { type EmissionRecorder, renderRead } from 'span-ledger/adapter';
 import { absolutePath, type DiskFile, MAX_FILE_BYTES } from './disk.js';
-import { formatCut } from './library.js';
+import { formatCut, formatRefreshOffer } from './library.js';
 import type { Place, Profile, Reading, ToolResult } from './profile.js';
 import { textsOf, withTexts } from './profile.js';
 
@@ -99,17 +99,6 @@ function planOf(plan: CallPlan, name: string): FilePlan | undefined {
   return plan.files.find((file) => file.path === name);
 }
 
-/** Whether the plan sends fewer lines than it intended, for a reason other than folding trivial ones. */
-function cutAt(plan: FilePlan, range: LineRange): number | null {
-  if (plan.foldedChars > 0) return null;
-  for (let n = range.start; n <= range.end; n++) {
-    const sent = plan.emit.some((r) => r.start <= n && n <= r.end);
-    const held = plan.covered.some((r) => r.start <= n && n <= r.end);
-    if (!sent && !held) return n;
-  }
-  return null;
-}
-
 /** The symbols the pointer of a read names, as nodes (`renderRead` picks those declared in the covered lines). */
 function symbolNodes(file: DiskFile, covered: readonly LineRange[]) {
   return covered.flatMap((span) =>
@@ -119,13 +108,17 @@ function symbolNodes(file: DiskFile, covered: readonly LineRange[]) {
   );
 }
 
-/** One proved read printed from its plan: the pointer and the new lines, `cat -n` style. */
+/**
+ * One proved read printed from its plan: the pointer and the new lines,
+ * `cat -n` style, and the line that says so when the budget cut it (the
+ * library's renderer writes both). `refresh`: the pointer ends with the
+ * refresh offer (a read of one file; a several-file read offers it once).
+ */
 function printRead(
   plan: FilePlan,
   file: DiskFile,
-  shownPath: string,
-  range: LineRange,
   recorder: EmissionRecorder,
+  refresh: boolean,
 ): { text: string; pointer: boolean } {
   const { text } = renderRead({
     plan,
@@ -133,11 +126,9 @@ function printRead(
     symbols: plan.render === 'full' ? undefined : symbolNodes(file, plan.covered),
     recorder,
     callIndex: null,
-    refresh: true,
+    refresh,
   });
-  const cut = cutAt(plan, range);
-  const tail = cut === null ? '' : `${formatCut(shownPath, cut)}\n`;
-  return { text: text + tail, pointer: plan.render !== 'full' && plan.covered.length > 0 };
+  return { text, pointer: plan.render !== 'full' && plan.covered.length > 0 };
 }
 
 interface Part {
@@ -249,7 +240,7 @@ async function readOne({ args, result, text, place }: ReadCall): Promise<Reading
     write(plan, out) {
       const planned = planOf(plan, file.name);
       if (planned === undefined) return { result, pointers: 0 };
-      const printed = printRead(planned, file, path, range, out.recorder);
+      const printed = printRead(planned, file, out.recorder, true);
       const body = printed.text === '' ? `${formatCut(path, range.start)}\n` : printed.text;
       const next = out.header === '' ? body : `${out.header}\n${body}`;
       return { result: withTexts(result, [next]), pointers: printed.pointer ? 1 : 0 };
@@ -279,6 +270,7 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
     ).length,
     write(plan, out) {
       let pointers = 0;
+      const cited = new Set<number>();
       const printedNames = new Set<string>();
       const written = parts.map((part) => {
         const file = part.file;
@@ -286,17 +278,16 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
         const planned = planOf(plan, file.name);
         if (planned === undefined) return part.text;
         printedNames.add(file.name);
-        const printed = printRead(
-          planned,
-          file,
-          part.path!,
-          { start: 1, end: posixLines(file) },
-          out.recorder,
-        );
-        if (printed.pointer) pointers++;
+        const printed = printRead(planned, file, out.recorder, false);
+        if (printed.pointer) {
+          pointers++;
+          for (const n of planned.coveredBy) cited.add(n);
+        }
         return `${part.path}:\n${printed.text === '' ? `${formatCut(part.path!, 1)}\n` : printed.text}`;
       });
-      const body = written.join('\n---\n');
+      const offer =
+        pointers > 0 ? `\n${formatRefreshOffer([...cited].sort((a, b) => b - a))}\n` : '';
+      const body = written.join('\n---\n') + offer;
       return {
         result: withTexts(result, [out.header === '' ? body : `${out.header}\n${body}`]),
         pointers,

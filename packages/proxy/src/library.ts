@@ -1,18 +1,18 @@
 /**
  * What the proxy takes from span-ledger for pointers and the shared store, in
- * one place: the pointer's formatter, the recorder's pointer report, and the
- * shared store's constructor. Everything else comes straight from the public
- * entries where it is used.
+ * one place: the pointer's formatter, the refresh offer and the cut line,
+ * the recorder's pointer report, and the shared store's constructor.
+ * Everything else comes straight from the public entries where it is used.
  *
- * The proxy writes no wording of its own for a response's header or a
- * pointer: both are the library's, so a change there reaches every proxied
- * response.
+ * The proxy writes no wording of its own for a response's header, a pointer,
+ * the refresh offer or a cut: all are the library's, so a change there
+ * reaches every proxied response.
  */
 import { type FilePlan, formatPointer } from 'span-ledger';
-import type { EmissionRecorder } from 'span-ledger/adapter';
+import { type EmissionRecorder, formatCut, formatRefreshOffer } from 'span-ledger/adapter';
 import { createSharedSessionStore } from 'span-ledger/shared';
 
-export { createSharedSessionStore, formatPointer };
+export { createSharedSessionStore, formatCut, formatPointer, formatRefreshOffer };
 
 /**
  * Tells the recorder a pointer was written (it records nothing for it).
@@ -32,30 +32,39 @@ export function reportPointer(
 }
 
 /**
- * The line that ends a section the response's size cap cut: which line is
- * the first one not sent, and how to get the rest. The planner's own wording
- * for a cut replaces it once the library has one.
+ * The pointer for `covered` lines of a section, as the library's renderers
+ * write it: compact when every covered run is shorter than the plan's
+ * `minCoveredLines` (only whole sections are), naming symbols only while a
+ * compact pointer stays at most half their `chars`; no refresh sentence (the
+ * response offers it once, after its pointers).
  *
  * @example
  * ```ts
- * formatCut('src/a.ts', 412);
- * // '`src/a.ts` from L412 on is not in this response (its size cap): call this tool again for that part.'
+ * pointerFor(plan, 'src/a.ts', [{ start: 5, end: 11 }], ['parse'], false, 280);
+ * // '`src/a.ts` L5-11 (parse): unchanged, in #2.'
  * ```
  */
-export function formatCut(path: string, firstNotSent: number): string {
-  return `\`${path}\` from L${firstNotSent} on is not in this response (its size cap): call this tool again for that part.`;
-}
-
-/**
- * The line a response opens with (after its number) when the call's
- * `refresh` could not be read: said, never silently ignored. The library's
- * wording replaces it once `readRefresh` reports what it could not read.
- *
- * @example
- * ```ts
- * `${formatResponseHeader({ callIndex: 3 })}\n${formatRefreshUnread()}`;
- * ```
- */
-export function formatRefreshUnread(): string {
-  return '(`refresh` was not understood and nothing was refreshed: pass true, or the numbers of the responses to send again, e.g. [3].)';
+export function pointerFor(
+  plan: FilePlan,
+  path: string,
+  covered: FilePlan['covered'],
+  symbols: readonly string[],
+  partial: boolean,
+  chars: number,
+): string {
+  const t = plan.thresholds;
+  const compact = covered.every((r) => r.end - r.start + 1 < t.minCoveredLines);
+  const write = (names: readonly string[]) =>
+    formatPointer({
+      path,
+      covered,
+      symbols: names,
+      partial,
+      calls: plan.coveredBy,
+      compact,
+      maxSpansInPointer: t.maxSpansInPointer,
+      maxSymbolsInPointer: t.maxSymbolsInPointer,
+    });
+  const text = write(symbols);
+  return compact && symbols.length > 0 && 2 * text.length > chars ? write([]) : text;
 }

@@ -16,7 +16,7 @@ import {
 } from 'span-ledger';
 import type { EmissionRecorder } from 'span-ledger/adapter';
 import type { DiskFile } from './disk.js';
-import { formatCut, formatPointer, reportPointer } from './library.js';
+import { formatCut, formatRefreshOffer, pointerFor, reportPointer } from './library.js';
 import { findSections, type HeadingRule, type NumberedLine, type Section } from './sections.js';
 
 /**
@@ -118,7 +118,8 @@ interface Writing {
   /** Lines of this file already shown earlier in this response. */
   readonly shown: Set<number>;
   readonly recorder: EmissionRecorder;
-  readonly countPointer: () => void;
+  /** Told of each pointer written, with the responses it cites. */
+  readonly countPointer: (calls: readonly number[]) => void;
 }
 
 /** The block rewritten from the plan, or `null` to keep it as the upstream wrote it. */
@@ -141,16 +142,12 @@ function writeBlock(section: Section, w: Writing): string | null {
   const parts: string[] = [];
   if (covered.length > 0) {
     const spans = runsOf(covered.map((line) => line.n));
-    const pointer = formatPointer({
-      path: section.path,
-      covered: spans,
-      symbols: file.symbolsIn(spans),
-      partial: emit.length > 0,
-      calls: plan.coveredBy,
-      refresh: true,
-    });
+    let chars = 0;
+    for (const line of covered) chars += lineChars(file, line.n);
+    const symbols = file.symbolsIn(spans);
+    const pointer = pointerFor(plan, section.path, spans, symbols, emit.length > 0, chars);
     reportPointer(recorder, file.name, spans, file.fingerprint);
-    w.countPointer();
+    w.countPointer(plan.coveredBy);
     parts.push(
       pointer
         .split('\n')
@@ -176,8 +173,10 @@ function writeBlock(section: Section, w: Writing): string | null {
 /**
  * Writes every text block again from the call's plan: proved sections
  * rewritten, the rest as it was, the response header (when not `''`) as the
- * first line of the first block. Reports every span sent to `recorder` as it
- * is written. Returns the new texts and the number of pointers written.
+ * first line of the first block, and — when a pointer was written — the
+ * refresh offer once, as the last line of the last block. Reports every span
+ * sent to `recorder` as it is written. Returns the new texts and the number
+ * of pointers written.
  *
  * @example
  * ```ts
@@ -193,6 +192,7 @@ export function writeSections(
   const plans = new Map(plan.files.map((file) => [file.path, file]));
   const shown = new Map<string, Set<number>>();
   let pointers = 0;
+  const cited = new Set<number>();
   const edits = texts.map(() => [] as { start: number; end: number; text: string }[]);
   for (const { text, section, file } of found) {
     if (file === null) continue;
@@ -208,7 +208,10 @@ export function writeSections(
       file,
       shown: lines,
       recorder: out.recorder,
-      countPointer: () => pointers++,
+      countPointer: (calls) => {
+        pointers++;
+        for (const n of calls) cited.add(n);
+      },
     });
     if (written !== null)
       edits[text]!.push({ start: section.block.start, end: section.block.end, text: written });
@@ -223,5 +226,12 @@ export function writeSections(
     return rebuilt + text.slice(at);
   });
   if (out.header !== '' && result.length > 0) result[0] = `${out.header}\n${result[0]}`;
+  const last = result.length - 1;
+  if (pointers > 0 && last >= 0) {
+    // After the upstream's last byte, which stays as it was.
+    const offer = formatRefreshOffer([...cited].sort((a, b) => b - a));
+    const text = result[last]!;
+    result[last] = text.endsWith('\n') ? `${text}\n${offer}\n` : `${text}\n\n${offer}`;
+  }
   return { texts: result, pointers };
 }

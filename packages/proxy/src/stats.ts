@@ -28,20 +28,6 @@ const MAX_SAMPLES = 4096;
 const RECENT_CALLS = 20;
 
 /**
- * An estimate of tokens from chars, until the library's `estimateTokens`
- * lands: four chars a token, the usual figure for code. It is an estimate
- * and the resource says so.
- *
- * @example
- * ```ts
- * estimateTokens(18_000); // 4500
- * ```
- */
-export function estimateTokens(chars: number): number {
-  return Math.ceil(chars / 4);
-}
-
-/**
  * The counters of one context (or of all of them).
  */
 export interface Counters {
@@ -51,6 +37,10 @@ export interface Counters {
   upstreamChars: number;
   /** Chars of text the client was sent for them. */
   deliveredChars: number;
+  /** Tokens of the upstream's text, estimated (span-ledger's `estimateTokens`). */
+  upstreamTokens: number;
+  /** Tokens of the text the client was sent, estimated the same way. */
+  deliveredTokens: number;
   /** Pointers written in place of source. */
   pointers: number;
   /** Calls that asked for a `refresh`. */
@@ -66,6 +56,8 @@ export interface CallFigures {
   readonly tool: string;
   readonly upstreamChars: number;
   readonly deliveredChars: number;
+  readonly upstreamTokens: number;
+  readonly deliveredTokens: number;
   readonly pointers: number;
   readonly refreshed: boolean;
   readonly unproven: number;
@@ -95,7 +87,7 @@ export interface RecentCall {
  * The resource's JSON.
  */
 export interface StatsReport {
-  readonly tokens: 'estimated (4 chars a token)';
+  readonly tokens: 'estimated (span-ledger estimateTokens)';
   readonly total: CountersReport;
   readonly contexts: readonly (CountersReport & { readonly context: string })[];
   /** The proxy's own time per call, in ms. */
@@ -111,33 +103,30 @@ export interface StatsReport {
  */
 export interface CountersReport extends Readonly<Counters> {
   readonly savedChars: number;
-  readonly upstreamTokens: number;
-  readonly deliveredTokens: number;
   readonly savedTokens: number;
 }
 
 function zero(): Counters {
-  return { calls: 0, upstreamChars: 0, deliveredChars: 0, pointers: 0, refreshes: 0, unproven: 0 };
+  const none = { upstreamChars: 0, deliveredChars: 0, upstreamTokens: 0, deliveredTokens: 0 };
+  return { calls: 0, ...none, pointers: 0, refreshes: 0, unproven: 0 };
 }
 
 function add(into: Counters, call: CallFigures): void {
   into.calls += 1;
   into.upstreamChars += call.upstreamChars;
   into.deliveredChars += call.deliveredChars;
+  into.upstreamTokens += call.upstreamTokens;
+  into.deliveredTokens += call.deliveredTokens;
   into.pointers += call.pointers;
   into.refreshes += call.refreshed ? 1 : 0;
   into.unproven += call.unproven;
 }
 
 function report(c: Counters): CountersReport {
-  const upstreamTokens = estimateTokens(c.upstreamChars);
-  const deliveredTokens = estimateTokens(c.deliveredChars);
   return {
     ...c,
     savedChars: c.upstreamChars - c.deliveredChars,
-    upstreamTokens,
-    deliveredTokens,
-    savedTokens: upstreamTokens - deliveredTokens,
+    savedTokens: c.upstreamTokens - c.deliveredTokens,
   };
 }
 
@@ -155,8 +144,8 @@ function quantile(sorted: readonly number[], q: number): number {
  * ```ts
  * const stats = createStats();
  * stats.add('t:k7f3q2ab', {
- *   tool: 'codegraph_explore', upstreamChars: 900, deliveredChars: 300, pointers: 1, refreshed: false,
- *   unproven: 0, upstreamMs: 30, ownMs: 1, cpuMs: 1,
+ *   tool: 'codegraph_explore', upstreamChars: 900, deliveredChars: 300, upstreamTokens: 230,
+ *   deliveredTokens: 80, pointers: 1, refreshed: false, unproven: 0, upstreamMs: 30, ownMs: 1, cpuMs: 1,
  * });
  * stats.summary(); // '1 call: 900 chars from the upstream, 300 delivered (67% fewer, ~150 tokens saved), …'
  * ```
@@ -201,7 +190,7 @@ export function createStats() {
       const sorted = [...samples].sort((a, b) => a - b);
       const cpu = [...cpuSamples].sort((a, b) => a - b);
       return {
-        tokens: 'estimated (4 chars a token)',
+        tokens: 'estimated (span-ledger estimateTokens)',
         total: report(total),
         contexts: [...contexts].map(([key, c]) => ({ context: labels.get(key)!, ...report(c) })),
         ownMs: { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), samples: sorted.length },
