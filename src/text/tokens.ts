@@ -16,20 +16,21 @@
 // The bias is deliberate: a budget set with an estimate that under-counts is
 // overrun.
 
-/** What each kind of run costs, in 32nds of a token. */
+// What a word (a run of letters) costs, in 32nds of a token: one token, as
+// o200k splits words (`fooBar` is two words)…
+const WORD = 31;
+// …more past 8 letters, and more again past 12 (hashes, base64, glued names).
+const WORD_PAST_8 = 3;
+const WORD_PAST_12 = 17;
+// After punctuation (`.name`, `"key`, `_part`) the pair is rarely one token.
+const WORD_AFTER_MARK = 12;
+const WORD_AFTER_MARK_PAST_4 = 9;
+// A word with a letter outside ASCII (accents, Greek, Cyrillic…) is rarer in
+// the vocabulary: it costs more per letter.
+const WIDE_LETTER = 4;
+
+/** What everything else costs, in 32nds of a token. */
 enum Price {
-  // A word (a run of letters) is one token, as o200k splits words (`fooBar`
-  // is two words)…
-  WORD = 31,
-  // …more past 8 letters, and more again past 12 (hashes, base64, glued names).
-  WORD_PAST_8 = 3,
-  WORD_PAST_12 = 17,
-  // After punctuation (`.name`, `"key`, `_part`) the pair is rarely one token.
-  WORD_AFTER_MARK = 12,
-  WORD_AFTER_MARK_PAST_4 = 9,
-  // A word with a letter outside ASCII (accents, Greek, Cyrillic…) is rarer in
-  // the vocabulary: it costs more per letter.
-  WIDE_LETTER = 4,
   // A whole token: a group of 1 to 3 digits (o200k has each as one token), a
   // punctuation run's first (`");`, `=>`, `},{`), a space before a digit or at
   // the end, and each emoji or lone surrogate code unit.
@@ -142,13 +143,10 @@ export function tokenUnits(text: string, from: number, to: number): number {
     if (k !== cls || (upper && lower) || k === Run.OTHER) {
       // The run of class `cls` ends here; what follows decides part of its price.
       if (cls === Run.LETTER) {
-        t +=
-          Price.WORD +
-          Math.max(0, run - 8) * Price.WORD_PAST_8 +
-          Math.max(0, run - 12) * Price.WORD_PAST_12;
-        if (wide) t += run * Price.WIDE_LETTER;
+        t += WORD + Math.max(0, run - 8) * WORD_PAST_8 + Math.max(0, run - 12) * WORD_PAST_12;
+        if (wide) t += run * WIDE_LETTER;
         if (before === Run.PUNCTUATION)
-          t += Price.WORD_AFTER_MARK + Math.max(0, run - 4) * Price.WORD_AFTER_MARK_PAST_4;
+          t += WORD_AFTER_MARK + Math.max(0, run - 4) * WORD_AFTER_MARK_PAST_4;
       } else if (cls === Run.DIGIT) t += Math.ceil(run / 3) * Price.TOKEN;
       else if (cls === Run.PUNCTUATION) {
         // Its last mark leads the word that follows (`.name`), priced there.
