@@ -11,7 +11,7 @@
  * dropped, and a recorder that fails loses what it failed to record.
  */
 import { frozen, frozenEach } from '../boundary/freeze.js';
-import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { isPositiveInteger, listOf, prop, readEach } from '../boundary/read.js';
 import { writePointer } from '../dedup/pointer.js';
 import {
   type PointerParts,
@@ -133,16 +133,14 @@ function readSource(raw: unknown): SourceFile | null {
 
 /** Readable sources by path (the last one for a path wins). */
 function readSources(raw: unknown): Map<string, SourceFile> {
-  const byPath = new Map<string, SourceFile>();
-  const { list, length } = listOf(raw);
-  for (let i = 0; i < length; i++) {
-    const s = at(list, i);
-    const path = prop(s, 'path');
-    if (!nonEmpty(path)) continue;
-    const source = readSource(s);
-    if (source !== null) byPath.set(path, source);
-  }
-  return byPath;
+  return new Map(
+    readEach(raw, (s) => {
+      const path = prop(s, 'path');
+      if (!nonEmpty(path)) return null;
+      const source = readSource(s);
+      return source === null ? null : ([path, source] as const);
+    }),
+  );
 }
 
 /**
@@ -230,12 +228,7 @@ export function readMarkdownOptions(options: unknown): MarkdownInput | null {
   const reporter = readReporter(prop(options, 'recorder'));
   if (reporter === null) return null;
   const plan = prop(options, 'plan');
-  const { list, length } = listOf(prop(plan, 'files'));
-  const files: PlannedFile[] = [];
-  for (let i = 0; i < length; i++) {
-    const file = readPlanned(at(list, i));
-    if (file !== null) files.push(file);
-  }
+  const files = readEach(prop(plan, 'files'), readPlanned);
   const cap = prop(options, 'maxResponseChars');
   const title = prop(options, 'title');
   return {
@@ -287,13 +280,9 @@ export function readPath(x: unknown): string | null {
  * but a readable array holds none.
  */
 export function readResponses(raw: unknown): { text: string; path: string }[] {
-  const { list, length } = listOf(raw);
-  const out: { text: string; path: string }[] = [];
-  for (let i = 0; i < length; i++) {
-    const entry = at(list, i);
+  return readEach(raw, (entry) => {
     const text = typeof entry === 'string' ? entry : prop(entry, 'text');
     const path = prop(entry, 'path');
-    if (typeof text === 'string') out.push({ text, path: nonEmpty(path) ? path : '' });
-  }
-  return out;
+    return typeof text === 'string' ? { text, path: nonEmpty(path) ? path : '' } : null;
+  });
 }

@@ -6,7 +6,7 @@
  * re-sent).
  */
 import { isOwn } from '../boundary/own.js';
-import { at, count, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { at, count, isPositiveInteger, listOf, prop, readEach } from '../boundary/read.js';
 import { readRanges } from '../ranges/read.js';
 import { readGeneration } from './random.js';
 import { readFingerprint } from './read-emission.js';
@@ -41,12 +41,7 @@ export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): Pro
     const call = at(list, i);
     const index = prop(call, 'index');
     if (!isPositiveInteger(index)) continue;
-    const files: FileEmission[] = [];
-    const raws = listOf(prop(call, 'files'));
-    for (let j = 0; j < raws.length; j++) {
-      const file = readServedFile(at(raws.list, j), wanted);
-      if (file !== null) files.push(file);
-    }
+    const files = readEach(prop(call, 'files'), (file) => readServedFile(file, wanted));
     calls.push({ index, projectRoot: '', query: '', files, sourceChars: 0, responseChars: 0 });
   }
   const prior: { -readonly [K in keyof ProjectState]: ProjectState[K] } = {
