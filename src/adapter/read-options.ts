@@ -11,7 +11,7 @@
  * dropped, and a recorder that fails loses what it failed to record.
  */
 import { frozen, frozenEach } from '../boundary/freeze.js';
-import { isPositiveInteger, listOf, prop, readEach } from '../boundary/read.js';
+import { isPositiveInteger, listOf, prop, readEach, stringOf } from '../boundary/read.js';
 import { writePointer } from '../dedup/pointer.js';
 import {
   type PointerParts,
@@ -108,10 +108,9 @@ function readPlanned(raw: unknown): PlannedFile | null {
   const path = prop(raw, 'path');
   const render = prop(raw, 'render');
   if (!nonEmpty(path) || !RENDERS.has(render)) return null;
-  const fingerprint = prop(raw, 'fingerprint');
   return {
     path,
-    fingerprint: typeof fingerprint === 'string' ? fingerprint : '',
+    fingerprint: stringOf(prop(raw, 'fingerprint')),
     render: render as PlannedFile['render'],
     emit: readRanges(prop(raw, 'emit')),
     covered: readRanges(prop(raw, 'covered')),
@@ -230,14 +229,13 @@ export function readMarkdownOptions(options: unknown): MarkdownInput | null {
   const plan = prop(options, 'plan');
   const files = readEach(prop(plan, 'files'), readPlanned);
   const cap = prop(options, 'maxResponseChars');
-  const title = prop(options, 'title');
   return {
     files,
     sources: readSources(prop(options, 'sources')),
     reporter,
     pointer: readPointer(prop(options, 'pointer')),
     cap: typeof cap === 'number' && cap >= 0 ? cap : Number.POSITIVE_INFINITY,
-    title: typeof title === 'string' ? title : '',
+    title: stringOf(prop(options, 'title')),
     header: readResponseHeader(options, prop(plan, 'callIndex'), prop(plan, 'generation')),
   };
 }
@@ -265,8 +263,7 @@ export function readRecorderOptions(options: unknown): { projectRoot: string; qu
   const root = prop(options, 'projectRoot');
   // Without a usable root the ledger would ignore the emission anyway: read nothing more.
   if (!nonEmpty(root)) return { projectRoot: '', query: '' };
-  const query = prop(options, 'query');
-  return { projectRoot: root, query: typeof query === 'string' ? query : '' };
+  return { projectRoot: root, query: stringOf(prop(options, 'query')) };
 }
 
 /** A reported path: a non-empty string, else null (the report is ignored). */

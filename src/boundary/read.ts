@@ -129,6 +129,11 @@ export function count(x: unknown): number {
   return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
 }
 
+/** `x` when it is a string, else `''`. */
+export function stringOf(x: unknown): string {
+  return typeof x === 'string' ? x : '';
+}
+
 /** A non-empty string of at most `max` chars, else `undefined`. */
 export function shortString(x: unknown, max: number): string | undefined {
   return typeof x === 'string' && x !== '' && x.length <= max ? x : undefined;

@@ -8,7 +8,7 @@
 
 import { frozenEach } from '../boundary/freeze.js';
 import { isOwn, own } from '../boundary/own.js';
-import { count, isPositiveInteger, prop, readEach } from '../boundary/read.js';
+import { count, isPositiveInteger, prop, readEach, stringOf } from '../boundary/read.js';
 import { readGeneration } from '../ledger/random.js';
 import { readPrior } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
@@ -123,9 +123,8 @@ function readSessionBlock(raw: unknown): SessionDiagnostics | null {
   const callIndex = prop(raw, 'callIndex');
   if (!isPositiveInteger(callIndex)) return null;
   const priorFiles = readEach(prop(raw, 'priorFiles'), (f): PriorFile => {
-    const path = prop(f, 'path');
     return {
-      path: typeof path === 'string' ? path : '',
+      path: stringOf(prop(f, 'path')),
       ranges: readRanges(prop(f, 'ranges')),
       chars: count(prop(f, 'chars')),
     };

@@ -8,7 +8,7 @@
  * never makes the planner withhold more. A prior record that cannot be read is
  * dropped (its lines are re-sent); a file that cannot be planned is skipped.
  */
-import { isPositiveInteger, prop, readEach, readOr } from '../boundary/read.js';
+import { isPositiveInteger, prop, readEach, readOr, stringOf } from '../boundary/read.js';
 import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
 import { readGeneration } from '../ledger/random.js';
 import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
@@ -104,7 +104,7 @@ function readFile(raw: unknown, intended: readonly LineRange[]): FileInput {
   const text = prop(raw, 'content');
   const content = typeof text === 'string' ? text : null;
   return {
-    path: typeof path === 'string' ? path : '',
+    path: stringOf(path),
     pathProblem: pathProblem(path),
     content,
     intended,
@@ -293,9 +293,10 @@ export function readCalls(raw: unknown): number[] {
 
 /** What a pointer is about. */
 export function readPointerInput(raw: unknown): PointerParts {
-  const path = prop(raw, 'path');
+  // The limits read as the thresholds of the same names do.
+  const { maxSpansInPointer, maxSymbolsInPointer } = readThresholds(raw);
   return {
-    path: typeof path === 'string' ? path : '',
+    path: stringOf(prop(raw, 'path')),
     covered: readRanges(prop(raw, 'covered')),
     symbols: readNames(prop(raw, 'symbols')),
     partial: prop(raw, 'partial') === true,
@@ -303,15 +304,7 @@ export function readPointerInput(raw: unknown): PointerParts {
     generation: readGeneration(prop(raw, 'generation')) ?? null,
     refresh: prop(raw, 'refresh') === true,
     compact: prop(raw, 'compact') === true,
-    maxSpansInPointer: intAtLeast(
-      prop(raw, 'maxSpansInPointer'),
-      0,
-      DEDUP_THRESHOLDS.maxSpansInPointer,
-    ),
-    maxSymbolsInPointer: intAtLeast(
-      prop(raw, 'maxSymbolsInPointer'),
-      0,
-      DEDUP_THRESHOLDS.maxSymbolsInPointer,
-    ),
+    maxSpansInPointer,
+    maxSymbolsInPointer,
   };
 }
