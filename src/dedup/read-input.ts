@@ -125,13 +125,11 @@ function intAtLeast(value: unknown, min: number, fallback: number): number {
  */
 export function readThresholds(raw: unknown): DedupThresholds {
   if (typeof raw !== 'object' || raw === null) return DEDUP_THRESHOLDS;
-  const d = DEDUP_THRESHOLDS;
-  return Object.freeze({
-    minCoveredLines: intAtLeast(prop(raw, 'minCoveredLines'), 1, d.minCoveredLines),
-    minDeltaChars: intAtLeast(prop(raw, 'minDeltaChars'), 0, d.minDeltaChars),
-    maxSpansInPointer: intAtLeast(prop(raw, 'maxSpansInPointer'), 0, d.maxSpansInPointer),
-    maxSymbolsInPointer: intAtLeast(prop(raw, 'maxSymbolsInPointer'), 0, d.maxSymbolsInPointer),
-  });
+  const out: Record<string, number> = {};
+  for (const [name, fallback] of Object.entries(DEDUP_THRESHOLDS)) {
+    out[name] = intAtLeast(prop(raw, name), name === 'minCoveredLines' ? 1 : 0, fallback);
+  }
+  return Object.freeze(out) as unknown as DedupThresholds;
 }
 
 /** A non-negative number, or `Infinity` (no limit) when `x` is not one. */
