@@ -45,12 +45,7 @@ export { DEFAULT_LIMITS, READ_TOOL_LIMITS } from './ledger/limits.js';
 export { projectKey } from './ledger/project-key.js';
 export { projectFromView, servedRangesForFile } from './ledger/selectors.js';
 export { normalizeSessionId } from './ledger/session-id.js';
-export {
-  createSessionStore,
-  type PruneRequest,
-  type Reservation,
-  type SessionStore,
-} from './ledger/store.js';
+export { createSessionStore } from './ledger/store.js';
 export type {
   CallRecord,
   ClearedEvent,
@@ -62,8 +57,11 @@ export type {
   LedgerLimits,
   ProjectState,
   PrunedEvent,
+  PruneRequest,
   RecordedEvent,
+  Reservation,
   ReservedEvent,
+  SessionStore,
   SessionView,
 } from './ledger/types.js';
 // Line ranges: the one data type every other part speaks.

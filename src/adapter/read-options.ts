@@ -11,7 +11,7 @@
  * dropped, and a recorder that fails loses what it failed to record.
  */
 import { frozen, frozenEach } from '../boundary/freeze.js';
-import { at, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { isPositiveInteger, listOf, prop, readEach, stringOf } from '../boundary/read.js';
 import { writePointer } from '../dedup/pointer.js';
 import {
   type PointerParts,
@@ -108,10 +108,9 @@ function readPlanned(raw: unknown): PlannedFile | null {
   const path = prop(raw, 'path');
   const render = prop(raw, 'render');
   if (!nonEmpty(path) || !RENDERS.has(render)) return null;
-  const fingerprint = prop(raw, 'fingerprint');
   return {
     path,
-    fingerprint: typeof fingerprint === 'string' ? fingerprint : '',
+    fingerprint: stringOf(prop(raw, 'fingerprint')),
     render: render as PlannedFile['render'],
     emit: readRanges(prop(raw, 'emit')),
     covered: readRanges(prop(raw, 'covered')),
@@ -133,16 +132,14 @@ function readSource(raw: unknown): SourceFile | null {
 
 /** Readable sources by path (the last one for a path wins). */
 function readSources(raw: unknown): Map<string, SourceFile> {
-  const byPath = new Map<string, SourceFile>();
-  const { list, length } = listOf(raw);
-  for (let i = 0; i < length; i++) {
-    const s = at(list, i);
-    const path = prop(s, 'path');
-    if (!nonEmpty(path)) continue;
-    const source = readSource(s);
-    if (source !== null) byPath.set(path, source);
-  }
-  return byPath;
+  return new Map(
+    readEach(raw, (s) => {
+      const path = prop(s, 'path');
+      if (!nonEmpty(path)) return null;
+      const source = readSource(s);
+      return source === null ? null : ([path, source] as const);
+    }),
+  );
 }
 
 /**
@@ -230,21 +227,15 @@ export function readMarkdownOptions(options: unknown): MarkdownInput | null {
   const reporter = readReporter(prop(options, 'recorder'));
   if (reporter === null) return null;
   const plan = prop(options, 'plan');
-  const { list, length } = listOf(prop(plan, 'files'));
-  const files: PlannedFile[] = [];
-  for (let i = 0; i < length; i++) {
-    const file = readPlanned(at(list, i));
-    if (file !== null) files.push(file);
-  }
+  const files = readEach(prop(plan, 'files'), readPlanned);
   const cap = prop(options, 'maxResponseChars');
-  const title = prop(options, 'title');
   return {
     files,
     sources: readSources(prop(options, 'sources')),
     reporter,
     pointer: readPointer(prop(options, 'pointer')),
     cap: typeof cap === 'number' && cap >= 0 ? cap : Number.POSITIVE_INFINITY,
-    title: typeof title === 'string' ? title : '',
+    title: stringOf(prop(options, 'title')),
     header: readResponseHeader(options, prop(plan, 'callIndex'), prop(plan, 'generation')),
   };
 }
@@ -272,8 +263,7 @@ export function readRecorderOptions(options: unknown): { projectRoot: string; qu
   const root = prop(options, 'projectRoot');
   // Without a usable root the ledger would ignore the emission anyway: read nothing more.
   if (!nonEmpty(root)) return { projectRoot: '', query: '' };
-  const query = prop(options, 'query');
-  return { projectRoot: root, query: typeof query === 'string' ? query : '' };
+  return { projectRoot: root, query: stringOf(prop(options, 'query')) };
 }
 
 /** A reported path: a non-empty string, else null (the report is ignored). */
@@ -287,13 +277,9 @@ export function readPath(x: unknown): string | null {
  * but a readable array holds none.
  */
 export function readResponses(raw: unknown): { text: string; path: string }[] {
-  const { list, length } = listOf(raw);
-  const out: { text: string; path: string }[] = [];
-  for (let i = 0; i < length; i++) {
-    const entry = at(list, i);
+  return readEach(raw, (entry) => {
     const text = typeof entry === 'string' ? entry : prop(entry, 'text');
     const path = prop(entry, 'path');
-    if (typeof text === 'string') out.push({ text, path: nonEmpty(path) ? path : '' });
-  }
-  return out;
+    return typeof text === 'string' ? { text, path: nonEmpty(path) ? path : '' } : null;
+  });
 }

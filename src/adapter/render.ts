@@ -13,7 +13,7 @@
  */
 
 import type { FileRender } from '../dedup/plan-file.js';
-import { type PointerInput, refreshOffer, responseLabel } from '../dedup/pointer.js';
+import { type PointerInput, refreshOffer, responseLabel, symbolList } from '../dedup/pointer.js';
 import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
 import type { DedupThresholds } from '../dedup/thresholds.js';
 import type { LineRange } from '../ranges/range.js';
@@ -339,13 +339,10 @@ function renderSection(
   const shown = show(file, source, reporter, pointer, false, generation);
   const { lines, emit, covered } = shown;
   if (emit.length === 0 && covered.length === 0) return null;
-  const max = file.thresholds.maxSymbolsInPointer;
   // The header names what the fences show; the pointer, what it stands for.
-  const named = symbolNames(source.symbols, emit);
-  const names =
-    named.length > max ? [...named.slice(0, max), `+${named.length - max} more`] : named;
+  const names = symbolList(symbolNames(source.symbols, emit), file.thresholds.maxSymbolsInPointer);
   const header = `**\`${file.path}\`**`;
-  const parts = [names.length > 0 ? `${header} — ${names.join(', ')}` : header];
+  const parts = [names !== '' ? `${header} — ${names}` : header];
   if (covered.length > 0) parts.push(quote(shown.pointer));
   const lang = languageOf(file.path);
   for (const span of emit) {

@@ -86,6 +86,21 @@ export function listOf(x: unknown): { list: readonly unknown[]; length: number }
   return length > 0 ? { list: x as readonly unknown[], length } : { list: NONE, length: 0 };
 }
 
+/**
+ * What `read` makes of each member of a foreign list, in order, leaving out
+ * what it makes `null` or `undefined`; a member that cannot be read is handed
+ * to `read` as `undefined`, and anything but a readable array has no members.
+ */
+export function readEach<T>(raw: unknown, read: (member: unknown) => T | null | undefined): T[] {
+  const { list, length } = listOf(raw);
+  const out: T[] = [];
+  for (let i = 0; i < length; i++) {
+    const value = read(at(list, i));
+    if (value !== null && value !== undefined) out.push(value);
+  }
+  return out;
+}
+
 /** `list[i]`, or `undefined` when reading throws. */
 export function at(list: readonly unknown[], i: number): unknown {
   try {
@@ -112,6 +127,11 @@ export function parseJson(text: string): unknown {
 /** A character count: finite and non-negative, else 0. */
 export function count(x: unknown): number {
   return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
+}
+
+/** `x` when it is a string, else `''`. */
+export function stringOf(x: unknown): string {
+  return typeof x === 'string' ? x : '';
 }
 
 /** A non-empty string of at most `max` chars, else `undefined`. */

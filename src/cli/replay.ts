@@ -14,7 +14,7 @@ import {
   parseRenderedResponse,
 } from '../adapter/parse.js';
 import { createEmissionRecorder } from '../adapter/recorder.js';
-import { renderMarkdown } from '../adapter/render.js';
+import { type RenderSource, renderMarkdown } from '../adapter/render.js';
 import { type CallBudget, type CallPlan, planCall } from '../dedup/plan-call.js';
 import type { SymbolNode } from '../dedup/symbols.js';
 import { createLedger, ledgerReducer, sessionView } from '../ledger/ledger.js';
@@ -43,13 +43,9 @@ export interface RecordedSequence {
 }
 
 /**
- * A project file as the replay serves it.
+ * A project file as the replay serves it: a renderer's source, with its symbols.
  */
-export interface ProjectFile {
-  readonly path: string;
-  readonly content: string;
-  readonly symbols: readonly SymbolNode[];
-}
+export type ProjectFile = RenderSource & { readonly symbols: readonly SymbolNode[] };
 
 /**
  * One replayed call.

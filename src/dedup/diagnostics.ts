@@ -8,7 +8,7 @@
 
 import { frozenEach } from '../boundary/freeze.js';
 import { isOwn, own } from '../boundary/own.js';
-import { at, count, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import { count, isPositiveInteger, prop, readEach, stringOf } from '../boundary/read.js';
 import { readGeneration } from '../ledger/random.js';
 import { readPrior } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
@@ -122,17 +122,13 @@ export function formatSessionBlock(d: SessionDiagnostics | undefined): string {
 function readSessionBlock(raw: unknown): SessionDiagnostics | null {
   const callIndex = prop(raw, 'callIndex');
   if (!isPositiveInteger(callIndex)) return null;
-  const { list, length } = listOf(prop(raw, 'priorFiles'));
-  const priorFiles: PriorFile[] = [];
-  for (let i = 0; i < length; i++) {
-    const f = at(list, i);
-    const path = prop(f, 'path');
-    priorFiles.push({
-      path: typeof path === 'string' ? path : '',
+  const priorFiles = readEach(prop(raw, 'priorFiles'), (f): PriorFile => {
+    return {
+      path: stringOf(prop(f, 'path')),
       ranges: readRanges(prop(f, 'ranges')),
       chars: count(prop(f, 'chars')),
-    });
-  }
+    };
+  });
   return {
     callIndex,
     generation: readGeneration(prop(raw, 'generation')) ?? null,

@@ -68,7 +68,8 @@ function numbers(calls: readonly number[], generation: string | null): string {
   return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
 }
 
-function symbolList(names: readonly string[], max: number): string {
+/** @internal Up to `max` names, then how many more: a pointer's symbols, a section header's. */
+export function symbolList(names: readonly string[], max: number): string {
   const shown = names.slice(0, max);
   const rest = names.length - shown.length;
   if (rest > 0) shown.push(`+${rest} more`);

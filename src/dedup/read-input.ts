@@ -8,7 +8,7 @@
  * never makes the planner withhold more. A prior record that cannot be read is
  * dropped (its lines are re-sent); a file that cannot be planned is skipped.
  */
-import { at, isPositiveInteger, listOf, prop, readOr } from '../boundary/read.js';
+import { isPositiveInteger, prop, readEach, readOr, stringOf } from '../boundary/read.js';
 import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
 import { readGeneration } from '../ledger/random.js';
 import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
@@ -104,7 +104,7 @@ function readFile(raw: unknown, intended: readonly LineRange[]): FileInput {
   const text = prop(raw, 'content');
   const content = typeof text === 'string' ? text : null;
   return {
-    path: typeof path === 'string' ? path : '',
+    path: stringOf(path),
     pathProblem: pathProblem(path),
     content,
     intended,
@@ -125,13 +125,11 @@ function intAtLeast(value: unknown, min: number, fallback: number): number {
  */
 export function readThresholds(raw: unknown): DedupThresholds {
   if (typeof raw !== 'object' || raw === null) return DEDUP_THRESHOLDS;
-  const d = DEDUP_THRESHOLDS;
-  return Object.freeze({
-    minCoveredLines: intAtLeast(prop(raw, 'minCoveredLines'), 1, d.minCoveredLines),
-    minDeltaChars: intAtLeast(prop(raw, 'minDeltaChars'), 0, d.minDeltaChars),
-    maxSpansInPointer: intAtLeast(prop(raw, 'maxSpansInPointer'), 0, d.maxSpansInPointer),
-    maxSymbolsInPointer: intAtLeast(prop(raw, 'maxSymbolsInPointer'), 0, d.maxSymbolsInPointer),
-  });
+  const out: Record<string, number> = {};
+  for (const [name, fallback] of Object.entries(DEDUP_THRESHOLDS)) {
+    out[name] = intAtLeast(prop(raw, name), name === 'minCoveredLines' ? 1 : 0, fallback);
+  }
+  return Object.freeze(out) as unknown as DedupThresholds;
 }
 
 /** A non-negative number, or `Infinity` (no limit) when `x` is not one. */
@@ -177,21 +175,19 @@ function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
  * the first entry's, and they keep none of their own.
  */
 export function readPlanCall(raw: unknown): CallInput {
-  const { list, length } = listOf(prop(raw, 'files'));
-  const files: FileInput[] = [];
+  const files = readEach(prop(raw, 'files'), (entry) =>
+    readFile(entry, readRanges(prop(entry, 'intended'))),
+  );
   const first = new Map<string, number>();
-  for (let i = 0; i < length; i++) {
-    const entry = at(list, i);
-    const file = readFile(entry, readRanges(prop(entry, 'intended')));
+  for (const [i, file] of files.entries()) {
     const k = first.get(file.path);
     if (k === undefined) {
       if (file.pathProblem !== 'no-path') first.set(file.path, i);
-      files.push(file);
       continue;
     }
     const f = files[k]!;
     files[k] = { ...f, intended: mergeRanges([...f.intended, ...file.intended]) };
-    files.push({ ...file, intended: [] });
+    files[i] = { ...file, intended: [] };
   }
   const cap = prop(raw, 'holdBackChars');
   return {
@@ -247,23 +243,19 @@ export interface SymbolExtent {
  * `export`, or without valid lines are left out.
  */
 export function readSymbolNodes(raw: unknown): SymbolExtent[] {
-  const { list, length } = listOf(raw);
-  const out: SymbolExtent[] = [];
-  for (let i = 0; i < length; i++) {
-    const node = at(list, i);
+  return readEach(raw, (node) => {
     const raw = prop(node, 'name');
     const name = typeof raw === 'string' ? raw.trim() : '';
-    if (name === '') continue;
+    if (name === '') return null;
     const kind = prop(node, 'kind');
-    if (kind === 'import' || kind === 'export') continue;
+    if (kind === 'import' || kind === 'export') return null;
     const start = prop(node, 'start');
     const lines =
       start === undefined
         ? { start: prop(node, 'startLine'), end: prop(node, 'endLine') }
         : { start, end: prop(node, 'end') };
-    if (isLineRange(lines)) out.push({ name, start: lines.start, end: lines.end });
-  }
-  return out;
+    return isLineRange(lines) ? { name, start: lines.start, end: lines.end } : null;
+  });
 }
 
 /** A `formatPointer` input, read: every field present and checked. */
@@ -284,13 +276,8 @@ export interface PointerParts {
 }
 
 function readNames(raw: unknown): string[] {
-  const { list, length } = listOf(raw);
-  const names = new Set<string>();
-  for (let i = 0; i < length; i++) {
-    const s = at(list, i);
-    if (typeof s === 'string' && s.trim() !== '') names.add(s.trim());
-  }
-  return [...names];
+  const names = readEach(raw, (s) => (typeof s === 'string' ? s.trim() : null));
+  return [...new Set(names.filter((s) => s !== ''))];
 }
 
 /**
@@ -299,20 +286,15 @@ function readNames(raw: unknown): string[] {
  * anything else in it is left out.
  */
 export function readCalls(raw: unknown): number[] {
-  const { list, length } = listOf(raw);
-  const calls = new Set<number>();
-  for (let i = 0; i < length; i++) {
-    const n = at(list, i);
-    if (isPositiveInteger(n)) calls.add(n);
-  }
-  return [...calls];
+  return [...new Set(readEach(raw, (n) => (isPositiveInteger(n) ? n : null)))];
 }
 
 /** What a pointer is about. */
 export function readPointerInput(raw: unknown): PointerParts {
-  const path = prop(raw, 'path');
+  // The limits read as the thresholds of the same names do.
+  const { maxSpansInPointer, maxSymbolsInPointer } = readThresholds(raw);
   return {
-    path: typeof path === 'string' ? path : '',
+    path: stringOf(prop(raw, 'path')),
     covered: readRanges(prop(raw, 'covered')),
     symbols: readNames(prop(raw, 'symbols')),
     partial: prop(raw, 'partial') === true,
@@ -320,15 +302,7 @@ export function readPointerInput(raw: unknown): PointerParts {
     generation: readGeneration(prop(raw, 'generation')) ?? null,
     refresh: prop(raw, 'refresh') === true,
     compact: prop(raw, 'compact') === true,
-    maxSpansInPointer: intAtLeast(
-      prop(raw, 'maxSpansInPointer'),
-      0,
-      DEDUP_THRESHOLDS.maxSpansInPointer,
-    ),
-    maxSymbolsInPointer: intAtLeast(
-      prop(raw, 'maxSymbolsInPointer'),
-      0,
-      DEDUP_THRESHOLDS.maxSymbolsInPointer,
-    ),
+    maxSpansInPointer,
+    maxSymbolsInPointer,
   };
 }

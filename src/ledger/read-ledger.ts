@@ -5,7 +5,7 @@
  */
 
 import { own } from '../boundary/own.js';
-import { at, isArray, listOf, positiveIntegers, prop } from '../boundary/read.js';
+import { at, isArray, listOf, positiveIntegers, prop, readEach } from '../boundary/read.js';
 import { tagged } from './_freeze.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
@@ -79,15 +79,14 @@ export function readLedger(raw: unknown): Ledger | null {
     const pending = readPending(prop(entry, 'pending'), project.callCount);
     entries.push(Object.freeze({ session, key, project, pending }));
   }
-  const counters = listOf(prop(raw, 'evicted'));
-  const evicted: EvictedCounters[] = [];
-  for (let i = 0; i < counters.length; i++) {
-    const c = at(counters.list, i);
-    if (!isCounters(c)) continue;
+  const evicted = readEach(prop(raw, 'evicted'), (c): EvictedCounters | null => {
+    if (!isCounters(c)) return null;
     const { session, key, callCount, responseChars } = c;
-    const generation = readGeneration(prop(c, 'generation'));
-    evicted.push(tagged({ session, key, callCount, responseChars }, generation));
-  }
+    return tagged(
+      { session, key, callCount, responseChars },
+      readGeneration(prop(c, 'generation')),
+    );
+  });
   // Past maxProjects the least recently used go, as the reducer evicts them:
   // whole, keeping their counters and numbering tag.
   const over = Math.max(0, entries.length - limits.maxProjects);

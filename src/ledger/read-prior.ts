@@ -6,7 +6,15 @@
  * re-sent).
  */
 import { isOwn } from '../boundary/own.js';
-import { at, count, isPositiveInteger, listOf, prop } from '../boundary/read.js';
+import {
+  at,
+  count,
+  isPositiveInteger,
+  listOf,
+  prop,
+  readEach,
+  stringOf,
+} from '../boundary/read.js';
 import { readRanges } from '../ranges/read.js';
 import { readGeneration } from './random.js';
 import { readFingerprint } from './read-emission.js';
@@ -33,7 +41,6 @@ export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): Pro
   if (typeof raw !== 'object' || raw === null) return null;
   // A project the library built and froze (`projectFromView`) is exactly what it made.
   if (isOwn(raw)) return raw as ProjectState;
-  const projectRoot = prop(raw, 'projectRoot');
   const callCount = prop(raw, 'callCount');
   const { list, length } = listOf(prop(raw, 'calls'));
   const calls: CallRecord[] = [];
@@ -41,16 +48,11 @@ export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): Pro
     const call = at(list, i);
     const index = prop(call, 'index');
     if (!isPositiveInteger(index)) continue;
-    const files: FileEmission[] = [];
-    const raws = listOf(prop(call, 'files'));
-    for (let j = 0; j < raws.length; j++) {
-      const file = readServedFile(at(raws.list, j), wanted);
-      if (file !== null) files.push(file);
-    }
+    const files = readEach(prop(call, 'files'), (file) => readServedFile(file, wanted));
     calls.push({ index, projectRoot: '', query: '', files, sourceChars: 0, responseChars: 0 });
   }
   const prior: { -readonly [K in keyof ProjectState]: ProjectState[K] } = {
-    projectRoot: typeof projectRoot === 'string' ? projectRoot : '',
+    projectRoot: stringOf(prop(raw, 'projectRoot')),
     // Never below the calls it holds: the call being planned comes after them.
     callCount: Math.max(Math.floor(Math.min(count(callCount), Number.MAX_SAFE_INTEGER)), length),
     responseChars: count(prop(raw, 'responseChars')),

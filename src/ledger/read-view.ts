@@ -6,7 +6,6 @@
  * never repaired into something the server did not send.
  */
 
-import { own } from '../boundary/own.js';
 import {
   at,
   count,
@@ -20,6 +19,7 @@ import { freezeProject } from './_freeze.js';
 import { projectKey } from './project-key.js';
 import { readGeneration } from './random.js';
 import { MAX_ROOT_CHARS, sanitizeRecord } from './read-emission.js';
+import { viewOfProjects } from './reduce.js';
 import type { CallRecord, LedgerLimits, ProjectState, SessionView } from './types.js';
 import { rangesOf } from './window.js';
 
@@ -109,5 +109,5 @@ export function readView(raw: unknown, limits: LedgerLimits): SessionView | null
     seen.add(key);
     projects.push(project);
   }
-  return own(Object.freeze({ version: 1, projects: Object.freeze(projects) }));
+  return viewOfProjects(projects);
 }

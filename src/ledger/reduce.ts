@@ -182,12 +182,17 @@ export function viewOf(ledger: Ledger, session: string | null): SessionView {
         : Object.freeze({ ...project, calls: Object.freeze(calls) }),
     );
   }
+  return viewOfProjects(projects);
+}
+
+/** The view of `projects`, frozen and marked as the library's own. */
+export function viewOfProjects(projects: ProjectState[]): SessionView {
   return own(Object.freeze({ version: 1, projects: Object.freeze(projects) }));
 }
 
 /** A tracked view with nothing served yet. */
 export function emptyView(): SessionView {
-  return own(Object.freeze({ version: 1, projects: Object.freeze([]) }));
+  return viewOfProjects([]);
 }
 
 /**
@@ -224,7 +229,7 @@ export function reservationOf(
   return Object.freeze({
     callIndex,
     generation: project.generation ?? null,
-    view: own(Object.freeze({ version: 1, projects: Object.freeze(projects) })),
+    view: viewOfProjects(projects),
     prior: projects.find((p) => p.callIndex === callIndex)!,
   });
 }

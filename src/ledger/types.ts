@@ -236,3 +236,74 @@ export type LedgerEvent =
   | ForgottenEvent
   | ClearedEvent
   | PrunedEvent;
+
+/**
+ * What {@link SessionStore.prune} is told: the agent no longer holds what
+ * those calls delivered (see the `pruned` event).
+ */
+export interface PruneRequest {
+  /** The bucket; absent = the default bucket. */
+  readonly sessionId?: string | undefined;
+  /** Only this project's entry; absent = every project of the bucket. */
+  readonly projectRoot?: string | undefined;
+  /** Only the records with these indexes; absent = every retained record. */
+  readonly calls?: readonly number[] | undefined;
+}
+
+/**
+ * What {@link SessionStore.reserve} hands a call being planned: its number,
+ * and the bucket's view to plan against with that number on it.
+ */
+export interface Reservation {
+  /** The number reserved for this call alone: its response prints it, and it is recorded under it. */
+  readonly callIndex: number;
+  /** The numbering tag printed beside it (`#4/kqfz`); `null` for an entry numbered without one. */
+  readonly generation: string | null;
+  /** The bucket's view as of the reservation, its project carrying `callIndex` (for `withSessionView`). */
+  readonly view: SessionView;
+  /** `projectFromView(view, projectRoot)`: the `prior` to plan with. */
+  readonly prior: ProjectState;
+}
+
+/**
+ * A mutable holder around an immutable {@link Ledger}.
+ */
+export interface SessionStore {
+  /**
+   * Takes the response number of a call about to be planned: the next of
+   * (bucket, project), reserved for it alone, so calls of one context that
+   * overlap never print the same one. A bucket created from nothing gets a
+   * fresh numbering tag (printed beside the number), so a context whose
+   * ledger was lost never sees a number twice. Plan with `prior` (or hand
+   * `view` to a worker); the emission of the response that printed it is then
+   * recorded under it, or not at all. `null` when nothing can be tracked (an
+   * unusable root, `maxProjects` 0). Never throws.
+   */
+  reserve(projectRoot: string, sessionId?: string): Reservation | null;
+  /**
+   * Records a call's emission. Never throws: a malformed emission records
+   * nothing and returns `null`. Returns the record as stored (bounded,
+   * sanitized), or `null` when nothing was stored: also when the number its
+   * response printed (`emission.index`) is not reserved for it any more (see
+   * `reserve`), and when a bound keeps nothing (`maxProjects` or
+   * `maxCallsRetained` 0, a record with more ranges than `maxRangesRetained`).
+   */
+  record(emission: Emission, sessionId?: string): CallRecord | null;
+  /** The view to hand the next tool call of `sessionId` (see `sessionView`). */
+  view(sessionId?: string): SessionView;
+  /**
+   * `projectFromView(view(sessionId), projectRoot)` in one step: the `prior`
+   * to plan a call of that project with (an empty state when the session has
+   * not seen it).
+   */
+  project(projectRoot: string, sessionId?: string): ProjectState | null;
+  /**
+   * Drops what the agent no longer holds (dispatches `pruned`); counters stay.
+   * A request that is malformed, or matches nothing, changes nothing.
+   */
+  prune(request?: PruneRequest): void;
+  /** Drops that session's entries; a blank or non-string id drops nothing. */
+  forget(sessionId: string): void;
+  /** The current ledger value (plain, frozen data; later records never change it). */
+  ledger(): Ledger;
+}

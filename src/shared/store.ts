@@ -24,13 +24,14 @@ import {
 import { applyEvent, lastRecord, reservationOf, viewOf } from '../ledger/reduce.js';
 import { projectFromView } from '../ledger/selectors.js';
 import { normalizeSessionId } from '../ledger/session-id.js';
-import type { PruneRequest, Reservation } from '../ledger/store.js';
 import type {
   CallRecord,
   Emission,
   Ledger,
   LedgerLimits,
   ProjectState,
+  PruneRequest,
+  Reservation,
   SessionView,
 } from '../ledger/types.js';
 import { beforeDeadline, pause } from './_deadline.js';

@@ -31,7 +31,7 @@ enum Word {
   WIDE_LETTER = 4,
 }
 
-/** What everything else costs, in 32nds of a token. */
+/** What the other runs cost, in 32nds of a token. */
 enum Price {
   // A whole token: a group of 1 to 3 digits (o200k has each as one token), a
   // punctuation run's first (`");`, `=>`, `},{`), a space before a digit or at
@@ -43,12 +43,17 @@ enum Price {
   // or more costs a token (fitted at 1.5: it stands for the line's share of
   // rarer tokens too).
   INDENT = 47,
-  TAB = 4,
   // A line break costs a token (fitted at 1.3, like the indent) unless
   // punctuation takes it (`{\n`, `;\n`); a blank line adds little.
   BREAK = 42,
   MORE_BREAKS = 2,
-  // Per character: Han about 0.95, kana and Hangul about 0.65 of a token.
+}
+
+/** What some characters cost each, in 32nds of a token, beyond their run's price. */
+enum Char {
+  // A tab in a run of spaces.
+  TAB = 4,
+  // Han about 0.95, kana and Hangul about 0.65 of a token.
   HAN = 30,
   KANA = 21,
   // Other symbols (`—`, `→`, `│`), beyond their run's first token.
@@ -57,13 +62,13 @@ enum Price {
 
 /** What kind of run a character extends. */
 enum Run {
-  LETTER = 1,
-  DIGIT = 2,
-  PUNCTUATION = 3,
-  SPACE = 4,
-  BREAK = 5,
-  OTHER = 6, // CJK and surrogates: priced per character, no run
-  END = 7,
+  LETTER,
+  DIGIT,
+  PUNCTUATION,
+  SPACE,
+  BREAK,
+  OTHER, // CJK and surrogates: priced per character, no run
+  END,
 }
 
 /**
@@ -124,24 +129,24 @@ export function tokenUnits(text: string, from: number, to: number): number {
       else if (c === 10 || c === 13) k = Run.BREAK;
       else if (c === 32 || c === 9) {
         k = Run.SPACE;
-        if (c === 9) t += Price.TAB;
+        if (c === 9) t += Char.TAB;
       }
     } else if (c >= 0xd800 && c <= 0xdfff) {
       k = Run.OTHER;
       t += Price.TOKEN;
     } else if ((c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) {
       k = Run.OTHER;
-      t += Price.HAN;
+      t += Char.HAN;
     } else if ((c >= 0x3040 && c < 0x3100) || (c >= 0xac00 && c <= 0xd7af)) {
       k = Run.OTHER;
-      t += Price.KANA;
+      t += Char.KANA;
     } else if (
       (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) ||
       (c >= 0x370 && c < 0x2000)
     ) {
       k = Run.LETTER;
       wideLetter = true;
-    } else if (c < 0x3000) t += Price.SYMBOL;
+    } else if (c < 0x3000) t += Char.SYMBOL;
     if (k !== cls || (upper && lower) || k === Run.OTHER) {
       // The run of class `cls` ends here; what follows decides part of its price.
       if (cls === Run.LETTER) {
