@@ -122,16 +122,6 @@ function isToolResult(value: unknown): value is ToolResult {
 }
 
 /**
- * opencode's conversation key in `_meta` (`sessionID`), read the way
- * `contextIdFromMeta` reads the keys it knows, until it knows this one too.
- */
-function sessionFromMeta(meta: unknown): string | null {
-  if (!hasOwn(meta, 'sessionID')) return null;
-  const raw = (meta as { sessionID: unknown }).sessionID;
-  return contextIdFromMeta(typeof raw === 'string' ? { conversationId: raw } : {});
-}
-
-/**
  * The bucket of the asking context: the client's conversation id, else the
  * token the agent echoed, else a fresh token (which the response prints).
  * Ids and tokens live in separate key spaces, so a token can never name a
@@ -142,7 +132,7 @@ function contextOf(
   mint: () => string,
 ): { sessionId: string; token: string | null } {
   const prefix = call.principal === undefined ? '' : `p:${call.principal}/`;
-  const conversation = contextIdFromMeta(call.meta) ?? sessionFromMeta(call.meta);
+  const conversation = contextIdFromMeta(call.meta);
   if (conversation !== null) return { sessionId: `${prefix}m:${conversation}`, token: null };
   const token = readContextToken(call.args) ?? mint();
   return { sessionId: `${prefix}t:${token}`, token };
