@@ -7,10 +7,10 @@
  *
  * The rules it keeps:
  * - `context` and `refresh` are the proxy's: removed before the call goes upstream.
- * - Planning, rendering and recording run under the context's lock, so the
- *   number a response prints is the one it is recorded under; a record that
- *   lands under another number is taken back (recorded under the number it
- *   printed, or not at all).
+ * - A call takes its number from the store before it is planned (`reserve`,
+ *   atomic in Redis too), so no two responses of one context print the same
+ *   one, across processes and after a lost ledger (the numbering tag); its
+ *   record goes under that number, or nowhere.
  * - Nothing is recorded for a call that was cancelled, failed or refused; the
  *   caller takes a record back when the answer could not be sent.
  * - Anything unexpected while re-rendering gives the upstream's own answer,
@@ -60,6 +60,13 @@ export interface CallSetup {
   readonly budget: CallBudget;
   /** Makes a context token for a context that has none (default `mintContextToken`, 8 chars). */
   readonly mintToken: () => string;
+  /**
+   * Contexts more than one client can reach (the HTTP front, a shared
+   * store): a token a client sends keys one only when it has 128 bits (22
+   * chars or more); a shorter one, which anyone could guess, starts a new
+   * context.
+   */
+  readonly sharedTokens: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -129,12 +136,12 @@ function isToolResult(value: unknown): value is ToolResult {
  */
 function contextOf(
   call: ToolCall,
-  mint: () => string,
+  setup: Pick<CallSetup, 'mintToken' | 'sharedTokens'>,
 ): { sessionId: string; token: string | null } {
   const prefix = call.principal === undefined ? '' : `p:${call.principal}/`;
   const conversation = contextIdFromMeta(call.meta);
   if (conversation !== null) return { sessionId: `${prefix}m:${conversation}`, token: null };
-  const token = readContextToken(call.args) ?? mint();
+  const token = readContextToken(call.args, { shared: setup.sharedTokens }) ?? setup.mintToken();
   return { sessionId: `${prefix}t:${token}`, token };
 }
 
@@ -212,7 +219,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
   const upstreamTexts = textsOf(result);
   const upstreamChars = upstreamTexts.reduce((sum, text) => sum + text.length, 0);
   const upstreamTokens = tokensOf(upstreamTexts);
-  const { sessionId, token } = contextOf(call, setup.mintToken);
+  const { sessionId, token } = contextOf(call, setup);
   const refresh = readRefresh(call.args);
   const passThrough = (unproven: number): Outcome => {
     stats.add(sessionId, {
@@ -241,32 +248,41 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
     if (reading === null || reading.files.length === 0) return passThrough(reading?.unproven ?? 0);
     return await store.exclusive(sessionId, async () => {
       if (refresh !== null) await store.prune({ sessionId, projectRoot: root.path, ...refresh });
-      const prior = await store.project(root.path, sessionId);
+      // The number is taken before the call is planned: no other call of this
+      // context, on this process or another sharing the store, prints it.
+      const reserved = await store.reserve(root.path, sessionId);
+      // No number (the store is away): the upstream's answer as it came, nothing withheld or recorded.
+      if (reserved === null) return passThrough(reading.unproven);
       const plan = planCall({
         files: reading.files,
-        prior,
+        prior: reserved.prior,
         enabled: setup.enabled,
         budget: setup.budget,
         holdBack: profile.holdBack(call.tool),
       });
-      // The number, the token, and a line when the client's `refresh` could not be read.
+      // The number and its tag, the token, and a line when the client's `refresh` could not be read.
       const header = formatResponseHeader({
         callIndex: plan.callIndex,
+        generation: plan.generation,
         context: token,
         refreshArgument: hasOwn(call.args, 'refresh')
           ? (call.args as { refresh: unknown }).refresh
           : undefined,
       });
       const recorder = createEmissionRecorder({ projectRoot: root.path, query: call.tool });
+      // Recorded under the number the response prints, or not at all.
+      recorder.numbered(plan.callIndex, plan.generation);
       const written = reading.write(plan, { header, recorder });
-      if (call.signal.aborted) return null;
+      const release = () =>
+        store.prune({ sessionId, projectRoot: root.path, calls: [reserved.callIndex] });
+      if (call.signal.aborted) {
+        await release();
+        return null;
+      }
       const deliveredTexts = textsOf(written.result);
       const deliveredChars = deliveredTexts.reduce((sum, text) => sum + text.length, 0);
-      let record = await store.record(recorder.finish(deliveredChars), sessionId);
-      if (record !== null && record.index !== plan.callIndex) {
-        await store.prune({ sessionId, projectRoot: root.path, calls: [record.index] });
-        record = null;
-      }
+      // Null when the store could not write it in time: recorded nowhere, the number spent.
+      const record = await store.record(recorder.finish(deliveredChars), sessionId);
       stats.add(sessionId, {
         upstreamChars,
         deliveredChars,
@@ -282,7 +298,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       });
       return {
         reply: { result: written.result },
-        recorded: record === null ? null : { sessionId, index: record.index },
+        recorded: record === null ? null : { sessionId, index: reserved.callIndex },
       };
     });
   } catch (error) {
