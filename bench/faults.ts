@@ -8,7 +8,10 @@
  * runs, so a run on a loaded machine says so with its figures.
  *
  * To measure the before column again: a checkout of the old code with its
- * dist/ built, named by FAULTS_DAEMON_REPO (the probes start its daemon).
+ * dist/ built, named by FAULTS_DAEMON_REPO (the probes start its daemon). The
+ * read proxy's probe starts that checkout's examples/read-proxy; its before
+ * figure was measured with bf215af's examples/ beside this repository's
+ * node_modules (the faults were the example's own upstream client).
  */
 import {
   type Figure,
@@ -22,6 +25,7 @@ import {
   probeLostLedger,
   probeOriginAndHost,
   probeParallelCalls,
+  probeReadProxy,
   probeSessionFlood,
   probeSharedKeySpace,
   probeSigterm,
@@ -138,6 +142,13 @@ export const PROBES: readonly Probe[] = [
     name: '1,000 token-less calls on Redis',
     before: '1000 keys (987 KiB), longest TTL 30.0 min, 1000 holding the query text',
     run: () => probeTokenlessKeys(1000),
+  },
+  {
+    name: 'read proxy: large files, a FIFO, a missing root',
+    // Measured with the read proxy example of bf215af (its own upstream client) on the library of now.
+    before:
+      'head: 1 of six.log → no answer within 3 s, later calls fail; head: 1 of hundred.log → "Not connected", later calls fail; a FIFO → hung 3 s, later calls work; missing root: exit 1, 19 line(s) (an McpError stack trace)',
+    run: probeReadProxy,
   },
   {
     name: 'start-up failures',

@@ -221,6 +221,18 @@ describe('contextIdFromMeta', () => {
     );
   });
 
+  it("reads opencode's sessionID after VS Code's id and before the generic one", () => {
+    expect(contextIdFromMeta({ sessionID: 'ses_7f2a' })).toBe('ses_7f2a');
+    expect(contextIdFromMeta({ sessionID: 'ses_7f2a', conversationId: 'generic' })).toBe(
+      'ses_7f2a',
+    );
+    expect(contextIdFromMeta({ sessionID: 'ses_7f2a', 'vscode.conversationId': 'vscode' })).toBe(
+      'vscode',
+    );
+    expect(contextIdFromMeta({ sessionID: '  ', conversationId: 'generic' })).toBe('generic');
+    expect(contextIdFromMeta({ sessionId: 'other-spelling' })).toBeNull();
+  });
+
   it('trims, and reads a blank, overlong or non-string id as absent', () => {
     expect(contextIdFromMeta({ conversationId: '  c-1  ' })).toBe('c-1');
     expect(contextIdFromMeta({ conversationId: '   ' })).toBeNull();

@@ -157,12 +157,16 @@ export const CONTEXT_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
 /** Longer conversation ids are not ids a client mints: read as absent. */
 const MAX_CONVERSATION_ID = 1024;
 
-/** The `_meta` keys clients publish a conversation id under, in the order they are tried. */
-const CONVERSATION_KEYS = ['vscode.conversationId', 'conversationId'] as const;
+/**
+ * The `_meta` keys clients publish a conversation id under, in the order they
+ * are tried: the clients' own (VS Code's, opencode's), then the generic one.
+ */
+const CONVERSATION_KEYS = ['vscode.conversationId', 'sessionID', 'conversationId'] as const;
 
 /**
  * The conversation id a client sent in a request's `_meta`, or `null`: VS
- * Code's `vscode.conversationId` first, then a generic `conversationId`. A
+ * Code's `vscode.conversationId` first, then opencode's `sessionID`, then a
+ * generic `conversationId`. A
  * non-blank string of at most 1,024 chars (trimmed); anything else reads as
  * absent. It takes precedence over a context token: the client knows its
  * conversations better than an echoed token can. Use it as the `sessionId`.

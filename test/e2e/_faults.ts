@@ -11,13 +11,24 @@
  * calls and in time and talks to 127.0.0.1 only.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createClient } from 'redis';
 import { startRedis, type TestRedis } from './_redis.js';
@@ -42,6 +53,8 @@ export const REPO = findRepo();
 const DAEMON_REPO = process.env.FAULTS_DAEMON_REPO ?? REPO;
 export const SERVER = join(DAEMON_REPO, 'examples/mcp-explore/server.mjs');
 const FAULTY_WORKER = join(DAEMON_REPO, 'test/e2e/_mcp-explore-faulty-worker.mjs');
+/** The read proxy example (`node server.mjs <root>`, stdio) of the same checkout. */
+const READ_PROXY = join(DAEMON_REPO, 'examples/read-proxy/server.mjs');
 
 /** Queries that match definitions of the bundled fixture (four files for WIDE). */
 export const WIDE = 'checkout cart money catalog';
@@ -1222,4 +1235,126 @@ export function tokenFile(tokens: readonly string[]): { path: string; remove(): 
   const path = join(dir, 'tokens');
   writeFileSync(path, `${tokens.join('\n')}\n`, { mode: 0o600 });
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+// ---------------------------------------------------------------------------
+// The read proxy
+
+/** A file of `mib` MiB whose first line is `first` (the rest a hole: no disk written). */
+function largeFile(path: string, first: string, mib: number): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, `${first}\n`);
+    ftruncateSync(fd, mib * 1024 * 1024);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One read through `client`, answered within `ms` or not; never throws. */
+async function readWithin(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  ms: number,
+): Promise<{ ms: number; text: string; isError: boolean; hung: boolean }> {
+  const t0 = performance.now();
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), ms);
+  try {
+    const result = await client.callTool({ name, arguments: args }, undefined, {
+      signal: stop.signal,
+      timeout: ms + 1000,
+    });
+    const text = (result.content as { text?: string }[])[0]?.text ?? '';
+    return { ms: performance.now() - t0, text, isError: result.isError === true, hung: false };
+  } catch (error) {
+    const text = String(error instanceof Error ? error.message : error);
+    return { ms: performance.now() - t0, text, isError: true, hung: stop.signal.aborted };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A client on the read proxy over `root`, closed after `run`. */
+async function withReadProxy<T>(root: string, run: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ name: 'fault-probe-reads', version: '1.0.0' });
+  try {
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [READ_PROXY, root],
+        cwd: DAEMON_REPO,
+        env: envWith({}),
+        stderr: 'ignore',
+      }),
+    );
+    return await run(client);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+/**
+ * The read proxy against the files a developer's tree holds: `head: 1` of a
+ * 6 MiB and of a 100 MiB file, then a FIFO in the root on a connection of
+ * its own (each read given 3 s), a small file read after each (does the
+ * proxy still work?), and a root that does not exist at start-up.
+ */
+export async function probeReadProxy(): Promise<Figure> {
+  const root = mkdtempSync(join(tmpdir(), 'span-ledger-read-faults-'));
+  try {
+    largeFile(join(root, 'six.log'), 'the first line of six MiB', 6);
+    largeFile(join(root, 'hundred.log'), 'the first line of a hundred MiB', 100);
+    writeFileSync(join(root, 'small.ts'), 'export const small = 1;\n');
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    const works = async (client: Client) =>
+      !(await readWithin(client, 'read_text_file', { path: 'small.ts' }, 3000)).isError;
+    const parts: string[] = [];
+    let met = true;
+    await withReadProxy(root, async (client) => {
+      for (const [name, first] of [
+        ['six.log', 'the first line of six MiB'],
+        ['hundred.log', 'the first line of a hundred MiB'],
+      ] as const) {
+        const got = await readWithin(client, 'read_text_file', { path: name, head: 1 }, 3000);
+        const ok = !got.isError && got.text.includes(first);
+        const after = await works(client);
+        met &&= ok && got.ms < 1000 && after;
+        parts.push(
+          `head: 1 of ${name} → ${ok ? `answered in ${got.ms.toFixed(0)} ms` : got.hung ? 'no answer within 3 s' : `"${got.text.slice(0, 40)}"`}, later calls ${after ? 'work' : 'fail'}`,
+        );
+      }
+    });
+    await withReadProxy(root, async (client) => {
+      const fifo = await readWithin(client, 'read_text_file', { path: 'pipe' }, 3000);
+      const after = await works(client);
+      met &&= !fifo.hung && fifo.text.split('\n').length === 1 && after;
+      parts.push(
+        `a FIFO → ${fifo.hung ? 'hung 3 s' : `${fifo.isError ? 'refused' : 'answered'} in ${fifo.ms.toFixed(0)} ms`}, later calls ${after ? 'work' : 'fail'}`,
+      );
+    });
+    const missing = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const proc = spawn(process.execPath, [READ_PROXY, join(root, 'no-such-dir')], {
+        cwd: DAEMON_REPO,
+        env: envWith({}),
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      proc.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString('utf8');
+      });
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        done({ code, stderr });
+      });
+    });
+    const lines = missing.stderr.trimEnd().split('\n').length;
+    met &&= missing.code === 2 && lines === 1;
+    parts.push(`missing root: exit ${missing.code}, ${lines} line(s)`);
+    return { figure: parts.join('; '), met };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }

@@ -2,8 +2,9 @@
  * The daemon against a hostile local client: the fault probes of
  * `_faults.ts` (the ones `npm run bench -- faults` prints), asserted on —
  * the transport's security rules, the bounds that keep one client from
- * taking the server, and start-up and shutdown. Counts only: latency under a
- * flood is the benchmark's to measure, never a test's.
+ * taking the server, the read proxy's files, and start-up and shutdown.
+ * Counts only: latency under a flood is the benchmark's to measure, never a
+ * test's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
   probeHealthFlood,
   probeKilledNpm,
   probeOriginAndHost,
+  probeReadProxy,
   probeSessionFlood,
   probeSigterm,
   probeSlowClients,
@@ -74,6 +76,13 @@ describe('one client does not take the server from the others', () => {
 
   it('cuts 100 connections that dribble their headers within seconds, serving others meanwhile', async () => {
     const { figure, met } = await probeSlowClients(100, 7000, 500);
+    expect(met, figure).toBe(true);
+  });
+});
+
+describe('the read proxy', () => {
+  it('answers head: 1 of 6 and 100 MiB files, refuses a FIFO, keeps working, and says a missing root in one line', async () => {
+    const { figure, met } = await probeReadProxy();
     expect(met, figure).toBe(true);
   });
 });

@@ -7,10 +7,10 @@
  *
  * The rules it keeps:
  * - `context` and `refresh` are the proxy's: removed before the call goes upstream.
- * - Planning, rendering and recording run under the context's lock, so the
- *   number a response prints is the one it is recorded under; a record that
- *   lands under another number is taken back (recorded under the number it
- *   printed, or not at all).
+ * - A call takes its number from the store before it is planned (`reserve`,
+ *   atomic in Redis too), so no two responses of one context print the same
+ *   one, across processes and after a lost ledger (the numbering tag); its
+ *   record goes under that number, or nowhere.
  * - Nothing is recorded for a call that was cancelled, failed or refused; the
  *   caller takes a record back when the answer could not be sent.
  * - Anything unexpected while re-rendering gives the upstream's own answer,
@@ -29,7 +29,7 @@ import type { Root } from './disk.js';
 import { diskReader } from './disk.js';
 import type { Profile, ToolResult } from './profile.js';
 import { textsOf } from './profile.js';
-import type { Stats } from './stats.js';
+import type { CallFigures, Stats } from './stats.js';
 import type { ProxyStore } from './store.js';
 import type { Answer } from './upstream.js';
 
@@ -48,6 +48,27 @@ const tokensOf = (texts: readonly string[]) =>
   texts.reduce((sum, text) => sum + estimateTokens(text), 0);
 
 /**
+ * Adds a call's figures to the stats once its answer is on its way: the
+ * token estimates of what the upstream answered and what was delivered are
+ * bookkeeping the answer need not wait for (a third of the proxy's CPU on a
+ * call). Their CPU time is added to the call's, so `cpuMs` stays all of it.
+ */
+function countLater(
+  stats: Stats,
+  sessionId: string,
+  figures: Omit<CallFigures, 'upstreamTokens' | 'deliveredTokens'>,
+  upstream: readonly string[],
+  delivered: readonly string[] | null,
+): void {
+  stats.later(sessionId, () => {
+    const cpu = process.cpuUsage();
+    const upstreamTokens = tokensOf(upstream);
+    const deliveredTokens = delivered === null ? upstreamTokens : tokensOf(delivered);
+    return { ...figures, upstreamTokens, deliveredTokens, cpuMs: figures.cpuMs + cpuMs(cpu) };
+  });
+}
+
+/**
  * What every call of one proxy shares.
  */
 export interface CallSetup {
@@ -60,6 +81,13 @@ export interface CallSetup {
   readonly budget: CallBudget;
   /** Makes a context token for a context that has none (default `mintContextToken`, 8 chars). */
   readonly mintToken: () => string;
+  /**
+   * Contexts more than one client can reach (the HTTP front, a shared
+   * store): a token a client sends keys one only when it has 128 bits (22
+   * chars or more); a shorter one, which anyone could guess, starts a new
+   * context.
+   */
+  readonly sharedTokens: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -122,16 +150,6 @@ function isToolResult(value: unknown): value is ToolResult {
 }
 
 /**
- * opencode's conversation key in `_meta` (`sessionID`), read the way
- * `contextIdFromMeta` reads the keys it knows, until it knows this one too.
- */
-function sessionFromMeta(meta: unknown): string | null {
-  if (!hasOwn(meta, 'sessionID')) return null;
-  const raw = (meta as { sessionID: unknown }).sessionID;
-  return contextIdFromMeta(typeof raw === 'string' ? { conversationId: raw } : {});
-}
-
-/**
  * The bucket of the asking context: the client's conversation id, else the
  * token the agent echoed, else a fresh token (which the response prints).
  * Ids and tokens live in separate key spaces, so a token can never name a
@@ -139,12 +157,12 @@ function sessionFromMeta(meta: unknown): string | null {
  */
 function contextOf(
   call: ToolCall,
-  mint: () => string,
+  setup: Pick<CallSetup, 'mintToken' | 'sharedTokens'>,
 ): { sessionId: string; token: string | null } {
   const prefix = call.principal === undefined ? '' : `p:${call.principal}/`;
-  const conversation = contextIdFromMeta(call.meta) ?? sessionFromMeta(call.meta);
+  const conversation = contextIdFromMeta(call.meta);
   if (conversation !== null) return { sessionId: `${prefix}m:${conversation}`, token: null };
-  const token = readContextToken(call.args) ?? mint();
+  const token = readContextToken(call.args, { shared: setup.sharedTokens }) ?? setup.mintToken();
   return { sessionId: `${prefix}t:${token}`, token };
 }
 
@@ -221,15 +239,12 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
 
   const upstreamTexts = textsOf(result);
   const upstreamChars = upstreamTexts.reduce((sum, text) => sum + text.length, 0);
-  const upstreamTokens = tokensOf(upstreamTexts);
-  const { sessionId, token } = contextOf(call, setup.mintToken);
+  const { sessionId, token } = contextOf(call, setup);
   const refresh = readRefresh(call.args);
   const passThrough = (unproven: number): Outcome => {
-    stats.add(sessionId, {
+    const figures = {
       upstreamChars,
       deliveredChars: upstreamChars,
-      upstreamTokens,
-      deliveredTokens: upstreamTokens,
       pointers: 0,
       refreshed: refresh !== null,
       unproven,
@@ -237,7 +252,8 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       upstreamMs,
       ownMs: performance.now() - started - upstreamMs,
       cpuMs: ownCpu(),
-    });
+    };
+    countLater(stats, sessionId, figures, upstreamTexts, null);
     return { reply: { result }, recorded: null };
   };
 
@@ -251,37 +267,44 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
     if (reading === null || reading.files.length === 0) return passThrough(reading?.unproven ?? 0);
     return await store.exclusive(sessionId, async () => {
       if (refresh !== null) await store.prune({ sessionId, projectRoot: root.path, ...refresh });
-      const prior = await store.project(root.path, sessionId);
+      // The number is taken before the call is planned: no other call of this
+      // context, on this process or another sharing the store, prints it.
+      const reserved = await store.reserve(root.path, sessionId);
+      // No number (the store is away): the upstream's answer as it came, nothing withheld or recorded.
+      if (reserved === null) return passThrough(reading.unproven);
       const plan = planCall({
         files: reading.files,
-        prior,
+        prior: reserved.prior,
         enabled: setup.enabled,
         budget: setup.budget,
         holdBack: profile.holdBack(call.tool),
       });
-      // The number, the token, and a line when the client's `refresh` could not be read.
+      // The number and its tag, the token, and a line when the client's `refresh` could not be read.
       const header = formatResponseHeader({
         callIndex: plan.callIndex,
+        generation: plan.generation,
         context: token,
         refreshArgument: hasOwn(call.args, 'refresh')
           ? (call.args as { refresh: unknown }).refresh
           : undefined,
       });
       const recorder = createEmissionRecorder({ projectRoot: root.path, query: call.tool });
+      // Recorded under the number the response prints, or not at all.
+      recorder.numbered(plan.callIndex, plan.generation);
       const written = reading.write(plan, { header, recorder });
-      if (call.signal.aborted) return null;
+      const release = () =>
+        store.prune({ sessionId, projectRoot: root.path, calls: [reserved.callIndex] });
+      if (call.signal.aborted) {
+        await release();
+        return null;
+      }
       const deliveredTexts = textsOf(written.result);
       const deliveredChars = deliveredTexts.reduce((sum, text) => sum + text.length, 0);
-      let record = await store.record(recorder.finish(deliveredChars), sessionId);
-      if (record !== null && record.index !== plan.callIndex) {
-        await store.prune({ sessionId, projectRoot: root.path, calls: [record.index] });
-        record = null;
-      }
-      stats.add(sessionId, {
+      // Null when the store could not write it in time: recorded nowhere, the number spent.
+      const record = await store.record(recorder.finish(deliveredChars), sessionId);
+      const figures = {
         upstreamChars,
         deliveredChars,
-        upstreamTokens,
-        deliveredTokens: tokensOf(deliveredTexts),
         pointers: written.pointers,
         refreshed: refresh !== null,
         unproven: reading.unproven,
@@ -289,10 +312,11 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
         upstreamMs,
         ownMs: performance.now() - started - upstreamMs,
         cpuMs: ownCpu(),
-      });
+      };
+      countLater(stats, sessionId, figures, upstreamTexts, deliveredTexts);
       return {
         reply: { result: written.result },
-        recorded: record === null ? null : { sessionId, index: record.index },
+        recorded: record === null ? null : { sessionId, index: reserved.callIndex },
       };
     });
   } catch (error) {

@@ -28,8 +28,10 @@ function version(): string {
  * between the processes that share it.
  */
 async function runHttp(options: RunOptions, http: NonNullable<RunOptions['http']>): Promise<void> {
-  const [{ startProxy, mintSharedToken, StartupError: ProxyStartupError }, front] =
-    await Promise.all([import('./proxy.js'), import('./http/index.js')]);
+  const [{ startProxy, StartupError: ProxyStartupError }, front] = await Promise.all([
+    import('./proxy.js'),
+    import('./http/index.js'),
+  ]);
   const tokenFile = http.tokenFile ?? (process.env.SPAN_LEDGER_PROXY_TOKEN_FILE || null);
   const fail = (error: unknown): never => {
     const known = error instanceof ProxyStartupError || error instanceof front.StartupError;
@@ -47,7 +49,8 @@ async function runHttp(options: RunOptions, http: NonNullable<RunOptions['http']
   const proxy = await startProxy({
     ...options,
     redis: http.redis,
-    mintToken: mintSharedToken,
+    // Every local process reaches an HTTP port: 128-bit tokens, minted and accepted.
+    shared: true,
     log: say,
   }).catch(fail);
   let relayClient: { quit(): Promise<unknown> } | undefined;

@@ -119,6 +119,7 @@ function printRead(
   file: DiskFile,
   recorder: EmissionRecorder,
   refresh: boolean,
+  generation: string | null,
 ): { text: string; pointer: boolean } {
   const { text } = renderRead({
     plan,
@@ -126,6 +127,7 @@ function printRead(
     symbols: plan.render === 'full' ? undefined : symbolNodes(file, plan.covered),
     recorder,
     callIndex: null,
+    generation,
     refresh,
   });
   return { text, pointer: plan.render !== 'full' && plan.covered.length > 0 };
@@ -240,7 +242,7 @@ async function readOne({ args, result, text, place }: ReadCall): Promise<Reading
     write(plan, out) {
       const planned = planOf(plan, file.name);
       if (planned === undefined) return { result, pointers: 0 };
-      const printed = printRead(planned, file, out.recorder, true);
+      const printed = printRead(planned, file, out.recorder, true, plan.generation);
       const body = printed.text === '' ? `${formatCut(path, range.start)}\n` : printed.text;
       const next = out.header === '' ? body : `${out.header}\n${body}`;
       return { result: withTexts(result, [next]), pointers: printed.pointer ? 1 : 0 };
@@ -278,7 +280,7 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
         const planned = planOf(plan, file.name);
         if (planned === undefined) return part.text;
         printedNames.add(file.name);
-        const printed = printRead(planned, file, out.recorder, false);
+        const printed = printRead(planned, file, out.recorder, false, plan.generation);
         if (printed.pointer) {
           pointers++;
           for (const n of planned.coveredBy) cited.add(n);
@@ -286,7 +288,12 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
         return `${part.path}:\n${printed.text === '' ? `${formatCut(part.path!, 1)}\n` : printed.text}`;
       });
       const offer =
-        pointers > 0 ? `\n${formatRefreshOffer([...cited].sort((a, b) => b - a))}\n` : '';
+        pointers > 0
+          ? `\n${formatRefreshOffer(
+              [...cited].sort((a, b) => b - a),
+              plan.generation,
+            )}\n`
+          : '';
       const body = written.join('\n---\n') + offer;
       return {
         result: withTexts(result, [out.header === '' ? body : `${out.header}\n${body}`]),

@@ -35,8 +35,9 @@ export function reportPointer(
  * The pointer for `covered` lines of a section, as the library's renderers
  * write it: compact when every covered run is shorter than the plan's
  * `minCoveredLines` (only whole sections are), naming symbols only while a
- * compact pointer stays at most half their `chars`; no refresh sentence (the
- * response offers it once, after its pointers).
+ * compact pointer stays at most half their `chars`; the cited numbers with
+ * the call's numbering tag (`generation`); no refresh sentence (the response
+ * offers it once, after its pointers).
  *
  * @example
  * ```ts
@@ -51,6 +52,7 @@ export function pointerFor(
   symbols: readonly string[],
   partial: boolean,
   chars: number,
+  generation: string | null = null,
 ): string {
   const t = plan.thresholds;
   const compact = covered.every((r) => r.end - r.start + 1 < t.minCoveredLines);
@@ -61,6 +63,7 @@ export function pointerFor(
       symbols: names,
       partial,
       calls: plan.coveredBy,
+      generation,
       compact,
       maxSpansInPointer: t.maxSpansInPointer,
       maxSymbolsInPointer: t.maxSymbolsInPointer,

@@ -118,6 +118,8 @@ interface Writing {
   /** Lines of this file already shown earlier in this response. */
   readonly shown: Set<number>;
   readonly recorder: EmissionRecorder;
+  /** The numbering tag the cited responses carry (the call's own), or `null`. */
+  readonly generation: string | null;
   /** Told of each pointer written, with the responses it cites. */
   readonly countPointer: (calls: readonly number[]) => void;
 }
@@ -145,7 +147,15 @@ function writeBlock(section: Section, w: Writing): string | null {
     let chars = 0;
     for (const line of covered) chars += lineChars(file, line.n);
     const symbols = file.symbolsIn(spans);
-    const pointer = pointerFor(plan, section.path, spans, symbols, emit.length > 0, chars);
+    const pointer = pointerFor(
+      plan,
+      section.path,
+      spans,
+      symbols,
+      emit.length > 0,
+      chars,
+      w.generation,
+    );
     reportPointer(recorder, file.name, spans, file.fingerprint);
     w.countPointer(plan.coveredBy);
     parts.push(
@@ -208,6 +218,7 @@ export function writeSections(
       file,
       shown: lines,
       recorder: out.recorder,
+      generation: plan.generation,
       countPointer: (calls) => {
         pointers++;
         for (const n of calls) cited.add(n);
@@ -229,7 +240,10 @@ export function writeSections(
   const last = result.length - 1;
   if (pointers > 0 && last >= 0) {
     // After the upstream's last byte, which stays as it was.
-    const offer = formatRefreshOffer([...cited].sort((a, b) => b - a));
+    const offer = formatRefreshOffer(
+      [...cited].sort((a, b) => b - a),
+      plan.generation,
+    );
     const text = result[last]!;
     result[last] = text.endsWith('\n') ? `${text}\n${offer}\n` : `${text}\n\n${offer}`;
   }

@@ -49,7 +49,13 @@ export interface ProxyOptions {
   readonly timeoutMs?: number | undefined;
   /** `redis://…`: the shared store (for several proxy processes behind one address); absent: this process. */
   readonly redis?: string | null | undefined;
-  /** Makes a context token (default `mintContextToken`). A store others share needs 128-bit tokens. */
+  /**
+   * Whether more than one client reaches the contexts (the HTTP front, a
+   * shared store): then tokens are minted with 128 bits and a shorter one a
+   * client sends keys nothing. Default: `true` with `redis`.
+   */
+  readonly shared?: boolean | undefined;
+  /** Makes a context token (default: `mintContextToken`, 128-bit when `shared`). */
   readonly mintToken?: (() => string) | undefined;
   /** `false` sends every section in full (default: `SPAN_LEDGER_DEDUP`, on unless `0`). */
   readonly enabled?: boolean | undefined;
@@ -90,7 +96,7 @@ export interface RunningProxy {
  * ```
  */
 export function mintSharedToken(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
+  return mintContextToken({ shared: true });
 }
 
 function version(): string {
@@ -174,6 +180,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     store = localStore(PROXY_LIMITS);
   }
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const shared = options.shared ?? typeof options.redis === 'string';
   const relays = new Set<Relay>();
   /** A relay to ask what the upstream asks its client: the most recently connected one. */
   const someRelay = () => [...relays].at(-1);
@@ -245,7 +252,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       profile,
       enabled: options.enabled ?? dedupEnabledFromEnv(),
       budget: DEFAULT_BUDGET,
-      mintToken: options.mintToken ?? mintContextToken,
+      mintToken: options.mintToken ?? (shared ? mintSharedToken : () => mintContextToken()),
+      sharedTokens: shared,
       log,
     },
   };

@@ -19,6 +19,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CONTEXT_INPUT_SCHEMA, REFRESH_INPUT_SCHEMA } from 'span-ledger';
 import { answerCall, type CallSetup, type Outcome, toolError } from './call.js';
+import { httpCallOf } from './http/calls.js';
 import type { ToolInfo } from './profile.js';
 import { STATS_URI, type Stats } from './stats.js';
 import type { Answer, Message, RequestId, Upstream } from './upstream.js';
@@ -303,11 +304,15 @@ export function createRelay(
     }
   };
 
-  const onRequest = async (message: Message) => {
+  /** `extra`: what the transport knows of the request (through the HTTP front, its delivery). */
+  const onRequest = async (message: Message, extra: unknown) => {
     const id = message.id as RequestId;
     const key = keyOf(id);
     const controller = new AbortController();
     inflight.set(key, controller);
+    // Through the HTTP front: a hang-up or a cancellation seen on any process aborts the call too.
+    const http = httpCallOf(extra);
+    http?.signal.addEventListener('abort', () => controller.abort(), { once: true });
     try {
       const outcome = await route(
         message.method as string,
@@ -329,6 +334,9 @@ export function createRelay(
       if (controller.signal.aborted) return await takeBack();
       const sent = await send({ jsonrpc: '2.0', id, ...outcome.reply }, id);
       if (!sent) await takeBack();
+      // Sent, and then not delivered after all (the exchange closed before the
+      // answer was written whole, or a cancellation arrived just after it): undone.
+      else if (outcome.recorded !== null) http?.onUndelivered(() => void takeBack());
     } catch (error) {
       setup.log(
         `${String(message.method)}: ${error instanceof Error ? error.message : String(error)}`,
@@ -377,10 +385,10 @@ export function createRelay(
   const relay: Relay = {
     async connect(t) {
       transport = t;
-      t.onmessage = (raw) => {
+      t.onmessage = (raw, extra) => {
         const message = raw as unknown as Message;
         if (typeof message.method === 'string') {
-          if (message.id !== undefined && message.id !== null) void onRequest(message);
+          if (message.id !== undefined && message.id !== null) void onRequest(message, extra);
           else onNotification(message);
         } else if (message.id !== undefined && message.id !== null) {
           onResponse(message);

@@ -158,7 +158,21 @@ export function createStats() {
   const samples: number[] = [];
   const cpuSamples: number[] = [];
   const recent: RecentCall[] = [];
-  return {
+  /** Calls whose figures are counted once their answer is on its way (see `later`). */
+  const pending: (() => void)[] = [];
+  const flush = () => {
+    for (const count of pending.splice(0)) count();
+  };
+  const stats = {
+    /**
+     * Adds one call of context `key` whose figures `figures` works out after
+     * the current turn of the event loop (the answer goes out first); the
+     * report and the summary count it in any case.
+     */
+    later(key: string, figures: () => CallFigures): void {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(() => stats.add(key, figures()));
+    },
     /** Adds one answered call of context `key`. */
     add(key: string, call: CallFigures): void {
       add(total, call);
@@ -187,6 +201,7 @@ export function createStats() {
     },
     /** The resource's value. */
     report(): StatsReport {
+      flush();
       const sorted = [...samples].sort((a, b) => a - b);
       const cpu = [...cpuSamples].sort((a, b) => a - b);
       return {
@@ -200,6 +215,7 @@ export function createStats() {
     },
     /** The one line printed at exit. */
     summary(): string {
+      flush();
       const r = report(total);
       const calls = `${r.calls} ${r.calls === 1 ? 'call' : 'calls'}`;
       if (r.calls === 0) return `${calls} re-rendered`;
@@ -213,6 +229,7 @@ export function createStats() {
       );
     },
   };
+  return stats;
 }
 
 /**

@@ -8,7 +8,7 @@
  * Not a cache of results: only the ledger (paths, line spans, fingerprints,
  * response numbers) is kept.
  */
-import type { CallRecord, Emission, LedgerLimits, ProjectState, PruneRequest } from 'span-ledger';
+import type { CallRecord, Emission, LedgerLimits, PruneRequest, Reservation } from 'span-ledger';
 import { createSessionStore } from 'span-ledger';
 import { connectRedis, redisBackend } from 'span-ledger/redis';
 import { createSharedSessionStore } from './library.js';
@@ -17,14 +17,21 @@ import { createSharedSessionStore } from './library.js';
  * The ledger operations the proxy uses, each a Promise (never rejecting).
  */
 export interface ProxyStore {
-  project(projectRoot: string, sessionId: string): Promise<ProjectState | null>;
+  /**
+   * Takes the number of a call about to be planned, atomically (in Redis
+   * too), with the prior to plan against: calls of one context never print
+   * the same number, on one process or several, and a bucket made from
+   * nothing gets a fresh numbering tag. `null`: nothing can be tracked now
+   * (the store is away), so the call is passed through.
+   */
+  reserve(projectRoot: string, sessionId: string): Promise<Reservation | null>;
   record(emission: Emission, sessionId: string): Promise<CallRecord | null>;
   prune(request: PruneRequest): Promise<void>;
   /**
    * Runs `work` while no other work of the same context runs in this process:
-   * a call plans, renders and records under it, so two calls of one context
-   * never print one response number (across processes the shared store's own
-   * rules apply).
+   * a call reserves, plans, renders and records under it, so a call of a
+   * context plans against everything its previous one recorded (the numbers
+   * stay distinct without it: `reserve` takes them).
    */
   exclusive<T>(sessionId: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -59,7 +66,7 @@ function lockTable(): ProxyStore['exclusive'] {
 export function localStore(limits: Partial<LedgerLimits>): ProxyStore {
   const store = createSessionStore(limits);
   return {
-    project: async (projectRoot, sessionId) => store.project(projectRoot, sessionId),
+    reserve: async (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
     record: async (emission, sessionId) => store.record(emission, sessionId),
     prune: async (request) => store.prune(request),
     exclusive: lockTable(),
@@ -91,7 +98,7 @@ export async function redisStore(
     limits,
   });
   return {
-    project: (projectRoot, sessionId) => store.project(projectRoot, sessionId),
+    reserve: (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
     record: (emission, sessionId) => store.record(emission, sessionId),
     prune: (request) => store.prune(request),
     exclusive: lockTable(),

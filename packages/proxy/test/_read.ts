@@ -6,8 +6,10 @@
 
 /** What a response says, read the way an agent reads it. */
 export interface ReadResponse {
-  /** `Response #N`, or `null`. */
+  /** `Response #N` (or `#N/tag`): N, or `null`. */
   readonly number: number | null;
+  /** The numbering tag printed beside the number (`#N/tag`), or `null`. */
+  readonly tag: string | null;
   /** The context token the header gives, or `null`. */
   readonly token: string | null;
   /** Numbered source lines by path (both explore fences and `cat -n` reads). */
@@ -20,12 +22,15 @@ export interface ReadResponse {
   }[];
 }
 
-const HEADER = /^Response #(\d+)(?: · context ([A-Za-z0-9_-]+))?/;
+const HEADER = /^Response #(\d+)(?:\/([a-z]+))?(?: · context ([A-Za-z0-9_-]+))?/;
 const SECTION =
   /^\*\*`([^`]+)`\*\*|^\*\*Location:\*\* (.+?):\d+|^([^\s:]+):$|^\*\*([^*`\s]+)\*\* — \d+ lines/;
 /** The library's pointer: `Sent in response #3 of this conversation: `path` L1-40, L52 (…)`. */
 const POINTER =
-  /^>? ?Sent (?:in responses? ((?:#\d+(?:, | and )?)+)|earlier) of this conversation: `([^`]+)`((?: L\d+(?:-\d+)?,?)*)/;
+  /^>? ?Sent (?:in responses? ((?:#\d+(?:\/[a-z]+)?(?:, | and )?)+)|earlier) of this conversation: `([^`]+)`((?: L\d+(?:-\d+)?,?)*)/;
+/** The library's compact pointer of a whole small section: `` `path` L5-11 (…): unchanged, in #2. ``. */
+const COMPACT_POINTER =
+  /^>? ?()`([^`]+)`((?: L\d+(?:-\d+)?,?)*)(?: \([^)]*\))?: unchanged, (?:in ((?:#\d+(?:\/[a-z]+)?(?:, | and )?)+)|sent earlier in this conversation)\./;
 /** Codegraph's own (its explore dedup): `> **Already sent earlier in this conversation:** `path` L1-40 …`. */
 const CODEGRAPH_POINTER =
   /^> \*\*Already sent earlier in this conversation:\*\* ()`([^`]+)`((?: L\d+(?:-\d+)?,?)*)/;
@@ -35,10 +40,12 @@ const NUMBERED = /^ *(\d+)\t/;
  * Reads a response: its number and token, the numbered lines under each
  * section heading (`` **`path`** ``, `**Location:** path:N`, a node file read
  * `**path** — N lines`, or a `read_multiple_files` part `path:`), and its
- * pointers — the library's, citing responses, and Codegraph's own, citing none.
+ * pointers — the library's (full or compact), citing responses, and
+ * Codegraph's own, citing none.
  */
 export function readResponse(text: string, single?: string): ReadResponse {
   let number: number | null = null;
+  let tag: string | null = null;
   let token: string | null = null;
   const lines = new Map<string, Map<number, string>>();
   const pointers: { path: string; calls: number[]; spans: { start: number; end: number }[] }[] = [];
@@ -47,14 +54,17 @@ export function readResponse(text: string, single?: string): ReadResponse {
     const header = HEADER.exec(line);
     if (header !== null && number === null) {
       number = Number(header[1]);
-      token = header[2] ?? null;
+      tag = header[2] ?? null;
+      token = header[3] ?? null;
       continue;
     }
-    const pointer = POINTER.exec(line) ?? CODEGRAPH_POINTER.exec(line);
+    const compact = COMPACT_POINTER.exec(line);
+    const pointer = POINTER.exec(line) ?? CODEGRAPH_POINTER.exec(line) ?? compact;
     if (pointer !== null) {
+      const cited = compact === null ? pointer[1] : compact[4];
       pointers.push({
         path: pointer[2]!,
-        calls: [...(pointer[1] ?? '').matchAll(/#(\d+)/g)].map((m) => Number(m[1])),
+        calls: [...(cited ?? '').matchAll(/#(\d+)/g)].map((m) => Number(m[1])),
         spans: [...(pointer[3] ?? '').matchAll(/L(\d+)(?:-(\d+))?/g)].map((m) => ({
           start: Number(m[1]),
           end: Number(m[2] ?? m[1]),
@@ -77,5 +87,5 @@ export function readResponse(text: string, single?: string): ReadResponse {
       mine.set(Number(numbered[1]), line.slice(numbered[0].length));
     }
   }
-  return { number, token, lines, pointers };
+  return { number, tag, token, lines, pointers };
 }

@@ -84,9 +84,11 @@ describe('through the proxy, Codegraph', () => {
     const { text, read } = await explore(FRESH_QUERY);
     expect(read.number).toBe(1);
     expect(read.token).toMatch(/^[A-Za-z0-9_-]{8}$/);
+    // A new context's numbering carries a tag of its own, so a lost ledger never repeats a number.
+    expect(read.tag).toMatch(/^[a-z]{4}$/);
     const [first, ...rest] = text.split('\n');
     expect(first).toBe(
-      `Response #1 · context ${read.token} (send "context": "${read.token}" with your later calls to this tool)`,
+      `Response #1/${read.tag} · context ${read.token} (send "context": "${read.token}" with your later calls to this tool)`,
     );
     expect(rest.join('\n')).toBe(own.explore);
   });

@@ -216,8 +216,9 @@ describe('bounds per client', () => {
     const { front } = await start({ limits: { maxCallsPerContext: 2 } });
     const flooder = await client(front.url);
     const other = await client(front.url);
-    const slow = [probe(flooder, { wait: 400 }), probe(flooder, { wait: 400 })];
-    await sleep(50);
+    const slow = [probe(flooder, { wait: 2000 }), probe(flooder, { wait: 2000 })];
+    // Both are in flight (admitted by the front), however slow the machine is to send them.
+    await until(() => front.stats().calls === 2);
     const refused = await probe(flooder, {});
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/busy: this context already has 2 calls in flight/);
@@ -233,8 +234,8 @@ describe('bounds per client', () => {
     const a1 = await client(front.url, { authorization: `Bearer ${TOKEN_A}` });
     const a2 = await client(front.url, { authorization: `Bearer ${TOKEN_A}` });
     const b = await client(front.url, { authorization: `Bearer ${TOKEN_B}` });
-    const slow = [probe(a1, { wait: 400 }), probe(a2, { wait: 400 })];
-    await sleep(50);
+    const slow = [probe(a1, { wait: 2000 }), probe(a2, { wait: 2000 })];
+    await until(() => front.stats().calls === 2);
     expect((await probe(a1, {})).text).toMatch(/this client already has 2 calls in flight/);
     expect((await probe(b, {})).isError).toBe(false);
     await Promise.all(slow);
@@ -320,7 +321,7 @@ describe('delivery and cancellation', () => {
       headers: { ...MCP, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
     });
     req.on('error', () => {});
-    req.end(callMessage(9, { tag: 'hung-up', wait: 300 }));
+    req.end(callMessage(9, { tag: 'hung-up', wait: 2000 }));
     await until(() => front.stats().calls === 1);
     req.destroy();
     await until(() => seen.undelivered.length === 1);

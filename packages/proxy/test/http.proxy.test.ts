@@ -133,6 +133,43 @@ describe('span-ledger-proxy --http', () => {
     expect(readFileSync(events, 'utf8')).toContain('"cancelled"');
   });
 
+  it('undoes a call whose cancellation arrives just after its answer went out', async () => {
+    const { url } = await serve();
+    const meta = { conversationId: 'cancelled-after-the-answer' };
+    const post = (message: unknown) => raw(url, 'POST', MCP, JSON.stringify(message));
+    const show = (id: number) =>
+      post({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'show', arguments: { files: FILES }, _meta: meta },
+      });
+    const first = await show(41);
+    expect(first.text).toMatch(/Response #1\b/);
+    // The client cancelled while the answer was on its way, and drops it on arrival.
+    const cancel = await post({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 41, reason: 'the user pressed stop' },
+    });
+    expect(cancel.status).toBe(202);
+    const next = textOf(JSON.parse((await show(42)).text).result);
+    expect(next).toMatch(/^Response #2\b/);
+    expect(next).not.toMatch(/Sent in response/);
+    expect(next).toContain('\n1\t/**\n');
+  });
+
+  it('takes a short token a client sends for no key: contexts over HTTP are keyed by 128 bits', async () => {
+    const { url } = await serve();
+    const c = await client(url);
+    const call = async () =>
+      textOf(await c.callTool({ name: 'show', arguments: { files: FILES, context: 'k7f3q2ab' } }));
+    await call();
+    const again = await call();
+    expect(again).not.toMatch(/Sent in response/);
+    expect(/context ([A-Za-z0-9_-]+)/.exec(again)?.[1]).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
   it('stops on SIGTERM with exit 0', async () => {
     const { proc } = await serve();
     procs.splice(procs.indexOf(proc), 1);

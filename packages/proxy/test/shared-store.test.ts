@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/e2e/_redis.js';
 import { mintSharedToken, type RunningProxy, StartupError, startProxy } from '../src/proxy.js';
@@ -96,11 +97,38 @@ describe('the proxy on a shared store', () => {
     );
     // Another context, on either process, was never sent it.
     const other = readResponse(
-      await once(b, { path: 'src/a.ts', head: 50, context: 'another-context' }),
+      await once(b, { path: 'src/a.ts', head: 50, context: 'another-context-0123456789' }),
       'src/a.ts',
     );
     expect(other.pointers).toEqual([]);
     expect(a.stats().total.calls + b.stats().total.calls).toBe(3);
+  });
+
+  it('never prints one number twice in a context: parallel calls on two processes, and after a flush', async () => {
+    const [a, b] = await Promise.all([proxyOnRedis(), proxyOnRedis()]);
+    const first = readResponse(await once(a, { path: 'src/a.ts', head: 10 }), 'src/a.ts');
+    const token = first.token!;
+    const label = (r: { number: number | null; tag: string | null }) => `${r.number}/${r.tag}`;
+    const labels = [label(first)];
+    const parallel = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        once(i % 2 === 0 ? a : b, { path: 'src/a.ts', head: 20 + i, context: token }),
+      ),
+    );
+    for (const text of parallel) labels.push(label(readResponse(text, 'src/a.ts')));
+    expect(new Set(labels).size).toBe(labels.length);
+    // The ledger is lost; the context keeps its token, and its next response is a number it never saw.
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    await admin.flushAll();
+    await admin.quit();
+    const after = readResponse(
+      await once(b, { path: 'src/a.ts', head: 10, context: token }),
+      'src/a.ts',
+    );
+    expect(after.number).toBe(1);
+    expect(labels).not.toContain(label(after));
+    expect(after.pointers).toEqual([]);
   });
 
   it('keys a principal apart: the same token from another caller is another context', async () => {
@@ -115,12 +143,14 @@ describe('the proxy on a shared store', () => {
       await client.close();
       return readResponse(text, 'src/a.ts');
     };
-    await serve('alice', { path: 'src/a.ts', context: 'shared-token-1' });
+    await serve('alice', { path: 'src/a.ts', context: 'shared-token-0123456789abcdef' });
     expect(
-      (await serve('alice', { path: 'src/a.ts', context: 'shared-token-1' })).pointers,
+      (await serve('alice', { path: 'src/a.ts', context: 'shared-token-0123456789abcdef' }))
+        .pointers,
     ).toHaveLength(1);
     expect(
-      (await serve('mallory', { path: 'src/a.ts', context: 'shared-token-1' })).pointers,
+      (await serve('mallory', { path: 'src/a.ts', context: 'shared-token-0123456789abcdef' }))
+        .pointers,
     ).toEqual([]);
   });
 
