@@ -4,6 +4,7 @@
  * bare native SHA-1 digest.
  */
 import { createHash } from 'node:crypto';
+import { loadavg } from 'node:os';
 import * as mir from 'multi-integer-range';
 import {
   fingerprint,
@@ -12,7 +13,7 @@ import {
   mergeRanges,
   subtractRanges,
 } from 'span-ledger';
-import { comparePeers, prng, report } from './_harness.js';
+import { comparePeers, median, type Peer, prng, report } from './_harness.js';
 
 /** `count` spans with random starts over a file-sized domain and short random lengths. */
 function randomSpans(count: number, seed: number, domain: number, maxLen: number): LineRange[] {
@@ -25,22 +26,113 @@ function randomSpans(count: number, seed: number, domain: number, maxLen: number
   return out;
 }
 
-/** A normalized set of `count` spans with gaps, built here as plain objects (not by the library). */
-function normalizedSet(count: number, seed: number): LineRange[] {
+/**
+ * A normalized set of `count` spans, built here as plain objects (not by the
+ * library): a gap of 1 to `maxGap` lines before each span, and each span 0 to
+ * `maxSpan` lines past its start (0: a one-line span).
+ */
+function normalizedSet(count: number, seed: number, maxGap = 20, maxSpan = 29): LineRange[] {
   const rand = prng(seed);
   const out: LineRange[] = [];
-  let line = 1;
+  let end = 0;
   for (let i = 0; i < count; i++) {
-    const start = line + 1 + Math.floor(rand() * 20);
-    const end = start + Math.floor(rand() * 30);
+    const start = end + 2 + Math.floor(rand() * maxGap);
+    end = start + Math.floor(rand() * (maxSpan + 1));
     out.push({ start, end });
-    line = end + 1;
   }
   return out;
 }
 
 const toMir = (ranges: readonly LineRange[]): mir.MIR =>
   ranges.map((r) => [r.start, r.end] as const);
+
+let kept: unknown;
+
+function msPerOp(run: () => unknown, iterations: number): number {
+  const t0 = performance.now();
+  for (let i = 0; i < iterations; i++) kept = run();
+  return (performance.now() - t0) / iterations;
+}
+
+/** The ratios of one round each, and the median time per operation of each side. */
+interface Alternation {
+  readonly ratios: number[];
+  readonly subjectMs: number;
+  readonly peerMs: number;
+}
+
+/**
+ * `subject / peer` over `rounds` rounds of `samples` timed samples each,
+ * taken in turns (the side that goes first alternates), after a warm-up of a
+ * second or so per side. A round's ratio is the median of its subject samples
+ * over the median of its peer samples: on a shared machine a burst of load
+ * lands on a few samples of both sides, not on one side's whole round.
+ */
+function alternate(subject: Peer, peer: Peer, rounds = 11, samples = 9): Alternation {
+  const sides = [subject, peer];
+  // Warm-up in turns until each side has run about a second, so both are
+  // optimized before the first sample; then ~10 ms of work per sample.
+  let spent = 0;
+  let iterations = 1;
+  while (spent < 2000) {
+    spent += sides.reduce((sum, side) => sum + msPerOp(side.run, iterations) * iterations, 0);
+    iterations = Math.min(iterations * 2, 1024);
+  }
+  const per = sides.map((side) => Math.max(1, Math.round(10 / msPerOp(side.run, 50))));
+  const ratios: number[] = [];
+  const ms: number[][] = [[], []];
+  for (let r = 0; r < rounds; r++) {
+    const taken: number[][] = [[], []];
+    for (let k = 0; k < samples; k++) {
+      for (const i of (r + k) % 2 === 0 ? [0, 1] : [1, 0]) {
+        taken[i]!.push(msPerOp(sides[i]!.run, per[i]!));
+      }
+    }
+    const [s, p] = taken.map((t) => median(t)) as [number, number];
+    ratios.push(s / p);
+    ms[0]!.push(s);
+    ms[1]!.push(p);
+  }
+  if (kept === Symbol.for('never')) console.log(kept);
+  return { ratios, subjectMs: median(ms[0]!), peerMs: median(ms[1]!) };
+}
+
+const µs = (ms: number): string => `${(ms * 1000).toFixed(2)} µs/op`;
+const load = (): string => loadavg()[0]!.toFixed(2);
+
+/**
+ * `intersectRanges` on two dense normalized sets of 5,000 spans against
+ * multi-integer-range's `intersect`, fed its own representation built once,
+ * in alternating rounds; prints the median ratio and its spread.
+ */
+function denseIntersect(): boolean {
+  // The density the target is stated for: two such sets overlap in most spans.
+  const a = normalizedSet(5_000, 5, 60, 40);
+  const b = normalizedSet(5_000, 6, 60, 40);
+  const aMir = toMir(a);
+  const bMir = toMir(b);
+  const pieces = intersectRanges(a, b).length;
+  const loadBefore = load();
+  const result = alternate(
+    { name: 'span-ledger intersectRanges', run: () => intersectRanges(a, b) },
+    { name: 'multi-integer-range intersect', run: () => mir.intersect(aMir, bMir) },
+  );
+  const loadAfter = load();
+  const sorted = [...result.ratios].sort((x, y) => x - y);
+  const ratio = median(result.ratios);
+  const met = ratio <= 1;
+  console.log(
+    '\n## intersect on two normalized sets of 5,000 spans with many overlaps (gaps of 1–60 lines, spans of 0–40)',
+  );
+  console.log(`  ${pieces} pieces in the intersection`);
+  console.log(`  ${'span-ledger intersectRanges'.padEnd(52)} ${µs(result.subjectMs).padStart(12)}`);
+  console.log(`  ${'multi-integer-range intersect'.padEnd(52)} ${µs(result.peerMs).padStart(12)}`);
+  console.log(`  ratio per round: ${result.ratios.map((x) => x.toFixed(3)).join(' ')}`);
+  console.log(
+    `  ratio intersectRanges / multi-integer-range: ${ratio.toFixed(3)}× (median of ${sorted.length} alternating rounds, spread ${sorted[0]!.toFixed(3)}–${sorted.at(-1)!.toFixed(3)}, load average ${loadBefore} → ${loadAfter}) (target ≤ 1×) ${met ? 'met' : 'MISSED'}`,
+  );
+  return met;
+}
 
 export function rangesBench(): boolean {
   let ok = true;
@@ -129,6 +221,8 @@ export function rangesBench(): boolean {
         },
       ],
     ) && ok;
+
+  ok = denseIntersect() && ok;
 
   const rand = prng(4);
   let mib = '';
