@@ -132,24 +132,31 @@ function reportRatio(label: string, subject: Peer, peer: Peer, max?: number): bo
 /**
  * `intersectRanges` on two dense normalized sets of 5,000 spans against
  * multi-integer-range's `intersect`, fed its own representation built once,
- * in alternating rounds; prints the median ratio and its spread.
+ * in alternating rounds; prints the median ratio and its spread, and the same
+ * for `subtractRanges` (for reference).
  */
-function denseIntersect(): boolean {
+function denseSetOps(): boolean {
   // The density the target is stated for: two such sets overlap in most spans.
   const a = normalizedSet(5_000, 5, 60, 40);
   const b = normalizedSet(5_000, 6, 60, 40);
   const aMir = toMir(a);
   const bMir = toMir(b);
   console.log(
-    '\n## intersect on two normalized sets of 5,000 spans with many overlaps (gaps of 1–60 lines, spans of 0–40)',
+    '\n## intersect / subtract on two normalized sets of 5,000 spans with many overlaps (gaps of 1–60 lines, spans of 0–40)',
   );
   console.log(`  ${intersectRanges(a, b).length} pieces in the intersection`);
-  return reportRatio(
+  const met = reportRatio(
     'intersectRanges / multi-integer-range',
     { name: 'span-ledger intersectRanges', run: () => intersectRanges(a, b) },
     { name: 'multi-integer-range intersect', run: () => mir.intersect(aMir, bMir) },
     1,
   );
+  reportRatio(
+    'subtractRanges / multi-integer-range',
+    { name: 'span-ledger subtractRanges', run: () => subtractRanges(a, b) },
+    { name: 'multi-integer-range subtract', run: () => mir.subtract(aMir, bMir) },
+  );
+  return met;
 }
 
 export function rangesBench(): boolean {
@@ -238,7 +245,7 @@ export function rangesBench(): boolean {
     mirIntersect,
   );
 
-  ok = denseIntersect() && ok;
+  ok = denseSetOps() && ok;
 
   const rand = prng(4);
   let mib = '';
