@@ -386,3 +386,71 @@ describe(`range algebra laws, one by one (seed ${SEED})`, () => {
     );
   });
 });
+
+describe(`intersect and subtract on sets that are, or nearly are, normalized (seed ${SEED})`, () => {
+  /** A normalized set as a caller holds it: plain copies of a merged set's members. */
+  const normalizedArb = rangeSetArb({ maxLength: 16 }).map((set) => plain(mergeRanges(set)));
+  /**
+   * A normalized set one edit away from normalized, so that the walk gives up
+   * at any point: a member split in two touching halves, repeated, reversed,
+   * or swapped with the next; or a hostile member (a valid range out of order, touching or
+   * overlapping a neighbour; a disguised one; an invalid one; a throwing getter
+   * or proxy) put in at any position or in place of a member; or a hole.
+   */
+  const nearlyNormalizedArb = fc
+    .tuple(
+      normalizedArb,
+      hostileRangeArb(),
+      fc.nat(),
+      fc.constantFrom('split', 'repeat', 'reverse', 'swap', 'insert', 'replace', 'hole'),
+    )
+    .map(([set, member, at, how]) => {
+      const out: unknown[] = [...set];
+      const i = at % (out.length + 1);
+      const r = set[i];
+      if (r === undefined) out.push(member);
+      else if (how === 'split' && r.start < r.end) {
+        const cut = r.start + (at % (r.end - r.start));
+        out.splice(i, 1, { start: r.start, end: cut }, { start: cut + 1, end: r.end });
+      } else if (how === 'repeat') out.splice(i, 0, { ...r });
+      else if (how === 'reverse' && r.start < r.end) out[i] = { start: r.end, end: r.start };
+      else if (how === 'swap' && i + 1 < out.length) out.splice(i, 2, out[i + 1], r);
+      else if (how === 'replace') out[i] = member;
+      else if (how === 'hole') delete out[i];
+      else out.splice(i, 0, member);
+      return out;
+    });
+  const setArb = fc.oneof(normalizedArb, nearlyNormalizedArb);
+  /** Offsets past the small integers V8 stores unboxed (2^30), up to the largest safe line. */
+  const offsetArb = fc.constantFrom(2 ** 30 - 100, 2 ** 31, 2 ** 32 + 7, 2 ** 53 - 1 - 400);
+  const shift = (set: readonly LineRange[], by: number) =>
+    set.map(({ start, end }) => ({ start: start + by, end: end + by }));
+
+  it('agree with the line-set model, in fresh, frozen lists without holes', () => {
+    fc.assert(
+      fc.property(setArb, setArb, (a, b) => {
+        const inter = intersectRanges(a as LineRange[], b as LineRange[]);
+        const diff = subtractRanges(a as LineRange[], b as LineRange[]);
+        expect(plain(inter)).toEqual(runsOf(intersectLines(linesOf(a), linesOf(b))));
+        expect(plain(diff)).toEqual(runsOf(subtractLines(linesOf(a), linesOf(b))));
+        for (const out of [inter, diff]) {
+          expect(Object.isFrozen(out)).toBe(true);
+          expect(Object.keys(out)).toHaveLength(out.length);
+          expect(out.some((r) => a.includes(r) || b.includes(r))).toBe(false);
+        }
+      }),
+      { ...RUNS, numRuns: RUNS.numRuns * 4 },
+    );
+  });
+
+  it('shifting two normalized sets into large line numbers shifts both results', () => {
+    fc.assert(
+      fc.property(normalizedArb, normalizedArb, offsetArb, (a, b, k) => {
+        const [sa, sb] = [shift(a, k), shift(b, k)];
+        expect(plain(intersectRanges(sa, sb))).toEqual(shift(intersectRanges(a, b), k));
+        expect(plain(subtractRanges(sa, sb))).toEqual(shift(subtractRanges(a, b), k));
+      }),
+      RUNS,
+    );
+  });
+});

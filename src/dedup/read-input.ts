@@ -15,7 +15,7 @@ import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
 import { readPrior } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
-import { isLineRange, type LineRange } from '../ranges/range.js';
+import { isLineRange, type LineRange, WHOLE_FILE } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
 import { DEDUP_THRESHOLDS, type DedupThresholds } from './thresholds.js';
 
@@ -83,11 +83,6 @@ export interface OneFileInput extends PlanSettings {
 
 /** A screen of orientation: what the hold-back restores of a file at most, by default. */
 const HOLD_BACK_CHARS = 1200;
-
-/** Lines as far as any intended span may reach: "to the end of the file". */
-const WHOLE_FILE: readonly LineRange[] = /* @__PURE__ */ Object.freeze([
-  /* @__PURE__ */ Object.freeze({ start: 1, end: 9_007_199_254_740_991 }),
-]);
 
 function pathProblem(path: unknown): PathProblem {
   if (typeof path !== 'string' || path === '') return 'no-path';

@@ -33,11 +33,9 @@ export function readMember(list: readonly unknown[], i: number, into: Ends): boo
   const start: unknown = (m as { start?: unknown }).start;
   const end: unknown = (m as { end?: unknown }).end;
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return false;
-  const s = start as number;
-  const e = end as number;
-  if (s < 1 || s > e) return false;
-  into[0] = s;
-  into[1] = e;
+  if ((start as number) < 1 || (start as number) > (end as number)) return false;
+  into[0] = start as number;
+  into[1] = end as number;
   return true;
 }
 

@@ -64,6 +64,14 @@ function merge(ranges: readonly unknown[]): LineRange[] {
  * Joins runs of sorted starts: a run continues while the next start is at most
  * one past the largest end so far. With the starts sorted, `ends` holds either
  * each start's own end or the sorted ends; the sweep is right for both.
+ *
+ * Both ends of a range go into it through `Math.trunc`, which changes no
+ * integer: until V8 optimizes this loop it reads a Float64Array element as a
+ * boxed double, even a small integer, and one such value stored in a
+ * `{ start, end }` literal makes V8 keep that field as a boxed double in every
+ * such literal of the process from then on, the caller's included (see
+ * `WHOLE_FILE` in range.ts; `npm run bench -- ranges` times intersect and
+ * subtract after `mergeRanges` has run, as they run in an application).
  */
 function sweep(starts: Float64Array, ends: Float64Array, n: number): LineRange[] {
   const out: LineRange[] = [];
@@ -72,13 +80,13 @@ function sweep(starts: Float64Array, ends: Float64Array, n: number): LineRange[]
   for (let i = 1; i < n; i++) {
     const start = starts[i]!;
     if (start > runEnd + 1) {
-      out.push({ start: runStart, end: runEnd });
+      out.push({ start: Math.trunc(runStart), end: Math.trunc(runEnd) });
       runStart = start;
       runEnd = ends[i]!;
     } else if (ends[i]! > runEnd) {
       runEnd = ends[i]!;
     }
   }
-  out.push({ start: runStart, end: runEnd });
+  out.push({ start: Math.trunc(runStart), end: Math.trunc(runEnd) });
   return frozen(out);
 }

@@ -5,6 +5,7 @@
  * clamps or rounds: a member that is not valid is dropped by every function that
  * takes a collection, because a guessed line is a line somebody may withhold.
  */
+import { frozen } from '../boundary/freeze.js';
 import { readOne } from './_member.js';
 
 /**
@@ -38,3 +39,18 @@ export interface LineRange {
 export function isLineRange(x: unknown): x is LineRange {
   return readOne(x, [0, 0]);
 }
+
+/**
+ * The set that reaches past the last line of any file, for "the whole file":
+ * lines 1 to 2^30 − 1. No string V8 or SpiderMonkey can hold has that many
+ * lines, and that end is still a small integer to every engine.
+ *
+ * Not `Number.MAX_SAFE_INTEGER`: V8 gives every `{ start, end }` object
+ * literal in the process one hidden class, a caller's too, and one end outside
+ * the small integers turns that class's `end` into a boxed double for good:
+ * each range built from then on allocates a box for its end besides itself,
+ * and each read of an end is one more load (`npm run bench -- ranges`).
+ */
+export const WHOLE_FILE: readonly LineRange[] = /* @__PURE__ */ frozen([
+  /* @__PURE__ */ Object.freeze({ start: 1, end: 1_073_741_823 }),
+]);
