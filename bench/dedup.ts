@@ -3,7 +3,8 @@
  * files × 24 intended spans against a view of 4 prior calls, next to the time
  * to fingerprint those same 24 files (which every call must do anyway).
  *
- * Targets: with fingerprints passed in, the planner costs at most 2× the
+ * Each ratio is timed in alternating rounds (see `reportRatio`). Targets:
+ * with fingerprints passed in, the planner costs at most 2× the
  * line-break scan of the same files — the floor of any planner that counts
  * chars per line, since every chars figure needs the line offsets up to the
  * file's last intended line — and no more than the hashing (ratio ≤ 1.0);
@@ -21,7 +22,7 @@ import {
   projectFromView,
   sessionView,
 } from 'span-ledger';
-import { comparePeers, prng, report } from './_harness.js';
+import { prng, reportRatio } from './_harness.js';
 
 const FILES = 24;
 const SPANS = 24;
@@ -108,36 +109,29 @@ export function dedupBench(): boolean {
     `  plan: ${JSON.stringify(renders)}, newChars ${plan.newChars}, coveredChars ${plan.coveredChars} (pre-clip), ${contents.reduce((s, c) => s + c.length, 0)} chars of content`,
   );
 
-  return report(
-    `planCall: ${FILES} files × ${SPANS} spans against a view of 4 prior calls`,
-    comparePeers([
-      {
-        name: 'planCall, fingerprints passed in',
-        run: () => planCall({ files: withFingerprints, prior, budget }),
-      },
-      { name: 'planCall, fingerprinting itself', run: () => planCall({ files, prior, budget }) },
-      { name: `fingerprint of the ${FILES} files`, run: () => contents.map((c) => fingerprint(c)) },
-      { name: `line-break scan of the ${FILES} files (floor)`, run: () => scanLines(contents) },
-    ]),
-    [
-      {
-        label: 'planner / line-break scan',
-        subject: 'planCall, fingerprints passed in',
-        peer: `line-break scan of the ${FILES} files (floor)`,
-        max: 2.0,
-      },
-      {
-        label: 'planner / hashing',
-        subject: 'planCall, fingerprints passed in',
-        peer: `fingerprint of the ${FILES} files`,
-        max: 1.0,
-      },
-      {
-        label: 'planner with hashing / hashing',
-        subject: 'planCall, fingerprinting itself',
-        peer: `fingerprint of the ${FILES} files`,
-        max: 2.0,
-      },
-    ],
+  const planner = {
+    name: 'planCall, fingerprints passed in',
+    run: () => planCall({ files: withFingerprints, prior, budget }),
+  };
+  const hashing = {
+    name: `fingerprint of the ${FILES} files`,
+    run: () => contents.map((c) => fingerprint(c)),
+  };
+  console.log(`\n## planCall: ${FILES} files × ${SPANS} spans against a view of 4 prior calls`);
+  // Each ratio in its own alternating rounds: on a shared machine a burst of
+  // load then lands on both sides of a round, not on one peer's samples.
+  const floor = reportRatio(
+    'planner / line-break scan',
+    planner,
+    { name: `line-break scan of the ${FILES} files (floor)`, run: () => scanLines(contents) },
+    2.0,
   );
+  const underHashing = reportRatio('planner / hashing', planner, hashing, 1.0);
+  const withHashing = reportRatio(
+    'planner with hashing / hashing',
+    { name: 'planCall, fingerprinting itself', run: () => planCall({ files, prior, budget }) },
+    hashing,
+    2.0,
+  );
+  return floor && underHashing && withHashing;
 }

@@ -4,7 +4,6 @@
  * bare native SHA-1 digest.
  */
 import { createHash } from 'node:crypto';
-import { loadavg } from 'node:os';
 import * as mir from 'multi-integer-range';
 import {
   fingerprint,
@@ -13,7 +12,7 @@ import {
   mergeRanges,
   subtractRanges,
 } from 'span-ledger';
-import { comparePeers, median, type Peer, prng, report } from './_harness.js';
+import { comparePeers, prng, report, reportRatio } from './_harness.js';
 
 /** `count` spans with random starts over a file-sized domain and short random lengths. */
 function randomSpans(count: number, seed: number, domain: number, maxLen: number): LineRange[] {
@@ -45,89 +44,6 @@ function normalizedSet(count: number, seed: number, maxGap = 20, maxSpan = 29): 
 
 const toMir = (ranges: readonly LineRange[]): mir.MIR =>
   ranges.map((r) => [r.start, r.end] as const);
-
-let kept: unknown;
-
-function msPerOp(run: () => unknown, iterations: number): number {
-  const t0 = performance.now();
-  for (let i = 0; i < iterations; i++) kept = run();
-  return (performance.now() - t0) / iterations;
-}
-
-/** Each round's ratio, each side's median time per operation, the load average before and after. */
-interface Alternation {
-  readonly ratios: number[];
-  readonly subjectMs: number;
-  readonly peerMs: number;
-  readonly load: string;
-}
-
-/**
- * `subject / peer` over `rounds` rounds of `samples` timed samples each,
- * taken in turns (the side that goes first alternates), after a warm-up of a
- * second or so per side. A round's ratio is the median of its subject samples
- * over the median of its peer samples: on a shared machine a burst of load
- * lands on a few samples of both sides, not on one side's whole round.
- */
-function alternate(subject: Peer, peer: Peer, rounds = 11, samples = 9): Alternation {
-  const loadBefore = load();
-  const sides = [subject, peer];
-  // Warm-up in turns until each side has run about a second, so both are
-  // optimized before the first sample; then ~10 ms of work per sample.
-  let spent = 0;
-  let iterations = 1;
-  while (spent < 2000) {
-    spent += sides.reduce((sum, side) => sum + msPerOp(side.run, iterations) * iterations, 0);
-    iterations = Math.min(iterations * 2, 1024);
-  }
-  const per = sides.map((side) => Math.max(1, Math.round(10 / msPerOp(side.run, 50))));
-  const ratios: number[] = [];
-  const ms: number[][] = [[], []];
-  for (let r = 0; r < rounds; r++) {
-    const taken: number[][] = [[], []];
-    for (let k = 0; k < samples; k++) {
-      for (const i of (r + k) % 2 === 0 ? [0, 1] : [1, 0]) {
-        taken[i]!.push(msPerOp(sides[i]!.run, per[i]!));
-      }
-    }
-    const [s, p] = taken.map((t) => median(t)) as [number, number];
-    ratios.push(s / p);
-    ms[0]!.push(s);
-    ms[1]!.push(p);
-  }
-  if (kept === Symbol.for('never')) console.log(kept);
-  return {
-    ratios,
-    subjectMs: median(ms[0]!),
-    peerMs: median(ms[1]!),
-    load: `${loadBefore} → ${load()}`,
-  };
-}
-
-const load = (): string => loadavg()[0]!.toFixed(2);
-const perOp = (ms: number): string =>
-  ms >= 1 ? `${ms.toFixed(2)} ms/op` : `${(ms * 1000).toFixed(2)} µs/op`;
-
-/**
- * `subject / peer` in alternating rounds, printed: each side's median time,
- * each round's ratio, their median and spread, the load average. Returns
- * whether the median is at most `max`; without `max` it is for reference.
- */
-function reportRatio(label: string, subject: Peer, peer: Peer, max?: number): boolean {
-  const r = alternate(subject, peer);
-  const sorted = [...r.ratios].sort((x, y) => x - y);
-  const ratio = median(r.ratios);
-  const met = max === undefined || ratio <= max;
-  const verdict =
-    max === undefined ? '(for reference)' : `(target ≤ ${max}×) ${met ? 'met' : 'MISSED'}`;
-  console.log(`  ${subject.name.padEnd(52)} ${perOp(r.subjectMs).padStart(12)}`);
-  console.log(`  ${peer.name.padEnd(52)} ${perOp(r.peerMs).padStart(12)}`);
-  console.log(`    per round: ${r.ratios.map((x) => x.toFixed(3)).join(' ')}`);
-  console.log(
-    `  ratio ${label}: ${ratio.toFixed(3)}× (median of ${sorted.length} alternating rounds, spread ${sorted[0]!.toFixed(3)}–${sorted.at(-1)!.toFixed(3)}, load average ${r.load}) ${verdict}`,
-  );
-  return met;
-}
 
 /**
  * `intersectRanges` on two dense normalized sets of 5,000 spans against
