@@ -14,6 +14,7 @@ import {
   sessionView,
 } from '../src/index.js';
 import { emission, record } from './_build.js';
+import { shortLength } from './_short-length.js';
 
 describe('maxProjects at its edge', () => {
   const roots = ['/p1', '/p2', '/p3', '/p4', '/p5'];
@@ -225,6 +226,13 @@ describe('kept counters of evicted entries', () => {
     const first = record(ledger, emission({ projectRoot: '/a' }));
     expect(first.entries[0]!.project.callCount).toBe(4);
     expect(first.evicted.map((c) => c.key)).toEqual(['/b', '/c']);
+  });
+
+  it('reads a foreign ledger’s kept counters only as far as the length their list reports', () => {
+    const ledger = withEvicted(shortLength([counters('/a', 3, 30), counters('/b', 5, 50)], 1));
+    const next = record(ledger, emission({ projectRoot: '/c' }));
+    expect(next.evicted).toEqual([counters('/a', 3, 30)]);
+    expect(record(ledger, emission({ projectRoot: '/b' })).entries[0]!.project.callCount).toBe(1);
   });
 
   it('resumes only the same session’s counters', () => {

@@ -88,6 +88,18 @@ describe('lists that are not plain arrays', () => {
     expect(plain(mergeRanges(proxy))).toEqual([r(50, 60)]);
   });
 
+  it('asks a list for no index at or past the length it reports', () => {
+    const asked: string[] = [];
+    const watched = new Proxy([r(50, 60), r(1, 10), r(3, 4)], {
+      get: (target, key, receiver) => {
+        if (typeof key === 'string' && /^\d+$/.test(key)) asked.push(key);
+        return key === 'length' ? 2 : Reflect.get(target, key, receiver);
+      },
+    });
+    expect(plain(mergeRanges(watched))).toEqual([r(1, 10), r(50, 60)]);
+    expect(asked.filter((i) => Number(i) >= 2)).toEqual([]);
+  });
+
   it.each([1.5, -1, Number.NaN, '2'])('reads a length of %s as empty', (length) => {
     const proxy = lengthProxy([r(1, 2), r(5, 6)], length);
     expect(mergeRanges(proxy)).toEqual([]);
