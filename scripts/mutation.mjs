@@ -12,10 +12,10 @@
  *   1). A line is in the sample when it is among the N lowest hashes of
  *   (seed, file, its text, which repeat of that text in the file it is), so
  *   an edit elsewhere does not move it, and editing src/ swaps only a few
- *   lines in or out. It is an unbiased estimate of the `--all` score (over
- *   mutants within one line; a mutant spanning several lines, such as an
- *   emptied block, is left out), and it does not concentrate on the code
- *   written last.
+ *   lines in or out. It is an unbiased estimate of the `--all` score over
+ *   the mutants it keeps (those within one line: a mutant spanning several
+ *   lines, such as an emptied block, is left out; and no static ones, below),
+ *   and it does not concentrate on the code written last.
  * - `--changed`: the lines changed since the commit in
  *   scripts/mutation-base.json, the newest `--lines` of them (default 400),
  *   to check one's own change.
@@ -26,13 +26,15 @@
  * Static mutants (Stryker's `ignoreStatic`) are left out of every run but
  * `--all` (`--static` adds them, `--ignore-static` leaves them out of `--all`):
  * mutants of code that runs only while a module loads, such as the
- * module-level regexes of the response parser and the constant tables. Stryker
- * cannot tell which tests reach such code, so each one re-runs the whole suite:
- * some 30 seconds on two cores, fifty times a mutant of code that runs inside
- * tests. Mutants of code that runs both at load and in tests are kept, run
- * against the tests that reach them. A static mutant of a regex still changes
- * what the parser returns, so the tests of the functions that use it pin it; the
- * `--all` run scores them.
+ * module-level regexes of the response parser and the constant tables (about
+ * one mutant in twenty). Stryker cannot tell which tests reach such code, so
+ * each one re-runs the whole suite: some 25 seconds on two cores, twenty times
+ * a mutant of code that runs inside tests, so a few of them would take most of
+ * the bound. They are real changes of behaviour all the same: the `--all` run
+ * scores them. Mutants of code that runs both at load and in tests are kept,
+ * run against the tests that reach it; work a test does while its file loads
+ * (a value computed in a `describe` body) does not count as reaching it, so
+ * such a test should do its work inside `it`.
  *
  * A sample or `--changed` run must finish inside `--minutes` (default 4): when
  * it does not, it fails and says the set must shrink, and never scores the part
@@ -40,8 +42,8 @@
  *
  * Every mutant Stryker tests is counted: killed and timed-out ones as
  * detected, survived and uncovered ones as undetected, equivalent ones
- * included. The run fails under BREAK percent, or when it tested nothing it
- * was asked to.
+ * included. The run fails under BREAK percent, or when it cannot finish
+ * inside its bound.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
