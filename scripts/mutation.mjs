@@ -26,8 +26,8 @@
  * Static mutants (Stryker's `ignoreStatic`) are left out of every run but
  * `--all` (`--static` adds them, `--ignore-static` leaves them out of `--all`):
  * mutants of code that runs only while a module loads, such as the
- * module-level regexes of the response parser and the constant tables (about
- * one mutant in twenty). Stryker cannot tell which tests reach such code, so
+ * module-level regexes of the response parser and the constant tables (67 of
+ * the 1,725 mutants of a 1,500-line sample). Stryker cannot tell which tests reach such code, so
  * each one re-runs the whole suite: some 25 seconds on two cores, twenty times
  * a mutant of code that runs inside tests, so a few of them would take most of
  * the bound. They are real changes of behaviour all the same: the `--all` run
@@ -215,8 +215,10 @@ function selectMutate() {
   }
   const size = Number(flags.sample ?? SAMPLE_LINES);
   const seed = flags.seed;
-  if (!Number.isSafeInteger(size) || size < 1)
-    throw new Error(`--sample ${flags.sample}: not a count`);
+  if (!Number.isSafeInteger(size) || size < 1) {
+    console.error(`--sample ${flags.sample}: not a count of lines`);
+    process.exit(2);
+  }
   const { chosen, of } = sampleLines(size, seed);
   return {
     mutate: byFile(chosen),
