@@ -16,7 +16,6 @@ import { frozenEach } from '../boundary/freeze.js';
 import { readOr } from '../boundary/read.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
-import { estimateTokens } from '../text/tokens.js';
 import { readResponses } from './read-options.js';
 
 /**
@@ -219,7 +218,8 @@ export interface MeasuredResponse {
  * are neither strings nor `{ text }` (or cannot be read) are not responses and
  * are skipped, and anything but an array reads as no responses; a
  * `countTokens` that throws or returns anything but a non-negative integer for
- * any line gives way to `estimateTokens` for every line.
+ * any line counts nothing: the report then has no token fields either (a
+ * count it cannot vouch for is not given as one).
  *
  * @example
  * ```ts
@@ -271,10 +271,8 @@ export function measureDuplicates(
     duplicateShare: sourceChars === 0 ? 0 : duplicateChars / sourceChars,
   };
   if (typeof countTokens !== 'function') return Object.freeze(report);
-  const tokens =
-    readOr(() => countLines(counted, countTokens), undefined) ??
-    countLines(counted, estimateTokens)!;
-  return Object.freeze({ ...report, ...tokens });
+  const tokens = readOr(() => countLines(counted, countTokens), undefined);
+  return Object.freeze(tokens === undefined ? report : { ...report, ...tokens });
 }
 
 /** The tokens of the lines and of their duplicates, or `undefined` when `count` gives a non-count. */
