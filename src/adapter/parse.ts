@@ -272,7 +272,8 @@ export function measureDuplicates(
   };
   if (typeof countTokens !== 'function') return Object.freeze(report);
   const tokens = readOr(() => countLines(counted, countTokens), undefined);
-  return Object.freeze(tokens === undefined ? report : { ...report, ...tokens });
+  // Spreading no count adds no fields.
+  return Object.freeze({ ...report, ...tokens });
 }
 
 /** The tokens of the lines and of their duplicates, or `undefined` when `count` gives a non-count. */
