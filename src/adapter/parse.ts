@@ -195,12 +195,8 @@ export interface DuplicateReport {
 
 /**
  * A response to measure: its text, and the file a read response is of when
- * the text does not name it (a first read prints no path).
- *
- * @example
- * ```ts
- * const read: MeasuredResponse = { text: '     1\texport const a = 1;\n', path: 'src/a.ts' };
- * ```
+ * the text does not name it (a first read prints no path), as in
+ * `{ text: '     1\texport const a = 1;\n', path: 'src/a.ts' }`.
  */
 export interface MeasuredResponse {
   readonly text: string;
