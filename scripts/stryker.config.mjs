@@ -1,6 +1,7 @@
 // Mutation testing: run it through `npm run test:mutation` (scripts/mutation.mjs),
-// which chooses what to mutate (the lines changed since scripts/mutation-base.json,
-// or everything with --all) and scores every mutant tested.
+// which chooses what to mutate (a seeded sample of src/, the lines changed since
+// scripts/mutation-base.json, or everything with --all), whether static mutants
+// are left out, and scores every mutant tested.
 const mutate = JSON.parse(process.env.SPAN_LEDGER_MUTATE ?? '["src/**/*.ts"]');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -11,6 +12,7 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker-progress.mjs'],
   mutate,
   coverageAnalysis: 'perTest',
+  ignoreStatic: process.env.SPAN_LEDGER_IGNORE_STATIC === '1',
   concurrency: 2,
   // Generous, so that only a mutant that really hangs times out: a busy machine
   // must not turn a slow run into a "detected" mutant.

@@ -1,7 +1,8 @@
 /**
  * The response parser and the duplicate measure: sections, pointers and
  * numbered lines read back from rendered text, where a fence opens and
- * closes, what counts as a header or a numbered line, and lists read only as
+ * closes, what counts as a header or a numbered line, which file a read
+ * response's lines belong to, how tokens are counted, and lists read only as
  * far as their length.
  */
 import { describe, expect, it } from 'vitest';
@@ -74,6 +75,24 @@ describe('parseRenderedResponse', () => {
   it('does not take line 0 or a header-less number for source', () => {
     const text = '**`a.ts`**\n```\n0\tzero\n3\tthree\n```';
     expect(parseRenderedResponse(text).sections[0]!.lines).toEqual([{ line: 3, text: 'three' }]);
+  });
+
+  it('does not take a number past the safe integers for a line number', () => {
+    const huge = '9007199254740993';
+    const fenced = `**\`a.ts\`**\n\`\`\`\n${huge}\tfar\n4\tfour\n\`\`\``;
+    expect(parseRenderedResponse(fenced).sections[0]!.lines).toEqual([{ line: 4, text: 'four' }]);
+    const read = `${huge}\tfar\n     5\tfive\n`;
+    expect(parseRenderedResponse(read).sections[0]!.lines).toEqual([{ line: 5, text: 'five' }]);
+  });
+
+  it('a numbered line outside the fences of a rendered section is not source', () => {
+    const text = '**`a.ts`**\n     7\tbetween\n```ts\n8\tinside\n```\n9\tafter';
+    expect(lines(text)).toEqual([['a.ts', [8]]]);
+  });
+
+  it('a fence closes only on a line of backticks alone', () => {
+    const text = '**`a.ts`**\n```\nnot numbered ```\n2\ttwo\n```\n3\tafter';
+    expect(lines(text)).toEqual([['a.ts', [2]]]);
   });
 });
 
@@ -180,6 +199,110 @@ describe('parseRenderedResponse: headers and numbered lines', () => {
     ]);
     // 'old\rmac' is 7 chars + 1, the second line 16 + 1.
     expect(measureDuplicates([text]).sourceChars).toBe(25);
+  });
+});
+
+describe('parseRenderedResponse: read responses', () => {
+  const paths = (text: string, readPath?: string) =>
+    parseRenderedResponse(text, readPath).sections.map((s) => [s.path, s.lines.map((l) => l.line)]);
+
+  it('names a read without a path line or pointer by readPath, else the empty path', () => {
+    expect(paths('     1\tx\n     2\ty\n', 'src/a.ts')).toEqual([['src/a.ts', [1, 2]]]);
+    expect(paths('     1\tx\n')).toEqual([['', [1]]]);
+    expect(paths('     1\tx\n', 42 as never)).toEqual([['', [1]]]);
+  });
+
+  it('does not take cat -n line 0 for source', () => {
+    expect(paths('     0\tzero\n     1\tone\n', 'a.ts')).toEqual([['a.ts', [1]]]);
+  });
+
+  it('names each file of a several-file read by its path line; after a --- without one, none', () => {
+    const text = 'a.ts:\n     1\tx\n---\nb.ts:\n     1\tx\n     2\ty\n---\n     3\tz\n';
+    expect(paths(text, 'given.ts')).toEqual([
+      ['a.ts', [1]],
+      ['b.ts', [1, 2]],
+      ['', [3]],
+    ]);
+  });
+
+  it('reads the path lines and separators of a read saved with CRLF line ends', () => {
+    const text = 'a.ts:\r\n     1\tx\r\n---\r\nb.ts:\r\n     1\tx\r\n';
+    expect(parseRenderedResponse(text).sections).toEqual([
+      { path: 'a.ts', pointer: false, pointed: [], lines: [{ line: 1, text: 'x\r' }] },
+      { path: 'b.ts', pointer: false, pointed: [], lines: [{ line: 1, text: 'x\r' }] },
+    ]);
+  });
+
+  it('a pointer names the spans after its path, not those of the prose before it', () => {
+    const text = 'Seen at L9: `a.ts` L1-5, L7. The file is unchanged since.\n     8\tx\n';
+    expect(parseRenderedResponse(text).sections).toEqual([
+      { path: 'a.ts', pointer: true, pointed: ranges('1-5, 7'), lines: [{ line: 8, text: 'x' }] },
+    ]);
+  });
+
+  it('measures the same line of two files read apart as two lines, not a duplicate', () => {
+    const read = '     1\texport const x = 1;\n';
+    expect(
+      measureDuplicates([
+        { text: read, path: 'a.ts' },
+        { text: read, path: 'b.ts' },
+      ]).duplicateChars,
+    ).toBe(0);
+    expect(measureDuplicates([read, read]).duplicateChars).toBe(20);
+  });
+});
+
+describe('measureDuplicates: tokens', () => {
+  const a = '**`a.ts`**\n```ts\n1\tx\n2\ty\n```';
+  const fields = (report: object) =>
+    Object.keys(report).filter((k) => k === 'sourceTokens' || k === 'duplicateTokens');
+
+  it('counts with countTokens line by line, and has no token fields without it', () => {
+    expect(measureDuplicates([a, a], () => 5)).toMatchObject({
+      sourceTokens: 20,
+      duplicateTokens: 10,
+    });
+    expect(fields(measureDuplicates([a, a]))).toEqual([]);
+  });
+
+  it.each([
+    [
+      'throws',
+      () => {
+        throw new Error('tokenizer down');
+      },
+    ],
+    ['returns -1', () => -1],
+    ['returns 1.5', () => 1.5],
+    ['returns NaN', () => Number.NaN],
+    ['returns 2 ** 53', () => 2 ** 53],
+    ['returns a string', () => '4' as never],
+  ])(
+    'a countTokens that %s gives no token fields, the rest of the report as without it',
+    (_, count) => {
+      const report = measureDuplicates([a, a], count);
+      expect(fields(report)).toEqual([]);
+      expect(report).toEqual({
+        responses: 2,
+        responseChars: 2 * a.length,
+        sourceChars: 8,
+        uniqueChars: 4,
+        duplicateChars: 4,
+        duplicateShare: 0.5,
+      });
+    },
+  );
+
+  it('a countTokens wrong on one line gives no token fields, not a count of the others', () => {
+    const count = (line: string) => (line === 'y\n' ? -1 : 5);
+    expect(fields(measureDuplicates([a, a], count))).toEqual([]);
+  });
+
+  it('a count of 0 is a count', () => {
+    expect(measureDuplicates([a, a], () => 0)).toMatchObject({
+      sourceTokens: 0,
+      duplicateTokens: 0,
+    });
   });
 });
 

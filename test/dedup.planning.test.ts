@@ -391,18 +391,20 @@ describe('planFile: the five gates', () => {
     },
   );
 
-  it('plans a path no record could be keyed on in full, and says why at the content gate', () => {
-    const path = 'src/../a.ts';
-    const prior = project([[{ path, ranges: [r(1, 40)], fingerprint: fp }]]);
-    const plan = planFile({ path, content, intended: [r(1, 40)], prior });
-    expect(plan.render).toBe('full');
-    expect(plain(plan.emit)).toEqual([r(1, 40)]);
-    expect(reasons(plan).slice(0, 3)).toEqual([
-      'switch:pass:enabled',
-      'session:pass:has-history',
-      'content:stop:unusable-path',
-    ]);
-  });
+  it.each(['src/../a.ts', '../a.ts', 'src/..', 'src\\..\\a.ts'])(
+    'plans a path with a .. segment (%s) in full, and says why at the content gate',
+    (path) => {
+      const prior = project([[{ path, ranges: [r(1, 40)], fingerprint: fp }]]);
+      const plan = planFile({ path, content, intended: [r(1, 40)], prior });
+      expect(plan.render).toBe('full');
+      expect(plain(plan.emit)).toEqual([r(1, 40)]);
+      expect(reasons(plan).slice(0, 3)).toEqual([
+        'switch:pass:enabled',
+        'session:pass:has-history',
+        'content:stop:unusable-path',
+      ]);
+    },
+  );
 
   it('a first call, and an untracked call, plan exactly as with dedup off', () => {
     const intended = [r(1, 30), r(50, 70)];

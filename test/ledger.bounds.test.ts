@@ -14,6 +14,7 @@ import {
   sessionView,
 } from '../src/index.js';
 import { emission, record } from './_build.js';
+import { shortLength } from './_short-length.js';
 
 describe('maxProjects at its edge', () => {
   const roots = ['/p1', '/p2', '/p3', '/p4', '/p5'];
@@ -200,6 +201,27 @@ describe('the ledger and its records are frozen', () => {
   });
 });
 
+describe('the entries of a ledger that went through JSON', () => {
+  const roundTrip = (ledger: Ledger) => JSON.parse(JSON.stringify(ledger)) as Ledger;
+
+  it('keeps an entry of the default session (null) and counts on from it', () => {
+    const parsed = roundTrip(record(createLedger(), emission({ projectRoot: '/repo' })));
+    const next = record(parsed, emission({ projectRoot: '/repo' }));
+    expect(next.entries.map((e) => [e.session, e.key, e.project.callCount])).toEqual([
+      [null, '/repo', 2],
+    ]);
+  });
+
+  it('drops an entry whose session is neither null nor an id', () => {
+    const parsed = roundTrip(record(createLedger(), emission({ projectRoot: '/repo' })));
+    (parsed.entries[0] as { session: unknown }).session = 42;
+    const next = record(parsed, emission({ projectRoot: '/repo' }));
+    expect(next.entries.map((e) => [e.session, e.key, e.project.callCount])).toEqual([
+      [null, '/repo', 1],
+    ]);
+  });
+});
+
 describe('kept counters of evicted entries', () => {
   const counters = (
     key: string,
@@ -225,6 +247,21 @@ describe('kept counters of evicted entries', () => {
     const first = record(ledger, emission({ projectRoot: '/a' }));
     expect(first.entries[0]!.project.callCount).toBe(4);
     expect(first.evicted.map((c) => c.key)).toEqual(['/b', '/c']);
+  });
+
+  it('reads a foreign ledger’s kept counters only as far as the length their list reports', () => {
+    const ledger = withEvicted(shortLength([counters('/a', 3, 30), counters('/b', 5, 50)], 1));
+    const next = record(ledger, emission({ projectRoot: '/c' }));
+    expect(next.evicted).toEqual([counters('/a', 3, 30)]);
+    expect(record(ledger, emission({ projectRoot: '/b' })).entries[0]!.project.callCount).toBe(1);
+  });
+
+  it('keeps at most 64 kept counters of a foreign ledger, the most recent', () => {
+    const ledger = withEvicted(Array.from({ length: 65 }, (_, i) => counters(`/p${i}`, 1)));
+    const next = record(ledger, emission({ projectRoot: '/new' }));
+    expect(next.evicted.map((c) => c.key)).toEqual(
+      Array.from({ length: 64 }, (_, i) => `/p${i + 1}`),
+    );
   });
 
   it('resumes only the same session’s counters', () => {

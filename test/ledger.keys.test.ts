@@ -55,6 +55,9 @@ describe('projectKey per platform', () => {
     ['win32', 'c:\\..', 'c:/'],
     ['win32', 'C:\\a', 'c:/a'],
     ['win32', 'foo\\C:\\bar', 'foo/c:/bar'],
+    // A drive is one letter at the very start: `ab:` and a later `c:` are plain segments.
+    ['win32', 'ab:\\..', '.'],
+    ['win32', 'x\\c:\\..\\..', '.'],
     ['win32', '\\Repo\\x', '/repo/x'],
     ['win32', '//Server/Share/Deep/Path', '//server/share/deep/path'],
     ['win32', '\\\\server\\share\\', '//server/share'],

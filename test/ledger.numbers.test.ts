@@ -7,7 +7,7 @@
  * another number, a lost ledger numbering from 1 again, an eviction that
  * restarted the count, a late or undone record landing anyway.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createLedger,
   createSessionStore,
@@ -42,6 +42,25 @@ describe('reserve', () => {
     expect(planCall({ files: [], prior: second.prior }).generation).toBe(first.generation);
     expect(describeSession(third.prior)?.callIndex).toBe(3);
     expect(projectFromView(second.view, '/repo')?.callIndex).toBe(2);
+  });
+
+  it('draws a new tag from crypto, or with Math.random on a runtime without crypto', () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'crypto')!;
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    const bytes = vi.spyOn(globalThis.crypto, 'getRandomValues').mockImplementation((b) => {
+      new Uint8Array(b.buffer, b.byteOffset, b.byteLength).fill(0);
+      return b;
+    });
+    try {
+      expect(createSessionStore().reserve('/repo', 'ctx')!.generation).toBe('aaaa');
+      bytes.mockRestore();
+      Object.defineProperty(globalThis, 'crypto', { configurable: true, value: undefined });
+      expect(createSessionStore().reserve('/repo', 'ctx')!.generation).toBe('zzzz');
+    } finally {
+      Object.defineProperty(globalThis, 'crypto', saved);
+      bytes.mockRestore();
+      random.mockRestore();
+    }
   });
 
   it('records each under the number it printed, whatever order they finish in', () => {

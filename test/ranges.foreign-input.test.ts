@@ -88,6 +88,35 @@ describe('lists that are not plain arrays', () => {
     expect(plain(mergeRanges(proxy))).toEqual([r(50, 60)]);
   });
 
+  it('asks a list for no index at or past the length it reports, read plainly or guarded', () => {
+    /** A getter that throws on its first read only: the plain pass stops, the guarded one reads 3. */
+    const flaky = () => {
+      let reads = 0;
+      return {
+        get start() {
+          reads++;
+          if (reads === 1) throw new Error('first read');
+          return 3;
+        },
+        end: 4,
+      };
+    };
+    for (const [first, merged] of [
+      [r(50, 60), [r(1, 10), r(50, 60)]],
+      [flaky(), [r(1, 10)]],
+    ] as const) {
+      const asked: string[] = [];
+      const watched = new Proxy([first, r(1, 10), r(70, 80)] as LineRange[], {
+        get: (target, key, receiver) => {
+          if (typeof key === 'string' && /^\d+$/.test(key)) asked.push(key);
+          return key === 'length' ? 2 : Reflect.get(target, key, receiver);
+        },
+      });
+      expect(plain(mergeRanges(watched))).toEqual(merged);
+      expect(asked.filter((i) => Number(i) >= 2)).toEqual([]);
+    }
+  });
+
   it.each([1.5, -1, Number.NaN, '2'])('reads a length of %s as empty', (length) => {
     const proxy = lengthProxy([r(1, 2), r(5, 6)], length);
     expect(mergeRanges(proxy)).toEqual([]);

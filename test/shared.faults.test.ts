@@ -87,6 +87,24 @@ describe('createSharedSessionStore: a failing backend never fails a call', () =>
     expect(inner.size()).toBe(0);
   });
 
+  it('never writes over a stored value that is not a string: the record stops at once', async () => {
+    const inner = createMemoryBackend();
+    let writes = 0;
+    const store = createSharedSessionStore(
+      {
+        get: async () => 42 as unknown as string,
+        compareAndSet: (key, expected, next, ttlMs) => {
+          writes++;
+          return inner.compareAndSet(key, expected, next, ttlMs);
+        },
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(await store.record(emission, 'conn-1')).toBeNull();
+    expect(writes).toBe(0);
+    expect(inner.size()).toBe(0);
+  });
+
   it('counts a compare-and-set that answers neither true nor false as a lost race', async () => {
     const inner = createMemoryBackend();
     let attempts = 0;

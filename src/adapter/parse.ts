@@ -68,10 +68,10 @@ interface Building {
   read: boolean;
 }
 
-/** A line number as the response prints it, or 0 when it is not one. */
+/** A line number as the response prints it (digits, so never negative), or 0 when it is not one. */
 const lineNumber = (m: RegExpExecArray | null) => {
   const n = m ? Number(m[1]) : 0;
-  return Number.isSafeInteger(n) && n >= 1 ? n : 0;
+  return Number.isSafeInteger(n) ? n : 0;
 };
 
 /** The spans a pointer line names, into `section`. */
@@ -195,12 +195,8 @@ export interface DuplicateReport {
 
 /**
  * A response to measure: its text, and the file a read response is of when
- * the text does not name it (a first read prints no path).
- *
- * @example
- * ```ts
- * const read: MeasuredResponse = { text: '     1\texport const a = 1;\n', path: 'src/a.ts' };
- * ```
+ * the text does not name it (a first read prints no path), as in
+ * `{ text: '     1\texport const a = 1;\n', path: 'src/a.ts' }`.
  */
 export interface MeasuredResponse {
   readonly text: string;
@@ -212,12 +208,14 @@ export interface MeasuredResponse {
  * the agent had already received. A line counts as duplicate when an earlier
  * response, or an earlier section of the same one, delivered the same path and
  * line number with the same text; an edited line is new source. Reads
- * `renderMarkdown` responses and `renderRead` ones alike. Tokens are counted
- * line by line with `countTokens` when given (a model's tokenizer), else
- * estimated. Never throws: entries that are neither strings nor `{ text }`
- * (or cannot be read) are not responses and are skipped, and anything but an
- * array reads as no responses; a `countTokens` that throws or returns
- * anything but a non-negative integer gives way to the estimate.
+ * `renderMarkdown` responses and `renderRead` ones alike. With `countTokens`
+ * (a model's tokenizer, or `estimateTokens`) tokens are counted too, line by
+ * line; without it the report has no token fields. Never throws: entries that
+ * are neither strings nor `{ text }` (or cannot be read) are not responses and
+ * are skipped, and anything but an array reads as no responses; a
+ * `countTokens` that throws or returns anything but a non-negative integer for
+ * any line counts nothing: the report then has no token fields either (a
+ * count it cannot vouch for is not given as one).
  *
  * @example
  * ```ts
@@ -237,13 +235,8 @@ export function measureDuplicates(
   let sourceChars = 0;
   let duplicateChars = 0;
   let responseChars = 0;
-  let sourceTokens = 0;
-  let duplicateTokens = 0;
-  const counts = typeof countTokens === 'function';
-  const tokens = (line: string) => {
-    const n = counts ? readOr(() => countTokens(line), 0) : 0;
-    return Number.isSafeInteger(n) && n > 0 ? n : 0;
-  };
+  /** Each source line as counted (its text and a newline), and whether it was a duplicate. */
+  const counted: { text: string; duplicate: boolean }[] = [];
   const responses = readResponses(texts);
   for (const { text, path } of responses) {
     responseChars += text.length;
@@ -256,13 +249,11 @@ export function measureDuplicates(
       for (const { line, text: body } of section.lines) {
         const chars = body.length + 1;
         const key = `${line}\t${body}`;
-        const n = counts ? tokens(`${body}\n`) : 0;
+        const duplicate = held.has(key);
         sourceChars += chars;
-        sourceTokens += n;
-        if (held.has(key)) {
-          duplicateChars += chars;
-          duplicateTokens += n;
-        } else held.add(key);
+        if (duplicate) duplicateChars += chars;
+        else held.add(key);
+        counted.push({ text: `${body}\n`, duplicate });
       }
     }
   }
@@ -275,5 +266,24 @@ export function measureDuplicates(
     duplicateChars,
     duplicateShare: sourceChars === 0 ? 0 : duplicateChars / sourceChars,
   };
-  return Object.freeze(counts ? { ...report, sourceTokens, duplicateTokens } : report);
+  if (typeof countTokens !== 'function') return Object.freeze(report);
+  const tokens = readOr(() => countLines(counted, countTokens), undefined);
+  // Spreading no count adds no fields.
+  return Object.freeze({ ...report, ...tokens });
+}
+
+/** The tokens of the lines and of their duplicates, or `undefined` when `count` gives a non-count. */
+function countLines(
+  lines: readonly { text: string; duplicate: boolean }[],
+  count: (text: string) => number,
+): { sourceTokens: number; duplicateTokens: number } | undefined {
+  let sourceTokens = 0;
+  let duplicateTokens = 0;
+  for (const { text, duplicate } of lines) {
+    const n = count(text);
+    if (!Number.isSafeInteger(n) || n < 0) return undefined;
+    sourceTokens += n;
+    if (duplicate) duplicateTokens += n;
+  }
+  return { sourceTokens, duplicateTokens };
 }

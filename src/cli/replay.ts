@@ -95,14 +95,16 @@ export function replaySequence(
   for (const call of sequence.calls) {
     const files = call.files.flatMap((f) => {
       const file = project.get(f.path);
-      return file ? [{ path: f.path, content: file.content, intended: f.intended }] : [];
+      return file
+        ? [{ path: f.path, content: file.content, intended: f.intended, symbols: file.symbols }]
+        : [];
     });
     const prior = options.dedup ? projectFromView(sessionView(ledger), projectRoot) : null;
     const plan = planCall({ files, prior, enabled: options.dedup, budget: sequence.budget });
     const recorder = createEmissionRecorder({ projectRoot, query: call.query });
     const { text } = renderMarkdown({
       plan,
-      sources: files.map((f) => ({ ...f, symbols: project.get(f.path)?.symbols })),
+      sources: files,
       recorder,
       title: `Results for "${call.query}"`,
       maxResponseChars: options.maxResponseChars,

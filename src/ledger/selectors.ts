@@ -41,8 +41,8 @@ export function projectFromView(
   const mine = isOwn(view) ? view : readView(view, OPEN_LIMITS);
   if (mine === null) return null;
   const key = typeof projectRoot === 'string' ? projectKey(projectRoot) : undefined;
-  const found =
-    key === undefined ? undefined : mine.projects.find((p) => projectKey(p.projectRoot) === key);
+  // A key is a string: without one (a root that is not a string) nothing is found.
+  const found = mine.projects.find((p) => projectKey(p.projectRoot) === key);
   // Part of a view the library built (or just read), deep-frozen: the planner may trust it.
   return own(
     found ??

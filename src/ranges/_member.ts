@@ -59,10 +59,9 @@ function plainMembers(set: readonly unknown[]): unknown[] {
   const { list, length } = listOf(set);
   const out: unknown[] = [];
   for (let i = 0; i < length; i++) {
+    // A member that is not an object has no ends to read: it stays no range.
     const m = at(list, i);
-    out.push(
-      typeof m === 'object' && m !== null ? { start: prop(m, 'start'), end: prop(m, 'end') } : m,
-    );
+    out.push({ start: prop(m, 'start'), end: prop(m, 'end') });
   }
   return out;
 }

@@ -22,8 +22,7 @@ export function sortNumbers(a: Float64Array, n: number, max: number): void {
     a.subarray(0, n).sort();
     return;
   }
-  let src = new Uint32Array(n);
-  for (let i = 0; i < n; i++) src[i] = a[i]!;
+  let src = new Uint32Array(a.subarray(0, n));
   let dst = new Uint32Array(n);
   const count = new Uint32Array(RADIX);
   for (let shift = 0; shift < 32 && max >>> shift !== 0; shift += RADIX_BITS) {
