@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { estimateTokenCount } from 'tokenx';
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../src/index.js';
+import { tokenUnits } from '../src/text/tokens.js';
 import { byKind, CORPUS_DIR, loadTokenCorpus, relativeError } from './_token-corpus.js';
 
 const corpus = loadTokenCorpus();
@@ -353,5 +354,106 @@ describe('estimateTokens on hostile strings', () => {
     expect(estimateTokens('')).toBe(0);
     expect(estimateTokens('const total = items.length;')).toBe(7);
     expect(estimateTokens('文字数の予算は外れる')).toBe(9);
+  });
+});
+
+/**
+ * The estimate as the prices above describe it, read a second way: the text
+ * cut into runs first, then each run priced by its neighbours. The single pass
+ * in src/text/tokens.ts must give exactly these units.
+ */
+function unitsRunByRun(text: string): number {
+  type Kind = 'letter' | 'digit' | 'mark' | 'space' | 'break' | 'other';
+  const inRange = (c: number, lo: number, hi: number) => c >= lo && c <= hi;
+  let units = 0;
+  const runs: { kind: Kind; length: number; wide: boolean }[] = [];
+  let afterLower = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let kind: Kind = 'mark';
+    let upper = false;
+    let wide = false;
+    if (inRange(c, 0x61, 0x7a)) kind = 'letter';
+    else if (inRange(c, 0x41, 0x5a)) [kind, upper] = ['letter', true];
+    else if (inRange(c, 0x30, 0x39)) kind = 'digit';
+    else if (c === 0x0a || c === 0x0d) kind = 'break';
+    else if (c === 0x20) kind = 'space';
+    else if (c === 0x09) [kind, units] = ['space', units + TAB];
+    else if (c < 0x80) kind = 'mark';
+    else if (inRange(c, 0xd800, 0xdfff)) [kind, units] = ['other', units + TOKEN];
+    else if (inRange(c, 0x3400, 0x9fff) || inRange(c, 0xf900, 0xfaff))
+      [kind, units] = ['other', units + HAN];
+    else if (inRange(c, 0x3040, 0x30ff) || inRange(c, 0xac00, 0xd7af))
+      [kind, units] = ['other', units + KANA];
+    else if ((inRange(c, 0xc0, 0x24f) && c !== 0xd7 && c !== 0xf7) || inRange(c, 0x370, 0x1fff))
+      [kind, wide] = ['letter', true];
+    else if (c < 0x3000) units += SYMBOL;
+    const last = runs.at(-1);
+    const splits = kind === 'other' || (upper && afterLower);
+    if (last !== undefined && last.kind === kind && !splits) {
+      last.length++;
+      last.wide ||= wide;
+    } else runs.push({ kind, length: 1, wide });
+    afterLower = kind === 'letter' && !upper;
+  }
+  const over = (n: number, k: number) => Math.max(0, n - k);
+  for (const [j, { kind, length, wide }] of runs.entries()) {
+    // The start of a text is read as if a line break came before it.
+    const prev = j === 0 ? 'break' : runs[j - 1]!.kind;
+    const next = runs[j + 1]?.kind ?? 'end';
+    if (kind === 'letter') {
+      units += WORD + over(length, 8) * PAST_8 + over(length, 12) * PAST_12;
+      if (wide) units += length * WIDE_LETTER;
+      if (prev === 'mark') units += AFTER_MARK + over(length, 4) * AFTER_MARK_PAST_4;
+    } else if (kind === 'digit') units += Math.ceil(length / 3) * TOKEN;
+    else if (kind === 'mark') {
+      const marks = next === 'letter' ? length - 1 : length;
+      if (marks > 0) units += TOKEN + over(marks, 3) * MARK_PAST_3;
+    } else if (kind === 'space') {
+      if (next === 'digit' || next === 'end') units += TOKEN;
+      else if (next !== 'break' && length > 1) units += INDENT;
+    } else if (kind === 'break') {
+      // A first run of breaks continues the one before the text.
+      const first = j === 0 ? 0 : prev === 'mark' ? 0 : BREAK;
+      units += first + (j === 0 ? length : length - 1) * MORE_BREAKS;
+    }
+  }
+  return units;
+}
+
+describe('tokenUnits, the single pass under estimateTokens and the planner', () => {
+  const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+  const textLike = fc.string({
+    unit: fc.oneof(
+      // A character of every class, and an emoji's surrogate pair.
+      fc.constantFrom(...'aqZéΩ7 \t\n\r._{中の한—', '😀'),
+      codeUnit,
+    ),
+    maxLength: 160,
+  });
+
+  it(`gives the units a run-by-run reading gives, on any text and any slice (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(textLike, fc.nat(), fc.nat(), (text, a, b) => {
+        const from = a % (text.length + 1);
+        const to = from + (b % (text.length - from + 1));
+        return (
+          tokenUnits(text, 0, text.length) === unitsRunByRun(text) &&
+          tokenUnits(text, from, to) === unitsRunByRun(text.slice(from, to))
+        );
+      }),
+      { ...RUNS, numRuns: Math.max(RUNS.numRuns, 1000) },
+    );
+  });
+
+  it('gives the units a run-by-run reading gives on every corpus sample and each of its lines', () => {
+    for (const { text } of corpus) {
+      expect(tokenUnits(text, 0, text.length)).toBe(unitsRunByRun(text));
+      let from = 0;
+      for (const line of text.split(/(?<=\n)/)) {
+        expect(tokenUnits(text, from, from + line.length)).toBe(unitsRunByRun(line));
+        from += line.length;
+      }
+    }
   });
 });

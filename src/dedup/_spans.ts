@@ -51,9 +51,12 @@ export function firstOutside(
     let line = r.start;
     for (let moved = true; moved && line <= r.end; ) {
       moved = false;
-      for (const [i, set] of sets.entries()) {
+      // Counted by hand: `entries()` made a pair each step, most of the garbage
+      // of a call the budget cuts.
+      let i = 0;
+      for (const set of sets) {
         while (at[i]! < set.length && set[at[i]!]!.end < line) at[i]!++;
-        const s = set[at[i]!];
+        const s = set[at[i++]!];
         if (s !== undefined && s.start <= line) {
           line = s.end + 1;
           moved = true;

@@ -164,7 +164,7 @@ export function tokenUnits(text: string, from: number, to: number): number {
         else if (k !== Run.BREAK && run > 1) t += Price.INDENT;
       }
       if (k === Run.BREAK && cls !== Run.PUNCTUATION) t += Price.BREAK;
-      before = k === Run.LETTER && cls === Run.LETTER ? Run.LETTER : cls;
+      before = cls;
       wide = false;
       cls = k;
       run = 0;
