@@ -65,14 +65,25 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
   const running = new Map();
 
   /**
-   * Whether `lane` may take another worker: a lane with more than twice the
-   * pool's size waiting (a client keeping a flood in flight) never holds the
+   * Lanes that have had more than twice the pool's size waiting (a client
+   * keeping a flood in flight), until they have nothing waiting or running.
+   * A flood's waiting count dips each time its answers are on their way back
+   * and its next calls not yet in; the mark lasts through those dips.
+   */
+  const flooding = new Set();
+
+  /**
+   * Whether `lane` may take another worker: a flooding lane never holds the
    * last free worker, so another client's call finds one at once instead of
    * waiting behind a render and for the cores the flood keeps busy. An agent's
-   * few parallel calls are below that and take every worker.
+   * few parallel calls are below the mark and take every worker.
    */
-  const mayRun = (lane, tasks) =>
-    size < 2 || tasks.length <= size * 2 || (running.get(lane) ?? 0) < size - 1;
+  const mayRun = (lane) => size < 2 || !flooding.has(lane) || (running.get(lane) ?? 0) < size - 1;
+
+  /** Clears `lane`'s flooding mark once it has nothing waiting or running. */
+  const drained = (lane) => {
+    if (!lanes.has(lane) && !running.has(lane)) flooding.delete(lane);
+  };
 
   /**
    * Takes the oldest call of the next lane that may run one, and sends that
@@ -80,7 +91,7 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
    */
   const next = () => {
     for (const [lane, tasks] of lanes) {
-      if (!mayRun(lane, tasks)) continue;
+      if (!mayRun(lane)) continue;
       const task = tasks.shift();
       lanes.delete(lane);
       if (tasks.length > 0) lanes.set(lane, tasks);
@@ -95,6 +106,7 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
     const n = (running.get(task.lane) ?? 1) - 1;
     if (n <= 0) running.delete(task.lane);
     else running.set(task.lane, n);
+    drained(task.lane);
   };
 
   const unqueue = (task) => {
@@ -104,6 +116,7 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
     tasks.splice(at, 1);
     if (tasks.length === 0) lanes.delete(task.lane);
     waiting--;
+    drained(task.lane);
     return true;
   };
 
@@ -117,6 +130,7 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
       } catch (error) {
         // Nothing was sent (too deep to clone, a function…): this call fails, the worker stays idle.
         idle.push(worker);
+        drained(task.lane);
         log(`pool: arguments could not be sent to a worker: ${error?.message ?? error}`);
         settle(task, new PoolError('the arguments could not be passed to a rendering worker'));
         continue;
@@ -199,9 +213,10 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
           if (unqueue(task)) settle(task, new PoolError('the call was cancelled'));
         };
         signal?.addEventListener('abort', task.onAbort, { once: true });
-        const tasks = lanes.get(lane);
-        if (tasks === undefined) lanes.set(lane, [task]);
-        else tasks.push(task);
+        let tasks = lanes.get(lane);
+        if (tasks === undefined) lanes.set(lane, (tasks = []));
+        tasks.push(task);
+        if (tasks.length > size * 2) flooding.add(lane);
         waiting++;
         dispatch();
       });
@@ -215,6 +230,7 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
         for (const task of tasks) settle(task, new PoolError('the server is shutting down'));
       }
       lanes.clear();
+      flooding.clear();
       waiting = 0;
       await Promise.all([...workers].map((w) => w.terminate()));
     },

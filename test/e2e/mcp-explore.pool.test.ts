@@ -185,6 +185,26 @@ describe('lanes', () => {
     }
   });
 
+  it('keeps the flooding lane to one worker while its waiting calls dip below the mark, until it drains', async () => {
+    const pool = await examplePool(2, pathToFileURL(FAULTY_WORKER));
+    try {
+      // 7 calls: two run at once, five wait (more than twice the pool's size).
+      const flood = Array.from({ length: 7 }, () =>
+        pool.run({ query: `slow:${WIDE}` }, { lane: 'flooder' }),
+      );
+      await Promise.all(flood.slice(0, 3));
+      // Three left waiting, one running: still a flood, so the other worker stays free.
+      expect(pool.stats()).toMatchObject({ running: 1, queued: 3 });
+      await Promise.all(flood);
+      // Drained: the same lane's few parallel calls take every worker again.
+      const calls = [1, 2, 3].map(() => pool.run({ query: `slow:${WIDE}` }, { lane: 'flooder' }));
+      expect(pool.stats()).toMatchObject({ running: 2, queued: 1 });
+      await Promise.all(calls);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('gives a few parallel calls of one lane every worker', async () => {
     const pool = await examplePool(2, pathToFileURL(FAULTY_WORKER));
     try {
