@@ -147,11 +147,12 @@ interface Session {
   readonly id: string;
   readonly client: string;
   readonly principal: string | null;
+  /** The fairness lane of its calls: the call table counts what it has in flight. */
+  readonly lane: string;
   readonly server: McpServerLike;
   readonly transport: StreamableHTTPServerTransport;
   lastSeen: number;
   toolCalls: number;
-  inFlight: number;
 }
 
 function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
@@ -288,7 +289,9 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     const pool =
       authenticated && mine.length >= limits.maxSessionsPerClient ? mine : [...sessions.values()];
     const closable = pool.filter(
-      (s) => s.inFlight === 0 && (s.toolCalls === 0 || now - s.lastSeen >= limits.unusedIdleMs),
+      (s) =>
+        calls.inFlight(s.lane) === 0 &&
+        (s.toolCalls === 0 || now - s.lastSeen >= limits.unusedIdleMs),
     );
     if (closable.length === 0) return false;
     // Unused sessions before used ones, then the least recently seen.
@@ -313,11 +316,11 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
           id,
           client,
           principal,
+          lane: `${client}\0${id}`,
           server,
           transport,
           lastSeen: Date.now(),
           toolCalls: 0,
-          inFlight: 0,
         };
         sessions.set(id, session);
         log(`session opened (${sessions.size} open)`);
@@ -336,7 +339,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       const now = Date.now();
       let expired = 0;
       for (const s of [...sessions.values()]) {
-        if (s.inFlight > 0) continue;
+        if (calls.inFlight(s.lane) > 0) continue;
         const idle = now - s.lastSeen;
         if (idle >= (s.toolCalls === 0 ? limits.unusedIdleMs : limits.idleMs)) {
           expired++;
@@ -373,16 +376,10 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       later(() => busy(res, message.id, admitted.refused));
       return null;
     }
-    if (session !== undefined) {
-      session.inFlight++;
-      session.toolCalls++;
-    }
+    if (session !== undefined) session.toolCalls++;
     res.once('close', () => {
       admitted.settle(res.writableFinished);
-      if (session !== undefined) {
-        session.inFlight--;
-        session.lastSeen = Date.now();
-      }
+      if (session !== undefined) session.lastSeen = Date.now();
     });
     (req as IncomingMessage & { auth?: unknown }).auth = authInfoFor(admitted.call);
     return admitted.call;
@@ -423,8 +420,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     if (message?.method === 'notifications/cancelled') cancelled(message, session.id);
     if (message?.method === 'tools/call' && 'id' in message) {
       const key = `${session.id}\0${JSON.stringify(message.id)}`;
-      const lane = `${client}\0${session.id}`;
-      if (track(req, res, message, principal, client, lane, key, session) === null) {
+      if (track(req, res, message, principal, client, session.lane, key, session) === null) {
         return;
       }
     }
