@@ -194,6 +194,14 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null
   });
 }
 
+/**
+ * The key of a call within `scope` (its session, or stateless its client):
+ * what the call table holds it by and what a cancellation of it names.
+ */
+function callKey(scope: string, id: unknown): string {
+  return `${scope}\0${JSON.stringify(id)}`;
+}
+
 function isRecord(x: unknown): x is Message {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
@@ -368,10 +376,10 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     principal: string | null,
     client: string,
     lane: string,
-    key: string,
     session?: Session,
   ): Exchange | null => {
-    const admitted = calls.admit(session?.id ?? client, key, principal, client, lane);
+    const scope = session?.id ?? client;
+    const admitted = calls.admit(scope, callKey(scope, message.id), principal, client, lane);
     if ('refused' in admitted) {
       later(() => busy(res, message.id, admitted.refused));
       return null;
@@ -390,7 +398,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     const params = isRecord(message.params) ? message.params : {};
     const id = params.requestId;
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    const key = `${scope}\0${JSON.stringify(id)}`;
+    const key = callKey(scope, id);
     if (!calls.cancel(key)) void relay?.send(JSON.stringify({ key }));
   };
 
@@ -419,8 +427,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     session.lastSeen = Date.now();
     if (message?.method === 'notifications/cancelled') cancelled(message, session.id);
     if (message?.method === 'tools/call' && 'id' in message) {
-      const key = `${session.id}\0${JSON.stringify(message.id)}`;
-      if (track(req, res, message, principal, client, session.lane, key, session) === null) {
+      if (track(req, res, message, principal, client, session.lane, session) === null) {
         return;
       }
     }
@@ -440,9 +447,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     }
     let call: Exchange | null = null;
     if (message.method === 'tools/call' && 'id' in message) {
-      const key = `${client}\0${JSON.stringify(message.id)}`;
       const lane = `${client}\0${contextLane(message)}`;
-      call = track(req, res, message, principal, client, lane, key);
+      call = track(req, res, message, principal, client, lane);
       if (call === null) return;
     }
     const server = options.createServer({ principal });
