@@ -278,11 +278,16 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
 
   // -- stateful sessions --------------------------------------------------
 
-  const closeSession = (session: Session, why: string) => {
+  /** Takes `session` out of the table and closes its server: false when it was out already. */
+  const dropSession = (session: Session): boolean => {
     calls.forget(session.id);
-    if (!sessions.delete(session.id)) return;
+    if (!sessions.delete(session.id)) return false;
     session.server.close().catch(() => {});
-    log(`session ${why} (${sessions.size} open)`);
+    return true;
+  };
+
+  const closeSession = (session: Session, why: string) => {
+    if (dropSession(session)) log(`session ${why} (${sessions.size} open)`);
   };
 
   /** Makes room for a new session of `client`: false when nothing may be closed for it. */
@@ -349,11 +354,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       for (const s of [...sessions.values()]) {
         if (calls.inFlight(s.lane) > 0) continue;
         const idle = now - s.lastSeen;
-        if (idle >= (s.toolCalls === 0 ? limits.unusedIdleMs : limits.idleMs)) {
+        if (idle >= (s.toolCalls === 0 ? limits.unusedIdleMs : limits.idleMs) && dropSession(s)) {
           expired++;
-          sessions.delete(s.id);
-          calls.forget(s.id);
-          s.server.close().catch(() => {});
         }
       }
       if (expired > 0) log(`expired ${expired} idle session(s) (${sessions.size} open)`);
