@@ -292,15 +292,13 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
 
   /** Makes room for a new session of `client`: false when nothing may be closed for it. */
   const makeRoom = (client: string, authenticated: boolean): boolean => {
-    const mine = [...sessions.values()].filter((s) => s.client === client);
-    const full =
-      sessions.size >= limits.maxSessions ||
-      (authenticated && mine.length >= limits.maxSessionsPerClient);
-    if (!full) return true;
+    const all = [...sessions.values()];
+    const mine = all.filter((s) => s.client === client);
+    const atOwnBound = authenticated && mine.length >= limits.maxSessionsPerClient;
+    if (!atOwnBound && sessions.size < limits.maxSessions) return true;
     const now = Date.now();
     // The client's own sessions first when it is at its own bound; else anyone's.
-    const pool =
-      authenticated && mine.length >= limits.maxSessionsPerClient ? mine : [...sessions.values()];
+    const pool = atOwnBound ? mine : all;
     const closable = pool.filter(
       (s) =>
         calls.inFlight(s.lane) === 0 &&
