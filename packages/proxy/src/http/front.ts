@@ -23,7 +23,7 @@ import { contextIdFromMeta, readContextToken } from 'span-ledger';
 import { authInfoFor, CallTable, type Exchange } from './calls.js';
 import type { CancelRelay } from './relay.js';
 import { isAllowedHost, isAllowedOrigin, principalOf, type TokenSet } from './rules.js';
-import { bindAddress, listenFailure } from './startup.js';
+import { bindAddress, hostInUrl, listenFailure } from './startup.js';
 
 /**
  * The front's bounds. Each is sized for one developer's machine serving a
@@ -255,7 +255,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
   const log = options.log ?? (() => {});
   const { host, warning } = bindAddress(options.host, tokens !== null);
   // The address bound, as Host and Origin spell it, when it is not a loopback name already.
-  const bound = host.includes(':') ? `[${host}]` : host;
+  const bound = hostInUrl(host);
   const calls = new CallTable(limits.maxCallsPerContext, limits.maxCallsPerClient);
   /** Runs `answer` after the refusal delay (see `refusalDelayMs`). */
   const later = (answer: () => void): void => {
