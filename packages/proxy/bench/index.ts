@@ -26,11 +26,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fingerprint } from 'span-ledger';
+import { quantile } from '../../../bench/_harness.js';
 import {
   type Arm,
   type Delivery,
   type Figures,
-  quantile,
   readDelivery,
   runSession,
   type Step,
