@@ -36,6 +36,13 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+/** The `q` quantile (nearest rank) of `values`: a value it holds, never between two; 0 when empty. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
 /** Runs the peers interleaved for `rounds` rounds after a warm-up and returns the medians. */
 export function comparePeers(peers: readonly Peer[], rounds = 15): PeerResult[] {
   // Calibrate: enough iterations per round for ~20 ms of work.

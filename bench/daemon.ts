@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { quantile } from './_harness.js';
 
 const SESSIONS = 50;
 const CALLS = 10;
@@ -48,16 +49,11 @@ interface Summary {
   readonly errors: number;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 function summarize(run: Run): Summary {
-  const sorted = [...run.latencies].sort((a, b) => a - b);
   return {
-    p50: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
-    p99: percentile(sorted, 99),
+    p50: quantile(run.latencies, 0.5),
+    p95: quantile(run.latencies, 0.95),
+    p99: quantile(run.latencies, 0.99),
     callsPerSecond: (run.latencies.length / run.ms) * 1000,
     errors: run.errors,
   };

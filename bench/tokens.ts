@@ -13,8 +13,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { estimateTokens, planCall } from 'span-ledger';
 import { estimateTokenCount } from 'tokenx';
-import { estimateTokens, planCall } from '../dist/index.js';
 import { byKind, loadTokenCorpus, relativeError, type TokenSample } from '../test/_token-corpus.js';
 import { comparePeers, report } from './_harness.js';
 import { plannerCall } from './dedup.js';

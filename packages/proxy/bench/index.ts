@@ -26,11 +26,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fingerprint } from 'span-ledger';
+import { quantile } from '../../../bench/_harness.js';
 import {
   type Arm,
   type Delivery,
   type Figures,
-  quantile,
   readDelivery,
   runSession,
   type Step,
@@ -49,6 +49,12 @@ const fsManifest = require('@modelcontextprotocol/server-filesystem/package.json
 const FILESYSTEM = require.resolve(
   `@modelcontextprotocol/server-filesystem/${fsManifest.bin['mcp-server-filesystem']}`,
 );
+
+/** How zod's sources are copied for a session: without its tests and locales. */
+const SOURCES = {
+  recursive: true,
+  filter: (src: string) => !/[/\\](tests|locales)([/\\]|$)/.test(src),
+};
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
   const out: Record<string, string> = {};
@@ -338,10 +344,7 @@ async function main(): Promise<void> {
     // Codegraph on zod's v4 core and classic sources (no tests, no locales).
     const project = join(scratch, 'zod');
     for (const part of ['core', 'classic']) {
-      cpSync(join(ZOD, part), join(project, 'src', part), {
-        recursive: true,
-        filter: (src) => !/[/\\](tests|locales)([/\\]|$)/.test(src),
-      });
+      cpSync(join(ZOD, part), join(project, 'src', part), SOURCES);
     }
     const started = performance.now();
     execFileSync(CODEGRAPH, ['init', '.'], { cwd: project, env: env(), stdio: 'ignore' });
@@ -370,10 +373,7 @@ async function main(): Promise<void> {
 
     // The filesystem server on the same sources, in a copy it may edit.
     const root = join(scratch, 'files');
-    cpSync(ZOD, root, {
-      recursive: true,
-      filter: (src) => !/[/\\](tests|locales)([/\\]|$)/.test(src),
-    });
+    cpSync(ZOD, root, SOURCES);
     const fsSteps = readSteps(root);
     const fsArm = (proxied: boolean): Arm => ({
       name: proxied ? 'proxy' : 'alone',
@@ -392,10 +392,7 @@ async function main(): Promise<void> {
     });
     const fsAlone = await runSession(fsArm(false), fsSteps);
     // The edited file goes back before the second arm runs the same session.
-    cpSync(ZOD, root, {
-      recursive: true,
-      filter: (src) => !/[/\\](tests|locales)([/\\]|$)/.test(src),
-    });
+    cpSync(ZOD, root, SOURCES);
     const fsProxy = await proxyLatency(fsArm(true), readSteps(root));
 
     const lost = withheld(a, c.figures);

@@ -289,13 +289,6 @@ export function withheld(base: Figures, arm: Figures): { trivial: number; code: 
   return { trivial, code };
 }
 
-/** The `q` quantile (nearest rank) of `values`. */
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
-
 // ---- Reading responses --------------------------------------------------------------------
 
 /** The lines a pointer's spans name. */

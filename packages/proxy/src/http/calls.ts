@@ -140,6 +140,11 @@ export class CallTable {
     return this.open.size;
   }
 
+  /** Calls of `lane` in flight. */
+  inFlight(lane: string): number {
+    return this.perLane.get(lane) ?? 0;
+  }
+
   /**
    * Admits a call of `lane` (of `client`) under `key` (which a cancellation
    * names it by, within `scope`), or says which bound refuses it. The call

@@ -23,7 +23,7 @@ import { contextIdFromMeta, readContextToken } from 'span-ledger';
 import { authInfoFor, CallTable, type Exchange } from './calls.js';
 import type { CancelRelay } from './relay.js';
 import { isAllowedHost, isAllowedOrigin, principalOf, type TokenSet } from './rules.js';
-import { bindAddress, listenFailure } from './startup.js';
+import { bindAddress, hostInUrl, listenFailure } from './startup.js';
 
 /**
  * The front's bounds. Each is sized for one developer's machine serving a
@@ -147,11 +147,12 @@ interface Session {
   readonly id: string;
   readonly client: string;
   readonly principal: string | null;
+  /** The fairness lane of its calls: the call table counts what it has in flight. */
+  readonly lane: string;
   readonly server: McpServerLike;
   readonly transport: StreamableHTTPServerTransport;
   lastSeen: number;
   toolCalls: number;
-  inFlight: number;
 }
 
 function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
@@ -191,6 +192,14 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null
     req.on('error', fail);
     req.on('aborted', () => fail(new Error('the client went away')));
   });
+}
+
+/**
+ * The key of a call within `scope` (its session, or stateless its client):
+ * what the call table holds it by and what a cancellation of it names.
+ */
+function callKey(scope: string, id: unknown): string {
+  return `${scope}\0${JSON.stringify(id)}`;
 }
 
 function isRecord(x: unknown): x is Message {
@@ -246,7 +255,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
   const log = options.log ?? (() => {});
   const { host, warning } = bindAddress(options.host, tokens !== null);
   // The address bound, as Host and Origin spell it, when it is not a loopback name already.
-  const bound = host.includes(':') ? `[${host}]` : host;
+  const bound = hostInUrl(host);
   const calls = new CallTable(limits.maxCallsPerContext, limits.maxCallsPerClient);
   /** Runs `answer` after the refusal delay (see `refusalDelayMs`). */
   const later = (answer: () => void): void => {
@@ -269,26 +278,31 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
 
   // -- stateful sessions --------------------------------------------------
 
-  const closeSession = (session: Session, why: string) => {
+  /** Takes `session` out of the table and closes its server: false when it was out already. */
+  const dropSession = (session: Session): boolean => {
     calls.forget(session.id);
-    if (!sessions.delete(session.id)) return;
+    if (!sessions.delete(session.id)) return false;
     session.server.close().catch(() => {});
-    log(`session ${why} (${sessions.size} open)`);
+    return true;
+  };
+
+  const closeSession = (session: Session, why: string) => {
+    if (dropSession(session)) log(`session ${why} (${sessions.size} open)`);
   };
 
   /** Makes room for a new session of `client`: false when nothing may be closed for it. */
   const makeRoom = (client: string, authenticated: boolean): boolean => {
-    const mine = [...sessions.values()].filter((s) => s.client === client);
-    const full =
-      sessions.size >= limits.maxSessions ||
-      (authenticated && mine.length >= limits.maxSessionsPerClient);
-    if (!full) return true;
+    const all = [...sessions.values()];
+    const mine = all.filter((s) => s.client === client);
+    const atOwnBound = authenticated && mine.length >= limits.maxSessionsPerClient;
+    if (!atOwnBound && sessions.size < limits.maxSessions) return true;
     const now = Date.now();
     // The client's own sessions first when it is at its own bound; else anyone's.
-    const pool =
-      authenticated && mine.length >= limits.maxSessionsPerClient ? mine : [...sessions.values()];
+    const pool = atOwnBound ? mine : all;
     const closable = pool.filter(
-      (s) => s.inFlight === 0 && (s.toolCalls === 0 || now - s.lastSeen >= limits.unusedIdleMs),
+      (s) =>
+        calls.inFlight(s.lane) === 0 &&
+        (s.toolCalls === 0 || now - s.lastSeen >= limits.unusedIdleMs),
     );
     if (closable.length === 0) return false;
     // Unused sessions before used ones, then the least recently seen.
@@ -313,11 +327,11 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
           id,
           client,
           principal,
+          lane: `${client}\0${id}`,
           server,
           transport,
           lastSeen: Date.now(),
           toolCalls: 0,
-          inFlight: 0,
         };
         sessions.set(id, session);
         log(`session opened (${sessions.size} open)`);
@@ -336,13 +350,10 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       const now = Date.now();
       let expired = 0;
       for (const s of [...sessions.values()]) {
-        if (s.inFlight > 0) continue;
+        if (calls.inFlight(s.lane) > 0) continue;
         const idle = now - s.lastSeen;
-        if (idle >= (s.toolCalls === 0 ? limits.unusedIdleMs : limits.idleMs)) {
+        if (idle >= (s.toolCalls === 0 ? limits.unusedIdleMs : limits.idleMs) && dropSession(s)) {
           expired++;
-          sessions.delete(s.id);
-          calls.forget(s.id);
-          s.server.close().catch(() => {});
         }
       }
       if (expired > 0) log(`expired ${expired} idle session(s) (${sessions.size} open)`);
@@ -365,24 +376,18 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     principal: string | null,
     client: string,
     lane: string,
-    key: string,
     session?: Session,
   ): Exchange | null => {
-    const admitted = calls.admit(session?.id ?? client, key, principal, client, lane);
+    const scope = session?.id ?? client;
+    const admitted = calls.admit(scope, callKey(scope, message.id), principal, client, lane);
     if ('refused' in admitted) {
       later(() => busy(res, message.id, admitted.refused));
       return null;
     }
-    if (session !== undefined) {
-      session.inFlight++;
-      session.toolCalls++;
-    }
+    if (session !== undefined) session.toolCalls++;
     res.once('close', () => {
       admitted.settle(res.writableFinished);
-      if (session !== undefined) {
-        session.inFlight--;
-        session.lastSeen = Date.now();
-      }
+      if (session !== undefined) session.lastSeen = Date.now();
     });
     (req as IncomingMessage & { auth?: unknown }).auth = authInfoFor(admitted.call);
     return admitted.call;
@@ -393,7 +398,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     const params = isRecord(message.params) ? message.params : {};
     const id = params.requestId;
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    const key = `${scope}\0${JSON.stringify(id)}`;
+    const key = callKey(scope, id);
     if (!calls.cancel(key)) void relay?.send(JSON.stringify({ key }));
   };
 
@@ -422,9 +427,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     session.lastSeen = Date.now();
     if (message?.method === 'notifications/cancelled') cancelled(message, session.id);
     if (message?.method === 'tools/call' && 'id' in message) {
-      const key = `${session.id}\0${JSON.stringify(message.id)}`;
-      const lane = `${client}\0${session.id}`;
-      if (track(req, res, message, principal, client, lane, key, session) === null) {
+      if (track(req, res, message, principal, client, session.lane, session) === null) {
         return;
       }
     }
@@ -444,9 +447,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     }
     let call: Exchange | null = null;
     if (message.method === 'tools/call' && 'id' in message) {
-      const key = `${client}\0${JSON.stringify(message.id)}`;
       const lane = `${client}\0${contextLane(message)}`;
-      call = track(req, res, message, principal, client, lane, key);
+      call = track(req, res, message, principal, client, lane);
       if (call === null) return;
     }
     const server = options.createServer({ principal });

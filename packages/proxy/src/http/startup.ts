@@ -111,10 +111,15 @@ export function bindAddress(
   };
 }
 
+/** `host` as a URL, a `Host` header or an `Origin` spells it: an IPv6 address in brackets. */
+export function hostInUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /** The one line for a `listen` failure. */
 export function listenFailure(error: unknown, host: string, port: number): StartupError {
   const code = (error as { code?: string }).code;
-  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const where = `${hostInUrl(host)}:${port}`;
   if (code === 'EADDRINUSE')
     return new StartupError(`cannot listen on ${where}: the port is in use`);
   if (code === 'EACCES') return new StartupError(`cannot listen on ${where}: permission denied`);
