@@ -1,14 +1,15 @@
 /**
  * The shared builders of the test suites: line ranges, the files and
- * emissions a renderer records, a project's history by hand, and the two
- * ledger steps most suites take. One home each; a suite states only what its
- * case is about and takes the rest from here.
+ * emissions a renderer records, a recorder that throws, a project's history
+ * by hand, and the two ledger steps most suites take. One home each; a suite
+ * states only what its case is about and takes the rest from here.
  *
  * Builders pass what they are given on as it is, so a case can slip junk in
  * beside good values (`fileEmission(7)`, `[span(1, 2), proxy]`); `ranges()`
  * reads its text strictly, so a typo fails the test rather than building
  * another set.
  */
+import type { EmissionRecorder } from '../src/adapter/index.js';
 import {
   type CallPlan,
   createLedger,
@@ -104,6 +105,24 @@ export function emissionOf(plan: CallPlan, projectRoot: string, framing = 0): Em
     sourceChars: plan.newChars,
     responseChars: plan.newChars + framing,
   });
+}
+
+/**
+ * A recorder that throws `recorder down` from every method but `dropped`
+ * (which lists nothing): what a render must survive without failing.
+ */
+export function throwingRecorder(): EmissionRecorder {
+  const boom = (): never => {
+    throw new Error('recorder down');
+  };
+  return {
+    source: boom,
+    pointer: boom,
+    drop: boom,
+    numbered: boom,
+    dropped: () => [],
+    finish: boom,
+  };
 }
 
 /**
