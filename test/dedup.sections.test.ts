@@ -15,10 +15,7 @@ import {
   planFile,
   planRead,
 } from '../src/index.js';
-import { callRecord, projectState } from './_build.js';
-
-const r = (start: number, end: number): LineRange => ({ start, end });
-const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));
+import { callRecord, plain, projectState, span as r } from './_build.js';
 
 /** `n` lines of exactly `width` chars each (newline included), distinct per line. */
 const lines = (n: number, width: number) =>
