@@ -1,14 +1,17 @@
 /**
  * The shared builders of the test suites: line ranges, the files and
- * emissions a renderer records, a project's history by hand, and the two
- * ledger steps most suites take. One home each; a suite states only what its
- * case is about and takes the rest from here.
+ * emissions a renderer records, a recorder that throws, a project's history
+ * by hand, the two ledger steps most suites take, and a CLI run with its
+ * output caught. One home each; a suite states only what its case is about
+ * and takes the rest from here.
  *
  * Builders pass what they are given on as it is, so a case can slip junk in
  * beside good values (`fileEmission(7)`, `[span(1, 2), proxy]`); `ranges()`
  * reads its text strictly, so a typo fails the test rather than building
  * another set.
  */
+import type { EmissionRecorder } from '../src/adapter/index.js';
+import { runCli } from '../src/cli/run.js';
 import {
   type CallPlan,
   createLedger,
@@ -107,6 +110,24 @@ export function emissionOf(plan: CallPlan, projectRoot: string, framing = 0): Em
 }
 
 /**
+ * A recorder that throws `recorder down` from every method but `dropped`
+ * (which lists nothing): what a render must survive without failing.
+ */
+export function throwingRecorder(): EmissionRecorder {
+  const boom = (): never => {
+    throw new Error('recorder down');
+  };
+  return {
+    source: boom,
+    pointer: boom,
+    drop: boom,
+    numbered: boom,
+    dropped: () => [],
+    finish: boom,
+  };
+}
+
+/**
  * One retained call under `/repo` that served `files` (`index` 1 unless
  * `extra` says otherwise). Members are passed on as given.
  */
@@ -144,4 +165,12 @@ export function filesOf(
 ): FileEmission[] {
   const view = sessionView(record(createLedger(limits), e));
   return [...(view.projects[0]?.calls[0]?.files ?? [])];
+}
+
+/** The CLI run with `args`: its exit code, and what it wrote to stdout and to stderr (lines joined by newlines). */
+export function runCliCaptured(...args: string[]): { code: number; out: string; err: string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -13,7 +13,7 @@ import {
   renderMarkdown,
 } from '../src/adapter/index.js';
 import { hostileRangeSetArb, linesOf } from '../src/testing/index.js';
-import { fileEmission, ranges } from './_build.js';
+import { fileEmission, ranges, throwingRecorder } from './_build.js';
 
 function revoked(array: boolean): object {
   const { proxy, revoke } = Proxy.revocable(array ? [] : {}, {});
@@ -132,20 +132,10 @@ describe('renderMarkdown on junk', () => {
   });
 
   it('a recorder that throws when told about a span does not fail the render', () => {
-    const boom = (): never => {
-      throw new Error('recorder down');
-    };
     const out = renderMarkdown({
       plan: { files: [file] },
       sources: [{ path: 'a.ts', content }],
-      recorder: {
-        source: boom,
-        pointer: boom,
-        drop: boom,
-        numbered: boom,
-        dropped: () => [],
-        finish: boom,
-      },
+      recorder: throwingRecorder(),
       maxResponseChars: 10_000,
     });
     expect(out.text).toContain('4\tdelta');

@@ -21,7 +21,7 @@ import {
   projectFromView,
   sessionView,
 } from '../src/index.js';
-import { fileEmission, ranges } from './_build.js';
+import { fileEmission, ranges, throwingRecorder } from './_build.js';
 
 const content = 'alpha\nbeta\ngamma\ndelta\nepsilon\n';
 
@@ -306,20 +306,10 @@ describe('renderRead on junk', () => {
   });
 
   it('a recorder that throws does not fail the read', () => {
-    const boom = (): never => {
-      throw new Error('recorder down');
-    };
     const { text } = renderRead({
       plan: good,
       content,
-      recorder: {
-        source: boom,
-        pointer: boom,
-        drop: boom,
-        numbered: boom,
-        dropped: () => [],
-        finish: boom,
-      },
+      recorder: throwingRecorder(),
     });
     expect(text).toBe('     1\talpha\n');
   });

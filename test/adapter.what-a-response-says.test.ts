@@ -21,9 +21,8 @@ import {
   planCall,
   planRead,
 } from '../src/index.js';
-import { callRecord, projectState } from './_build.js';
+import { callRecord, projectState, span as r } from './_build.js';
 
-const r = (start: number, end: number): LineRange => ({ start, end });
 const lines = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => `const ${tag}${i + 1} = compute(${i + 1}); // ${tag}\n`).join(
     '',

@@ -2,14 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-
-function run(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { runCliCaptured as run } from './_build.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'span-ledger-cli-'));
 const a = '**`a.ts`**\n```ts\n1\tabc\n2\tde\n```\n';

@@ -14,15 +14,8 @@ import {
   parseRenderedResponse,
   renderRead,
 } from '../src/adapter/index.js';
-import { runCli } from '../src/cli/run.js';
 import { createSessionStore, type LineRange, planRead, READ_TOOL_LIMITS } from '../src/index.js';
-
-function run(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { runCliCaptured as run } from './_build.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'span-ledger-measure-reads-'));
 const content = Array.from({ length: 60 }, (_, i) => `export const v${i + 1} = ${i + 1};\n`).join(

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  DEDUP_THRESHOLDS,
   fingerprint,
   formatPointer,
   type LineRange,
@@ -15,10 +16,7 @@ import {
   planFile,
   planRead,
 } from '../src/index.js';
-import { callRecord, projectState } from './_build.js';
-
-const r = (start: number, end: number): LineRange => ({ start, end });
-const plain = (ranges: readonly LineRange[]) => ranges.map(({ start, end }) => ({ start, end }));
+import { callRecord, plain, projectState, span as r } from './_build.js';
 
 /** `n` lines of exactly `width` chars each (newline included), distinct per line. */
 const lines = (n: number, width: number) =>
@@ -195,12 +193,8 @@ describe('what a plan carries to the renderer', () => {
       thresholds,
     });
     const t = plan.files[0]!.thresholds;
-    expect(t).toEqual({
-      minCoveredLines: 8,
-      minDeltaChars: 160,
-      maxSpansInPointer: 1,
-      maxSymbolsInPointer: 2,
-    });
+    // The defaults themselves are pinned in dedup.planning.test.ts.
+    expect(t).toEqual({ ...DEDUP_THRESHOLDS, maxSpansInPointer: 1, maxSymbolsInPointer: 2 });
     expect(Object.isFrozen(t)).toBe(true);
   });
 

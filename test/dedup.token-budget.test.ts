@@ -15,10 +15,8 @@ import {
   planCall,
   planRead,
 } from '../src/index.js';
-import { callRecord, projectState } from './_build.js';
+import { callRecord, projectState, span as r } from './_build.js';
 import { o200kCount } from './_token-corpus.js';
-
-const r = (start: number, end: number): LineRange => ({ start, end });
 
 /** The text of `spans` of `content` (whole lines, each with its newline). */
 function textOf(content: string, spans: readonly LineRange[]): string {

@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import {
   createLedger,
   createSessionStore,
-  type Emission,
   type Ledger,
   ledgerReducer,
   projectFromView,
@@ -17,17 +16,7 @@ import {
   sessionView,
 } from '../src/index.js';
 import { EMISSION_KEY, readSessionView, takeEmission, VIEW_KEY } from '../src/wire/index.js';
-import { fileEmission, ranges } from './_build.js';
-
-function emission(root = '/repo'): Emission {
-  return {
-    projectRoot: root,
-    query: 'q',
-    files: [fileEmission('a.ts', '1-10', 100, 'fp')],
-    sourceChars: 100,
-    responseChars: 200,
-  };
-}
+import { emission, fileEmission, ranges } from './_build.js';
 
 /** Every object reachable from `value` is frozen. */
 function deepFrozen(value: unknown, seen = new Set<unknown>()): boolean {
@@ -131,11 +120,17 @@ describe('a ledger or view that did not come from the library is read, not trust
   it('a foreign ledger past its own maxProjects evicts the oldest entries, keeping their counters', () => {
     let ledger = createLedger({ maxProjects: 3 });
     for (const root of ['/a', '/b', '/c']) {
-      ledger = ledgerReducer(ledger, { type: 'recorded', emission: emission(root) });
+      ledger = ledgerReducer(ledger, {
+        type: 'recorded',
+        emission: emission({ projectRoot: root }),
+      });
     }
     const shrunk = { ...ledger, limits: { ...ledger.limits, maxProjects: 1 } } as Ledger;
     expect(sessionView(shrunk).projects.map((p) => p.projectRoot)).toEqual(['/c']);
-    const back = ledgerReducer(shrunk, { type: 'recorded', emission: emission('/a') });
+    const back = ledgerReducer(shrunk, {
+      type: 'recorded',
+      emission: emission({ projectRoot: '/a' }),
+    });
     expect(sessionView(back).projects.map((p) => [p.projectRoot, p.callCount])).toEqual([
       ['/a', 2],
     ]);
@@ -151,7 +146,10 @@ describe('a ledger or view that did not come from the library is read, not trust
     forged.entries.push(copy(' conn-2 '), copy(42), copy(''), { session: 'conn-3', project: null });
     const next = ledgerReducer(forged as Ledger, { type: 'cleared' });
     expect(next.entries).toEqual([]);
-    const read = ledgerReducer(forged as Ledger, { type: 'recorded', emission: emission('/x') });
+    const read = ledgerReducer(forged as Ledger, {
+      type: 'recorded',
+      emission: emission({ projectRoot: '/x' }),
+    });
     expect(read.entries.map((e) => e.session)).toEqual([null, 'conn-1', null]);
   });
 

@@ -377,27 +377,11 @@ describe('limits', () => {
         maxRangesRetained: null,
         maxViewRanges: 7,
       }),
-    ).toEqual({
-      maxProjects: 0,
-      maxCallsRetained: 8,
-      maxFilesPerCall: 24,
-      maxRangesPerFile: 24,
-      maxViewCalls: 9,
-      maxRangesRetained: 4096,
-      maxViewRanges: 7,
-    });
-    const defaults = {
-      maxProjects: 4,
-      maxCallsRetained: 8,
-      maxFilesPerCall: 24,
-      maxRangesPerFile: 24,
-      maxViewCalls: 4,
-      maxRangesRetained: 4096,
-      maxViewRanges: 1024,
-    };
-    expect(limitsRead(null)).toEqual(defaults);
-    expect(limitsRead(undefined)).toEqual(defaults);
-    expect(limitsRead(DEFAULT_LIMITS)).toEqual(defaults);
+    ).toEqual({ ...DEFAULT_LIMITS, maxProjects: 0, maxViewCalls: 9, maxViewRanges: 7 });
+    // The default values themselves are pinned in ledger.range-bounds.test.ts.
+    expect(limitsRead(null)).toEqual(DEFAULT_LIMITS);
+    expect(limitsRead(undefined)).toEqual(DEFAULT_LIMITS);
+    expect(limitsRead(DEFAULT_LIMITS)).toEqual(DEFAULT_LIMITS);
   });
 
   it('a reducer reading unusable limits falls back to the defaults', () => {

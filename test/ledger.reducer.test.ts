@@ -31,15 +31,7 @@ describe('createLedger', () => {
   it('starts empty with the default limits', () => {
     expect(createLedger()).toEqual({
       version: 1,
-      limits: {
-        maxProjects: 4,
-        maxCallsRetained: 8,
-        maxFilesPerCall: 24,
-        maxRangesPerFile: 24,
-        maxViewCalls: 4,
-        maxRangesRetained: 4096,
-        maxViewRanges: 1024,
-      },
+      limits: DEFAULT_LIMITS,
       entries: [],
       evicted: [],
     });

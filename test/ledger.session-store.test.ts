@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionStore, type Emission, ledgerReducer } from '../src/index.js';
-import { fileEmission } from './_build.js';
-
-function emission(root = '/repo'): Emission {
-  return {
-    projectRoot: root,
-    query: 'q',
-    files: [fileEmission('a.ts', '1-10', 300, 'fp')],
-    sourceChars: 300,
-    responseChars: 500,
-  };
-}
+import { createSessionStore, ledgerReducer } from '../src/index.js';
+import { emission } from './_build.js';
 
 describe('createSessionStore', () => {
   it('returns the record as stored, with its index', () => {
@@ -56,7 +46,7 @@ describe('createSessionStore', () => {
     store.record(emission());
     const earlier = store.ledger();
     const snapshot = structuredClone(earlier);
-    store.record(emission('/other'));
+    store.record(emission({ projectRoot: '/other' }));
     expect(earlier).toEqual(snapshot);
     expect(store.ledger()).not.toBe(earlier);
     expect(ledgerReducer(earlier, { type: 'cleared' }).entries).toEqual([]);

@@ -24,6 +24,18 @@ import { httpRequest, INITIALIZE, messagesOf } from './_faults.js';
 export { httpRequest, messagesOf, type RawResponse } from './_faults.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The package's entry points as users import them (package.json `exports`);
+ * the pack and caller-shape checks load each one.
+ */
+export const ENTRIES = [
+  'span-ledger',
+  'span-ledger/adapter',
+  'span-ledger/shared',
+  'span-ledger/wire',
+  'span-ledger/testing',
+  'span-ledger/redis',
+];
 export const SERVER = join(REPO, 'examples/mcp-explore/server.mjs');
 export const FIXTURE = join(REPO, 'fixtures/sample');
 /** A worker that misbehaves on request (`slow:`, `exit:`, `hang:`, `throw:` queries). */

@@ -22,18 +22,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTRIES, REPO } from './_mcp-explore.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRIES = [
-  'span-ledger',
-  'span-ledger/adapter',
-  'span-ledger/shared',
-  'span-ledger/wire',
-  'span-ledger/testing',
-  'span-ledger/redis',
-];
 const NPM_ENV = {
   ...process.env,
   npm_config_audit: 'false',

@@ -15,22 +15,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO } from './_mcp-explore.js';
+import { ENTRIES, REPO } from './_mcp-explore.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'span-ledger-caller-shapes-'));
 
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
-
-const ENTRIES = [
-  'span-ledger',
-  'span-ledger/adapter',
-  'span-ledger/shared',
-  'span-ledger/wire',
-  'span-ledger/testing',
-  'span-ledger/redis',
-];
 
 let probes = 0;
 

@@ -3,10 +3,12 @@
  * stdio, driven by the SDK's client, with the real upstream behind it (what
  * the agent reads in its answers is `_read.ts`).
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN } from './_bin.js';
+import { BIN, REPO } from './_bin.js';
 
 /** The environment a test runs its processes in: this one, telemetry and daemons off. */
 export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -14,6 +16,21 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   delete env.SPAN_LEDGER_DEDUP;
   return { ...env, CODEGRAPH_TELEMETRY: '0', CODEGRAPH_NO_DAEMON: '1', ...extra };
+}
+
+/**
+ * A fresh scratch folder (named from `prefix`) whose `root/` holds the sample
+ * project's cart.ts and money.ts, with `events` where a fixture upstream
+ * writes its log. The caller removes `scratch` when done.
+ */
+export function sampleScratch(prefix: string): { scratch: string; root: string; events: string } {
+  const scratch = mkdtempSync(join(tmpdir(), prefix));
+  const root = join(scratch, 'root');
+  mkdirSync(root);
+  for (const name of ['cart.ts', 'money.ts']) {
+    copyFileSync(join(REPO, 'fixtures/sample/src', name), join(root, name));
+  }
+  return { scratch, root, events: join(scratch, 'events.jsonl') };
 }
 
 /** A proxy under test and its client. */

@@ -6,7 +6,7 @@
  * one-line tool error, records nothing, and leaves the proxy working. And
  * everything the proxy does not re-render passes through as it came.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -18,6 +18,7 @@ import {
   closeAll,
   type Running,
   readResponse,
+  sampleScratch,
   startDirect,
   startProxy,
   testEnv,
@@ -31,14 +32,9 @@ let root = '';
 let events = '';
 
 beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'proxy-faults-'));
-  root = join(scratch, 'root');
-  mkdirSync(root);
-  copyFileSync(join(REPO, 'fixtures/sample/src/cart.ts'), join(root, 'cart.ts'));
-  copyFileSync(join(REPO, 'fixtures/sample/src/money.ts'), join(root, 'money.ts'));
+  ({ scratch, root, events } = sampleScratch('proxy-faults-'));
   writeFileSync(join(scratch, 'outside.ts'), 'export const secret = 1;\nexport const other = 2;\n');
   writeFileSync(join(root, 'blob.ts'), 'export const a = 1;\n\0\u0001binary\n');
-  events = join(scratch, 'events.jsonl');
 });
 
 afterEach(closeAll);

@@ -6,17 +6,16 @@
  * exit 2 for a port in use.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, PACKAGE, REPO, runBin } from './_bin.js';
+import { BIN, PACKAGE, runBin } from './_bin.js';
 import { INITIALIZE, MCP, raw } from './_http.js';
-import { testEnv, textOf } from './_proxy.js';
+import { sampleScratch, testEnv, textOf } from './_proxy.js';
 
 const FIXTURE = join(PACKAGE, 'test/fixtures/upstream.mjs');
 const TOKEN = 'a-bearer-token-for-the-proxy-0123456789';
@@ -26,12 +25,7 @@ let events = '';
 let tokens = '';
 
 beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'proxy-http-'));
-  root = join(scratch, 'root');
-  mkdirSync(root);
-  copyFileSync(join(REPO, 'fixtures/sample/src/cart.ts'), join(root, 'cart.ts'));
-  copyFileSync(join(REPO, 'fixtures/sample/src/money.ts'), join(root, 'money.ts'));
-  events = join(scratch, 'events.jsonl');
+  ({ scratch, root, events } = sampleScratch('proxy-http-'));
   tokens = join(scratch, 'tokens');
   writeFileSync(tokens, `${TOKEN}\n`, { mode: 0o600 });
 });
