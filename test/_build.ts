@@ -11,7 +11,6 @@
  * another set.
  */
 import type { EmissionRecorder } from '../src/adapter/index.js';
-import { runCli } from '../src/cli/run.js';
 import {
   type CallPlan,
   createLedger,
@@ -165,12 +164,4 @@ export function filesOf(
 ): FileEmission[] {
   const view = sessionView(record(createLedger(limits), e));
   return [...(view.projects[0]?.calls[0]?.files ?? [])];
-}
-
-/** The CLI run with `args`: its exit code, and what it wrote to stdout and to stderr (lines joined by newlines). */
-export function runCliCaptured(...args: string[]): { code: number; out: string; err: string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../src/cli/run.js';
-import { runCliCaptured as run } from './_build.js';
+import { runCliCaptured as run } from './_cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'span-ledger-cli-run-'));
 // One response, two numbered lines: `1\tabc` (4 chars) and `2\tde` (3 chars).

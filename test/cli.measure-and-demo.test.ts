@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliCaptured as run } from './_build.js';
+import { runCliCaptured as run } from './_cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'span-ledger-cli-'));
 const a = '**`a.ts`**\n```ts\n1\tabc\n2\tde\n```\n';

@@ -15,7 +15,7 @@ import {
   renderRead,
 } from '../src/adapter/index.js';
 import { createSessionStore, type LineRange, planRead, READ_TOOL_LIMITS } from '../src/index.js';
-import { runCliCaptured as run } from './_build.js';
+import { runCliCaptured as run } from './_cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'span-ledger-measure-reads-'));
 const content = Array.from({ length: 60 }, (_, i) => `export const v${i + 1} = ${i + 1};\n`).join(
