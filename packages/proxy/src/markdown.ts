@@ -15,7 +15,7 @@ import {
   rangesCover,
 } from 'span-ledger';
 import type { EmissionRecorder } from 'span-ledger/adapter';
-import type { DiskFile } from './disk.js';
+import { type DiskFile, lastLine } from './disk.js';
 import { formatCut, formatRefreshOffer, pointerFor, reportPointer } from './library.js';
 import { findSections, type HeadingRule, type NumberedLine, type Section } from './sections.js';
 
@@ -27,12 +27,6 @@ export interface FoundSection {
   readonly text: number;
   readonly section: Section;
   readonly file: DiskFile | null;
-}
-
-/** The lines of `content` (POSIX: a final newline ends the last line). */
-function posixLines(file: DiskFile): number {
-  if (file.content === '') return 0;
-  return file.segments.length - (file.content.endsWith('\n') ? 1 : 0);
 }
 
 /** Whether every numbered line of the section is the file's line of that number. */
@@ -127,7 +121,7 @@ interface Writing {
 /** The block rewritten from the plan, or `null` to keep it as the upstream wrote it. */
 function writeBlock(section: Section, w: Writing): string | null {
   const { plan, file, shown, recorder } = w;
-  const last = posixLines(file);
+  const last = lastLine(file);
   const own = section.block.lines.filter((line) => line.n <= last && !shown.has(line.n));
   const emit = own.filter((line) => rangesCover(plan.emit, line.n));
   const covered =
