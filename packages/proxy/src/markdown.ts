@@ -87,21 +87,22 @@ export async function findProven(
  * ```
  */
 export function filesToPlan(found: readonly FoundSection[]) {
-  const files = new Map<string, { file: DiskFile; lines: number[] }>();
+  const files = new Map<string, { file: DiskFile; spans: LineRange[] }>();
   for (const { section, file } of found) {
     if (file === null) continue;
     let entry = files.get(file.name);
     if (entry === undefined) {
-      entry = { file, lines: [] };
+      entry = { file, spans: [] };
       files.set(file.name, entry);
     }
-    for (const line of section.block.lines) entry.lines.push(line.n);
+    // A block's numbers climb, so its runs are ranges as they stand; `mergeRanges` unions the blocks.
+    for (const run of runsOf(section.block.lines.map((line) => line.n))) entry.spans.push(run);
   }
-  return [...files.values()].map(({ file, lines }) => ({
+  return [...files.values()].map(({ file, spans }) => ({
     path: file.name,
     content: file.content,
     fingerprint: file.fingerprint,
-    intended: mergeRanges(runsOf([...new Set(lines)].sort((a, b) => a - b))),
+    intended: mergeRanges(spans),
   }));
 }
 
