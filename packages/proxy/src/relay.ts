@@ -18,7 +18,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CONTEXT_INPUT_SCHEMA, REFRESH_INPUT_SCHEMA } from 'span-ledger';
-import { answerCall, type CallSetup, type Outcome, toolError } from './call.js';
+import { answerCall, type CallSetup, failureText, type Outcome, toolError } from './call.js';
 import { httpCallOf } from './http/calls.js';
 import type { ToolInfo } from './profile.js';
 import { STATS_URI, type Stats } from './stats.js';
@@ -262,14 +262,7 @@ export function createRelay(
         }
         const answer = await forward(method, params, signal, id);
         if (!('failed' in answer) || answer.failed === 'cancelled') return replyOf(answer);
-        return {
-          reply: {
-            result: toolError(
-              `span-ledger-proxy: ${String(tool)} got no answer: ${answer.message}.`,
-            ),
-          },
-          recorded: null,
-        };
+        return { reply: { result: toolError(failureText(String(tool), answer)) }, recorded: null };
       }
       case 'resources/list': {
         const first = params.cursor === undefined;
