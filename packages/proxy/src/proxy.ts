@@ -13,7 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import { dedupEnabledFromEnv, mintContextToken } from 'span-ledger';
-import type { ProfileName } from './args.js';
+import { DEFAULT_TIMEOUT_MS, type ProfileName } from './args.js';
 import { DEFAULT_BUDGET } from './call.js';
 import { openRoot } from './disk.js';
 import { filesystemProfile } from './filesystem.js';
@@ -45,7 +45,7 @@ export interface ProxyOptions {
   readonly profile?: ProfileName | null | undefined;
   /** The tools to re-render instead of the profile's. */
   readonly tools?: readonly string[] | null | undefined;
-  /** How long a call may wait for the upstream (default 120 s). */
+  /** How long a call may wait for the upstream (default `DEFAULT_TIMEOUT_MS`, 120 s). */
   readonly timeoutMs?: number | undefined;
   /** `redis://…`: the shared store (for several proxy processes behind one address); absent: this process. */
   readonly redis?: string | null | undefined;
@@ -179,7 +179,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   } else {
     store = localStore(PROXY_LIMITS);
   }
-  const timeoutMs = options.timeoutMs ?? 120_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const shared = options.shared ?? typeof options.redis === 'string';
   const relays = new Set<Relay>();
   /** A relay to ask what the upstream asks its client: the most recently connected one. */
