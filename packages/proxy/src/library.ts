@@ -1,35 +1,18 @@
 /**
  * What the proxy takes from span-ledger for pointers and the shared store, in
  * one place: the pointer's formatter, the refresh offer and the cut line,
- * the recorder's pointer report, and the shared store's constructor.
- * Everything else comes straight from the public entries where it is used.
+ * and the shared store's constructor. Everything else comes straight from the
+ * public entries where it is used.
  *
  * The proxy writes no wording of its own for a response's header, a pointer,
  * the refresh offer or a cut: all are the library's, so a change there
  * reaches every proxied response.
  */
 import { type FilePlan, formatPointer } from 'span-ledger';
-import { type EmissionRecorder, formatCut, formatRefreshOffer } from 'span-ledger/adapter';
+import { formatCut, formatRefreshOffer } from 'span-ledger/adapter';
 import { createSharedSessionStore } from 'span-ledger/shared';
 
 export { createSharedSessionStore, formatCut, formatPointer, formatRefreshOffer };
-
-/**
- * Tells the recorder a pointer was written (it records nothing for it).
- *
- * @example
- * ```ts
- * reportPointer(recorder, 'src/a.ts', [{ start: 1, end: 40 }], file.fingerprint);
- * ```
- */
-export function reportPointer(
-  recorder: EmissionRecorder,
-  path: string,
-  covered: FilePlan['covered'],
-  fingerprint: string,
-): void {
-  recorder.pointer(path, covered, fingerprint);
-}
 
 /**
  * The pointer for `covered` lines of a section, as the library's renderers

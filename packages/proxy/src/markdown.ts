@@ -16,7 +16,7 @@ import {
 } from 'span-ledger';
 import type { EmissionRecorder } from 'span-ledger/adapter';
 import { type DiskFile, lastLine } from './disk.js';
-import { formatCut, formatRefreshOffer, pointerFor, reportPointer } from './library.js';
+import { formatCut, formatRefreshOffer, pointerFor } from './library.js';
 import { findSections, type HeadingRule, type NumberedLine, type Section } from './sections.js';
 
 /**
@@ -151,7 +151,7 @@ function writeBlock(section: Section, w: Writing): string | null {
       chars,
       w.generation,
     );
-    reportPointer(recorder, file.name, spans, file.fingerprint);
+    recorder.pointer(file.name, spans, file.fingerprint);
     w.countPointer(plan.coveredBy);
     parts.push(
       pointer
