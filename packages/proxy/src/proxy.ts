@@ -11,7 +11,6 @@
  * its `_meta` conversation id or its context token, so no MCP session is
  * needed; pass `mintToken` a 128-bit minter when the store is shared.
  */
-import { createRequire } from 'node:module';
 import { dedupEnabledFromEnv, mintContextToken } from 'span-ledger';
 import { DEFAULT_TIMEOUT_MS, type ProfileName } from './args.js';
 import { DEFAULT_BUDGET } from './call.js';
@@ -23,6 +22,7 @@ import { codegraphProfile, genericProfile, PROXY_LIMITS } from './sectioned.js';
 import { createStats, type StatsReport } from './stats.js';
 import { localStore, type ProxyStore, redisStore } from './store.js';
 import { type Answer, type Message, StartupError, startUpstream } from './upstream.js';
+import { packageVersion } from './version.js';
 import { warmUp } from './warm.js';
 
 /** The profiles by name. */
@@ -97,10 +97,6 @@ export interface RunningProxy {
  */
 export function mintSharedToken(): string {
   return mintContextToken({ shared: true });
-}
-
-function version(): string {
-  return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 }
 
 /** The profile the upstream's tools call for. */
@@ -194,7 +190,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       initialize: {
         protocolVersion: '2025-11-25',
         capabilities: {},
-        clientInfo: { name: 'span-ledger-proxy', version: version() },
+        clientInfo: { name: 'span-ledger-proxy', version: packageVersion() },
       },
       log,
       onNotification: (message: Message) => {
