@@ -22,10 +22,16 @@ import { answerCall, type CallSetup, failureText, type Outcome, toolError } from
 import { httpCallOf } from './http/calls.js';
 import type { ToolInfo } from './profile.js';
 import { STATS_URI, type Stats } from './stats.js';
-import type { Answer, Message, RequestId, Upstream } from './upstream.js';
+import {
+  type Answer,
+  errorAnswer,
+  INTERNAL_ERROR,
+  type Message,
+  type RequestId,
+  type Upstream,
+} from './upstream.js';
 
-/** JSON-RPC: an internal error, and the SDK's code for a request that timed out. */
-const INTERNAL_ERROR = -32603;
+/** The SDK's JSON-RPC code for a request that timed out. */
 const REQUEST_TIMEOUT = -32001;
 
 /** The protocol versions the proxy can speak with a client (the SDK's). */
@@ -361,15 +367,8 @@ export function createRelay(
     const settle = asked.get(keyOf(message.id));
     if (settle === undefined) return;
     asked.delete(keyOf(message.id));
-    const error = asObject(message.error);
     if (message.error !== undefined) {
-      settle({
-        error: {
-          code: typeof error.code === 'number' ? error.code : INTERNAL_ERROR,
-          message: typeof error.message === 'string' ? error.message : 'client error',
-          ...(error.data === undefined ? {} : { data: error.data }),
-        },
-      });
+      settle(errorAnswer(asObject(message.error), 'client error'));
     } else {
       settle({ result: message.result });
     }
