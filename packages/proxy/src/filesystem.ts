@@ -18,7 +18,7 @@ import { stat } from 'node:fs/promises';
 import type { CallPlan, FilePlan, LineRange, PlanCallFile } from 'span-ledger';
 import { type EmissionRecorder, renderRead } from 'span-ledger/adapter';
 import { absolutePath, type DiskFile, lastLine, MAX_FILE_BYTES } from './disk.js';
-import { formatCut, formatRefreshOffer } from './library.js';
+import { formatCut, refreshOfferFor } from './library.js';
 import type { Place, Profile, Reading, ToolResult } from './profile.js';
 import { textsOf, withTexts } from './profile.js';
 
@@ -282,13 +282,7 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
         }
         return `${part.path}:\n${printed.text === '' ? `${formatCut(part.path!, 1)}\n` : printed.text}`;
       });
-      const offer =
-        pointers > 0
-          ? `\n${formatRefreshOffer(
-              [...cited].sort((a, b) => b - a),
-              plan.generation,
-            )}\n`
-          : '';
+      const offer = pointers > 0 ? `\n${refreshOfferFor(cited, plan.generation)}\n` : '';
       const body = written.join('\n---\n') + offer;
       return {
         result: withTexts(result, [out.header === '' ? body : `${out.header}\n${body}`]),

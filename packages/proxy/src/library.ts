@@ -12,7 +12,24 @@ import { type FilePlan, formatPointer } from 'span-ledger';
 import { formatCut, formatRefreshOffer } from 'span-ledger/adapter';
 import { createSharedSessionStore } from 'span-ledger/shared';
 
-export { createSharedSessionStore, formatCut, formatPointer, formatRefreshOffer };
+export { createSharedSessionStore, formatCut, formatPointer };
+
+/**
+ * The refresh offer a response makes once, after its pointers: the responses
+ * they cite, newest first, with the call's numbering tag.
+ *
+ * @example
+ * ```ts
+ * refreshOfferFor(new Set([3, 5]), null);
+ * // 'If responses #5 and #3 are no longer in your context, call this tool again with `refresh: [5, 3]`.'
+ * ```
+ */
+export function refreshOfferFor(cited: ReadonlySet<number>, generation: string | null): string {
+  return formatRefreshOffer(
+    [...cited].sort((a, b) => b - a),
+    generation,
+  );
+}
 
 /**
  * The pointer for `covered` lines of a section, as the library's renderers

@@ -16,7 +16,7 @@ import {
 } from 'span-ledger';
 import type { EmissionRecorder } from 'span-ledger/adapter';
 import { type DiskFile, lastLine } from './disk.js';
-import { formatCut, formatRefreshOffer, pointerFor } from './library.js';
+import { formatCut, pointerFor, refreshOfferFor } from './library.js';
 import { findSections, type HeadingRule, type NumberedLine, type Section } from './sections.js';
 
 /**
@@ -235,10 +235,7 @@ export function writeSections(
   const last = result.length - 1;
   if (pointers > 0 && last >= 0) {
     // After the upstream's last byte, which stays as it was.
-    const offer = formatRefreshOffer(
-      [...cited].sort((a, b) => b - a),
-      plan.generation,
-    );
+    const offer = refreshOfferFor(cited, plan.generation);
     const text = result[last]!;
     result[last] = text.endsWith('\n') ? `${text}\n${offer}\n` : `${text}\n\n${offer}`;
   }
