@@ -172,7 +172,8 @@ function cpuMs(since: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000;
 }
 
-function failureText(tool: string, answer: Extract<Answer, { failed: unknown }>): string {
+/** The tool error for a call the upstream gave no answer to (it exited, timed out, sent too much). */
+export function failureText(tool: string, answer: Extract<Answer, { failed: unknown }>): string {
   return `span-ledger-proxy: ${tool} got no answer: ${answer.message}.`;
 }
 

@@ -5,19 +5,14 @@
  * when the client goes away, the upstream stopped either way, and one line
  * of what was saved.
  */
-import { createRequire } from 'node:module';
 import { HELP, parseCommandLine, type RunOptions } from './args.js';
+import { packageVersion } from './version.js';
 
 const PREFIX = 'span-ledger-proxy:';
 
 /** One line on stderr, the proxy's own (the upstream's stderr passes through beside it). */
 function say(line: string): void {
   process.stderr.write(`${PREFIX} ${line}\n`);
-}
-
-function version(): string {
-  const manifest = createRequire(import.meta.url)('../package.json') as { version: string };
-  return manifest.version;
 }
 
 /**
@@ -135,7 +130,7 @@ switch (line.kind) {
     process.stdout.write(HELP);
     break;
   case 'version':
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${packageVersion()}\n`);
     break;
   case 'error':
     say(`${line.message} (see --help)`);

@@ -55,6 +55,21 @@ export interface DiskFile {
   symbolsIn(spans: readonly LineRange[]): string[];
 }
 
+/**
+ * The number of `file`'s last line (POSIX: a final newline ends the last
+ * line, it does not start another): 0 for an empty file.
+ *
+ * @example
+ * ```ts
+ * lastLine(diskFile('a.ts', 'x\ny\n')); // 2
+ * lastLine(diskFile('a.ts', 'x\ny'));   // 2
+ * ```
+ */
+export function lastLine(file: DiskFile): number {
+  if (file.content === '') return 0;
+  return file.segments.length - (file.content.endsWith('\n') ? 1 : 0);
+}
+
 /** Files kept between calls, and the bytes of content they may hold together. */
 const CACHED_FILES = 256;
 const CACHED_BYTES = 64 * 1024 * 1024;

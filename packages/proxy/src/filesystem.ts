@@ -17,8 +17,8 @@
 import { stat } from 'node:fs/promises';
 import type { CallPlan, FilePlan, LineRange, PlanCallFile } from 'span-ledger';
 import { type EmissionRecorder, renderRead } from 'span-ledger/adapter';
-import { absolutePath, type DiskFile, MAX_FILE_BYTES } from './disk.js';
-import { formatCut, formatRefreshOffer } from './library.js';
+import { absolutePath, type DiskFile, lastLine, MAX_FILE_BYTES } from './disk.js';
+import { formatCut, refreshOfferFor } from './library.js';
 import type { Place, Profile, Reading, ToolResult } from './profile.js';
 import { textsOf, withTexts } from './profile.js';
 
@@ -46,11 +46,6 @@ function windowOf(args: Record<string, unknown>): Window | null {
   return head > 0 ? { kind: 'head', n: head } : { kind: 'whole' };
 }
 
-function posixLines(file: DiskFile): number {
-  if (file.content === '') return 0;
-  return file.segments.length - (file.content.endsWith('\n') ? 1 : 0);
-}
-
 /**
  * The lines of `file` the upstream's `text` is, for the window asked, or
  * `null` when `text` is not exactly what the upstream makes of this content
@@ -58,7 +53,7 @@ function posixLines(file: DiskFile): number {
  * `tail` of a file with CRLF line ends, which the upstream rewrites).
  */
 function provenRange(file: DiskFile, window: Window, text: string): LineRange | null {
-  const last = posixLines(file);
+  const last = lastLine(file);
   if (window.kind === 'whole')
     return text === file.content && last > 0 ? { start: 1, end: last } : null;
   if (window.kind === 'head') {
@@ -256,14 +251,14 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
   const disk = await Promise.all(paths.map((p) => place.read(p)));
   const parts = splitParts(text, paths, disk);
   if (parts === null) return null;
-  const proved = parts.filter((part) => part.file !== undefined && posixLines(part.file) > 0);
+  const proved = parts.filter((part) => part.file !== undefined && lastLine(part.file) > 0);
   const byName = new Map<string, DiskFile>();
   for (const part of proved) byName.set(part.file!.name, part.file!);
   const files: PlanCallFile[] = [...byName.values()].map((file) => ({
     path: file.name,
     content: file.content,
     fingerprint: file.fingerprint,
-    intended: [{ start: 1, end: posixLines(file) }],
+    intended: [{ start: 1, end: lastLine(file) }],
   }));
   return {
     files,
@@ -287,13 +282,7 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
         }
         return `${part.path}:\n${printed.text === '' ? `${formatCut(part.path!, 1)}\n` : printed.text}`;
       });
-      const offer =
-        pointers > 0
-          ? `\n${formatRefreshOffer(
-              [...cited].sort((a, b) => b - a),
-              plan.generation,
-            )}\n`
-          : '';
+      const offer = pointers > 0 ? `\n${refreshOfferFor(cited, plan.generation)}\n` : '';
       const body = written.join('\n---\n') + offer;
       return {
         result: withTexts(result, [out.header === '' ? body : `${out.header}\n${body}`]),

@@ -1,34 +1,34 @@
 /**
  * What the proxy takes from span-ledger for pointers and the shared store, in
  * one place: the pointer's formatter, the refresh offer and the cut line,
- * the recorder's pointer report, and the shared store's constructor.
- * Everything else comes straight from the public entries where it is used.
+ * and the shared store's constructor. Everything else comes straight from the
+ * public entries where it is used.
  *
  * The proxy writes no wording of its own for a response's header, a pointer,
  * the refresh offer or a cut: all are the library's, so a change there
  * reaches every proxied response.
  */
 import { type FilePlan, formatPointer } from 'span-ledger';
-import { type EmissionRecorder, formatCut, formatRefreshOffer } from 'span-ledger/adapter';
+import { formatCut, formatRefreshOffer } from 'span-ledger/adapter';
 import { createSharedSessionStore } from 'span-ledger/shared';
 
-export { createSharedSessionStore, formatCut, formatPointer, formatRefreshOffer };
+export { createSharedSessionStore, formatCut, formatPointer };
 
 /**
- * Tells the recorder a pointer was written (it records nothing for it).
+ * The refresh offer a response makes once, after its pointers: the responses
+ * they cite, newest first, with the call's numbering tag.
  *
  * @example
  * ```ts
- * reportPointer(recorder, 'src/a.ts', [{ start: 1, end: 40 }], file.fingerprint);
+ * refreshOfferFor(new Set([3, 5]), null);
+ * // 'If responses #5 and #3 are no longer in your context, call this tool again with `refresh: [5, 3]`.'
  * ```
  */
-export function reportPointer(
-  recorder: EmissionRecorder,
-  path: string,
-  covered: FilePlan['covered'],
-  fingerprint: string,
-): void {
-  recorder.pointer(path, covered, fingerprint);
+export function refreshOfferFor(cited: ReadonlySet<number>, generation: string | null): string {
+  return formatRefreshOffer(
+    [...cited].sort((a, b) => b - a),
+    generation,
+  );
 }
 
 /**

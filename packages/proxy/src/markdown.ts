@@ -15,8 +15,8 @@ import {
   rangesCover,
 } from 'span-ledger';
 import type { EmissionRecorder } from 'span-ledger/adapter';
-import type { DiskFile } from './disk.js';
-import { formatCut, formatRefreshOffer, pointerFor, reportPointer } from './library.js';
+import { type DiskFile, lastLine } from './disk.js';
+import { formatCut, pointerFor, refreshOfferFor } from './library.js';
 import { findSections, type HeadingRule, type NumberedLine, type Section } from './sections.js';
 
 /**
@@ -27,12 +27,6 @@ export interface FoundSection {
   readonly text: number;
   readonly section: Section;
   readonly file: DiskFile | null;
-}
-
-/** The lines of `content` (POSIX: a final newline ends the last line). */
-function posixLines(file: DiskFile): number {
-  if (file.content === '') return 0;
-  return file.segments.length - (file.content.endsWith('\n') ? 1 : 0);
 }
 
 /** Whether every numbered line of the section is the file's line of that number. */
@@ -93,21 +87,22 @@ export async function findProven(
  * ```
  */
 export function filesToPlan(found: readonly FoundSection[]) {
-  const files = new Map<string, { file: DiskFile; lines: number[] }>();
+  const files = new Map<string, { file: DiskFile; spans: LineRange[] }>();
   for (const { section, file } of found) {
     if (file === null) continue;
     let entry = files.get(file.name);
     if (entry === undefined) {
-      entry = { file, lines: [] };
+      entry = { file, spans: [] };
       files.set(file.name, entry);
     }
-    for (const line of section.block.lines) entry.lines.push(line.n);
+    // A block's numbers climb, so its runs are ranges as they stand; `mergeRanges` unions the blocks.
+    for (const run of runsOf(section.block.lines.map((line) => line.n))) entry.spans.push(run);
   }
-  return [...files.values()].map(({ file, lines }) => ({
+  return [...files.values()].map(({ file, spans }) => ({
     path: file.name,
     content: file.content,
     fingerprint: file.fingerprint,
-    intended: mergeRanges(runsOf([...new Set(lines)].sort((a, b) => a - b))),
+    intended: mergeRanges(spans),
   }));
 }
 
@@ -127,7 +122,7 @@ interface Writing {
 /** The block rewritten from the plan, or `null` to keep it as the upstream wrote it. */
 function writeBlock(section: Section, w: Writing): string | null {
   const { plan, file, shown, recorder } = w;
-  const last = posixLines(file);
+  const last = lastLine(file);
   const own = section.block.lines.filter((line) => line.n <= last && !shown.has(line.n));
   const emit = own.filter((line) => rangesCover(plan.emit, line.n));
   const covered =
@@ -156,7 +151,7 @@ function writeBlock(section: Section, w: Writing): string | null {
       chars,
       w.generation,
     );
-    reportPointer(recorder, file.name, spans, file.fingerprint);
+    recorder.pointer(file.name, spans, file.fingerprint);
     w.countPointer(plan.coveredBy);
     parts.push(
       pointer
@@ -240,10 +235,7 @@ export function writeSections(
   const last = result.length - 1;
   if (pointers > 0 && last >= 0) {
     // After the upstream's last byte, which stays as it was.
-    const offer = formatRefreshOffer(
-      [...cited].sort((a, b) => b - a),
-      plan.generation,
-    );
+    const offer = refreshOfferFor(cited, plan.generation);
     const text = result[last]!;
     result[last] = text.endsWith('\n') ? `${text}\n${offer}\n` : `${text}\n\n${offer}`;
   }

@@ -11,9 +11,8 @@
  * its `_meta` conversation id or its context token, so no MCP session is
  * needed; pass `mintToken` a 128-bit minter when the store is shared.
  */
-import { createRequire } from 'node:module';
 import { dedupEnabledFromEnv, mintContextToken } from 'span-ledger';
-import type { ProfileName } from './args.js';
+import { DEFAULT_TIMEOUT_MS, type ProfileName } from './args.js';
 import { DEFAULT_BUDGET } from './call.js';
 import { openRoot } from './disk.js';
 import { filesystemProfile } from './filesystem.js';
@@ -23,6 +22,7 @@ import { codegraphProfile, genericProfile, PROXY_LIMITS } from './sectioned.js';
 import { createStats, type StatsReport } from './stats.js';
 import { localStore, type ProxyStore, redisStore } from './store.js';
 import { type Answer, type Message, StartupError, startUpstream } from './upstream.js';
+import { packageVersion } from './version.js';
 import { warmUp } from './warm.js';
 
 /** The profiles by name. */
@@ -45,7 +45,7 @@ export interface ProxyOptions {
   readonly profile?: ProfileName | null | undefined;
   /** The tools to re-render instead of the profile's. */
   readonly tools?: readonly string[] | null | undefined;
-  /** How long a call may wait for the upstream (default 120 s). */
+  /** How long a call may wait for the upstream (default `DEFAULT_TIMEOUT_MS`, 120 s). */
   readonly timeoutMs?: number | undefined;
   /** `redis://…`: the shared store (for several proxy processes behind one address); absent: this process. */
   readonly redis?: string | null | undefined;
@@ -97,10 +97,6 @@ export interface RunningProxy {
  */
 export function mintSharedToken(): string {
   return mintContextToken({ shared: true });
-}
-
-function version(): string {
-  return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 }
 
 /** The profile the upstream's tools call for. */
@@ -179,7 +175,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   } else {
     store = localStore(PROXY_LIMITS);
   }
-  const timeoutMs = options.timeoutMs ?? 120_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const shared = options.shared ?? typeof options.redis === 'string';
   const relays = new Set<Relay>();
   /** A relay to ask what the upstream asks its client: the most recently connected one. */
@@ -194,7 +190,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       initialize: {
         protocolVersion: '2025-11-25',
         capabilities: {},
-        clientInfo: { name: 'span-ledger-proxy', version: version() },
+        clientInfo: { name: 'span-ledger-proxy', version: packageVersion() },
       },
       log,
       onNotification: (message: Message) => {

@@ -18,14 +18,20 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CONTEXT_INPUT_SCHEMA, REFRESH_INPUT_SCHEMA } from 'span-ledger';
-import { answerCall, type CallSetup, type Outcome, toolError } from './call.js';
+import { answerCall, type CallSetup, failureText, type Outcome, toolError } from './call.js';
 import { httpCallOf } from './http/calls.js';
 import type { ToolInfo } from './profile.js';
 import { STATS_URI, type Stats } from './stats.js';
-import type { Answer, Message, RequestId, Upstream } from './upstream.js';
+import {
+  type Answer,
+  errorAnswer,
+  INTERNAL_ERROR,
+  type Message,
+  type RequestId,
+  type Upstream,
+} from './upstream.js';
 
-/** JSON-RPC: an internal error, and the SDK's code for a request that timed out. */
-const INTERNAL_ERROR = -32603;
+/** The SDK's JSON-RPC code for a request that timed out. */
 const REQUEST_TIMEOUT = -32001;
 
 /** The protocol versions the proxy can speak with a client (the SDK's). */
@@ -262,14 +268,7 @@ export function createRelay(
         }
         const answer = await forward(method, params, signal, id);
         if (!('failed' in answer) || answer.failed === 'cancelled') return replyOf(answer);
-        return {
-          reply: {
-            result: toolError(
-              `span-ledger-proxy: ${String(tool)} got no answer: ${answer.message}.`,
-            ),
-          },
-          recorded: null,
-        };
+        return { reply: { result: toolError(failureText(String(tool), answer)) }, recorded: null };
       }
       case 'resources/list': {
         const first = params.cursor === undefined;
@@ -368,15 +367,8 @@ export function createRelay(
     const settle = asked.get(keyOf(message.id));
     if (settle === undefined) return;
     asked.delete(keyOf(message.id));
-    const error = asObject(message.error);
     if (message.error !== undefined) {
-      settle({
-        error: {
-          code: typeof error.code === 'number' ? error.code : INTERNAL_ERROR,
-          message: typeof error.message === 'string' ? error.message : 'client error',
-          ...(error.data === undefined ? {} : { data: error.data }),
-        },
-      });
+      settle(errorAnswer(asObject(message.error), 'client error'));
     } else {
       settle({ result: message.result });
     }

@@ -116,6 +116,33 @@ export class StartupError extends Error {
   override readonly name = 'StartupError';
 }
 
+/** JSON-RPC's internal error code. */
+export const INTERNAL_ERROR = -32603;
+
+/**
+ * A JSON-RPC error object as an {@link Answer}: its code when a number (else
+ * an internal error), its message when a string (else `fallback`), its data
+ * when it has some.
+ *
+ * @example
+ * ```ts
+ * errorAnswer({ code: -32602, message: 'bad params' }, 'upstream error'); // { error: { code: -32602, message: 'bad params' } }
+ * errorAnswer({}, 'client error'); // { error: { code: -32603, message: 'client error' } }
+ * ```
+ */
+export function errorAnswer(
+  error: { readonly code?: unknown; readonly message?: unknown; readonly data?: unknown },
+  fallback: string,
+): Answer {
+  return {
+    error: {
+      code: typeof error.code === 'number' ? error.code : INTERNAL_ERROR,
+      message: typeof error.message === 'string' ? error.message : fallback,
+      ...(error.data === undefined ? {} : { data: error.data }),
+    },
+  };
+}
+
 interface Pending {
   readonly settle: (answer: Answer) => void;
   readonly progressToken: unknown;
@@ -272,14 +299,7 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     if (p === undefined) return;
     pending.delete(id);
     if ('error' in message && message.error !== null && typeof message.error === 'object') {
-      const error = message.error as { code?: unknown; message?: unknown; data?: unknown };
-      p.settle({
-        error: {
-          code: typeof error.code === 'number' ? error.code : -32603,
-          message: typeof error.message === 'string' ? error.message : 'upstream error',
-          ...(error.data === undefined ? {} : { data: error.data }),
-        },
-      });
+      p.settle(errorAnswer(message.error, 'upstream error'));
     } else {
       p.settle({ result: message.result });
     }
@@ -289,7 +309,7 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     if (from !== generation) return;
     if ('result' in answer) write({ jsonrpc: '2.0', id, result: answer.result });
     else if ('error' in answer) write({ jsonrpc: '2.0', id, error: answer.error });
-    else write({ jsonrpc: '2.0', id, error: { code: -32603, message: answer.message } });
+    else write({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message: answer.message } });
   };
 
   /** Spawns a child; resolves when it runs, rejects with the spawn error. */
