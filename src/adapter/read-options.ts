@@ -11,7 +11,7 @@
  * dropped, and a recorder that fails loses what it failed to record.
  */
 import { frozen, frozenEach } from '../boundary/freeze.js';
-import { isPositiveInteger, listOf, prop, readEach, stringOf } from '../boundary/read.js';
+import { isPositiveInteger, limitOr, listOf, prop, readEach, stringOf } from '../boundary/read.js';
 import { writePointer } from '../dedup/pointer.js';
 import {
   type PointerParts,
@@ -228,13 +228,12 @@ export function readMarkdownOptions(options: unknown): MarkdownInput | null {
   if (reporter === null) return null;
   const plan = prop(options, 'plan');
   const files = readEach(prop(plan, 'files'), readPlanned);
-  const cap = prop(options, 'maxResponseChars');
   return {
     files,
     sources: readSources(prop(options, 'sources')),
     reporter,
     pointer: readPointer(prop(options, 'pointer')),
-    cap: typeof cap === 'number' && cap >= 0 ? cap : Number.POSITIVE_INFINITY,
+    cap: limitOr(prop(options, 'maxResponseChars'), Number.POSITIVE_INFINITY),
     title: stringOf(prop(options, 'title')),
     header: readResponseHeader(options, prop(plan, 'callIndex'), prop(plan, 'generation')),
   };

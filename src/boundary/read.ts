@@ -129,6 +129,11 @@ export function count(x: unknown): number {
   return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
 }
 
+/** `x` when it is a non-negative number (a limit; `Infinity` included), else `fallback`. */
+export function limitOr<F>(x: unknown, fallback: F): number | F {
+  return typeof x === 'number' && x >= 0 ? x : fallback;
+}
+
 /** `x` when it is a string, else `''`. */
 export function stringOf(x: unknown): string {
   return typeof x === 'string' ? x : '';
