@@ -11,7 +11,7 @@
  * dropped, and a recorder that fails loses what it failed to record.
  */
 import { frozen, frozenEach } from '../boundary/freeze.js';
-import { isPositiveInteger, limitOr, listOf, prop, readEach, stringOf } from '../boundary/read.js';
+import { limitOr, listOf, positiveOrNull, prop, readEach, stringOf } from '../boundary/read.js';
 import { writePointer } from '../dedup/pointer.js';
 import {
   type PointerParts,
@@ -119,8 +119,6 @@ function readPlanned(raw: unknown): PlannedFile | null {
     thresholds: readThresholds(prop(raw, 'thresholds')),
   };
 }
-
-export const positiveOrNull = (x: unknown) => (isPositiveInteger(x) ? x : null);
 
 /** A source whose content is a string, with its symbol nodes read (unusable ones left out). */
 function readSource(raw: unknown): SourceFile | null {

@@ -12,6 +12,7 @@
  * once, in `boundary/render.ts`; what is rendered here is trusted data.
  */
 
+import { positiveOrNull, stringOf } from '../boundary/read.js';
 import type { FileRender } from '../dedup/plan-file.js';
 import { type PointerInput, refreshOffer, responseLabel, symbolList } from '../dedup/pointer.js';
 import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
@@ -28,7 +29,6 @@ import {
 import {
   type PlannedFile,
   type PointerWriter,
-  positiveOrNull,
   type Reporter,
   type ResponseHeader,
   readMarkdownOptions,
@@ -192,7 +192,7 @@ const leftOut = (paths: readonly string[]) =>
  * ```
  */
 export function formatCut(path: string, firstNotSent: number): string {
-  return `\`${typeof path === 'string' ? path : ''}\` from L${positiveOrNull(firstNotSent) ?? 1} on is not in this response (its budget): ask again for it, or more narrowly.`;
+  return `\`${stringOf(path)}\` from L${positiveOrNull(firstNotSent) ?? 1} on is not in this response (its budget): ask again for it, or more narrowly.`;
 }
 
 /**

@@ -149,6 +149,11 @@ export function isPositiveInteger(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 1;
 }
 
+/** `x` when it is a positive safe integer, else `null`. */
+export function positiveOrNull(x: unknown): number | null {
+  return isPositiveInteger(x) ? x : null;
+}
+
 /**
  * The members of a foreign list when it is a readable array of at most `max`
  * positive safe integers, else `null`: a list of call numbers that is all or

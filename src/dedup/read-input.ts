@@ -8,7 +8,15 @@
  * never makes the planner withhold more. A prior record that cannot be read is
  * dropped (its lines are re-sent); a file that cannot be planned is skipped.
  */
-import { isPositiveInteger, limitOr, prop, readEach, readOr, stringOf } from '../boundary/read.js';
+import {
+  isPositiveInteger,
+  limitOr,
+  positiveOrNull,
+  prop,
+  readEach,
+  readOr,
+  stringOf,
+} from '../boundary/read.js';
 import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
 import { readGeneration } from '../ledger/random.js';
 import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
@@ -273,7 +281,7 @@ function readNames(raw: unknown): string[] {
  * anything else in it is left out.
  */
 export function readCalls(raw: unknown): number[] {
-  return [...new Set(readEach(raw, (n) => (isPositiveInteger(n) ? n : null)))];
+  return [...new Set(readEach(raw, positiveOrNull))];
 }
 
 /** What a pointer is about. */
