@@ -251,10 +251,11 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
   let text = opening.map((line) => `${line}\n`).join('');
   const dropped: string[] = [];
   const cut = input.files.filter((f) => f.render === 'skipped' && f.cutAt !== null);
+  const cutLine = cut.length > 0 ? `\n${leftOut(cut.map((f) => f.path))}` : '';
   let cited: number[] | null = null;
   // What follows the sections: the files the budget left out, and the refresh offer once.
   const tail = (calls: number[] | null) =>
-    (cut.length > 0 ? `\n${leftOut(cut.map((f) => f.path))}` : '') +
+    cutLine +
     (header.refresh && calls !== null ? `\n${refreshOffer(calls, header.generation)}` : '');
   for (const file of input.files) {
     if (file.render === 'skipped') continue;
