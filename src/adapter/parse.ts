@@ -13,7 +13,7 @@
  */
 
 import { frozenEach } from '../boundary/freeze.js';
-import { readOr } from '../boundary/read.js';
+import { readOr, stringOf } from '../boundary/read.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { readResponses } from './read-options.js';
@@ -104,7 +104,7 @@ export function parseRenderedResponse(text: string, readPath = ''): RenderedResp
   if (typeof text !== 'string') return Object.freeze({ sections: Object.freeze([]) });
   let current: Building | null = null;
   let fence = '';
-  let path = typeof readPath === 'string' ? readPath : '';
+  let path = stringOf(readPath);
   const open = (p: string, read: boolean): Building => {
     const section = { path: p, lines: [], pointer: false, pointed: [], read };
     sections.push(section);
