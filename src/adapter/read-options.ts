@@ -154,7 +154,7 @@ function contained(f: unknown, self: unknown, args: unknown[]): unknown {
   }
 }
 
-/** The recorder's three reporting methods, each contained; null when `raw` lacks any of them. */
+/** The recorder's four reporting methods, each contained; null when `raw` lacks any of them. */
 function readReporter(raw: unknown): Reporter | null {
   const source = prop(raw, 'source');
   const pointer = prop(raw, 'pointer');
