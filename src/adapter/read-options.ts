@@ -11,7 +11,15 @@
  * dropped, and a recorder that fails loses what it failed to record.
  */
 import { frozen, frozenEach } from '../boundary/freeze.js';
-import { limitOr, listOf, positiveOrNull, prop, readEach, stringOf } from '../boundary/read.js';
+import {
+  limitOr,
+  listOf,
+  positiveOrNull,
+  prop,
+  readEach,
+  readOr,
+  stringOf,
+} from '../boundary/read.js';
 import { writePointer } from '../dedup/pointer.js';
 import {
   type PointerParts,
@@ -147,11 +155,7 @@ function readSources(raw: unknown): Map<string, SourceFile> {
  * still goes out.
  */
 function contained(f: unknown, self: unknown, args: unknown[]): unknown {
-  try {
-    return Reflect.apply(f as (...a: unknown[]) => unknown, self, args);
-  } catch {
-    return undefined;
-  }
+  return readOr(() => Reflect.apply(f as (...a: unknown[]) => unknown, self, args), undefined);
 }
 
 /** The recorder's four reporting methods, each contained; null when `raw` lacks any of them. */
