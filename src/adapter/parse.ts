@@ -13,7 +13,7 @@
  */
 
 import { frozenEach } from '../boundary/freeze.js';
-import { readOr, stringOf } from '../boundary/read.js';
+import { isNonNegativeInteger, readOr, stringOf } from '../boundary/read.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { readResponses } from './read-options.js';
@@ -281,7 +281,7 @@ function countLines(
   let duplicateTokens = 0;
   for (const { text, duplicate } of lines) {
     const n = count(text);
-    if (!Number.isSafeInteger(n) || n < 0) return undefined;
+    if (!isNonNegativeInteger(n)) return undefined;
     sourceTokens += n;
     if (duplicate) duplicateTokens += n;
   }

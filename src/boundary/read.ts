@@ -144,6 +144,11 @@ export function shortString(x: unknown, max: number): string | undefined {
   return typeof x === 'string' && x !== '' && x.length <= max ? x : undefined;
 }
 
+/** Whether `x` is a non-negative safe integer: a length, a count of tokens. */
+export function isNonNegativeInteger(x: unknown): x is number {
+  return Number.isSafeInteger(x) && (x as number) >= 0;
+}
+
 /** Whether `x` is a positive safe integer: a count of calls, a call's number, a line. */
 export function isPositiveInteger(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 1;

@@ -6,6 +6,7 @@
  * reports what it really sent.
  */
 
+import { isNonNegativeInteger } from '../boundary/read.js';
 import type { ProjectState } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
@@ -146,9 +147,7 @@ function pricer(count: TokenCounter | null): Price {
     const to = offsets[n]!;
     if (count !== null) {
       const counted = count(content.slice(from, to));
-      if (Number.isSafeInteger(counted) && (counted as number) >= 0) {
-        return (counted as number) * TOKEN_UNITS;
-      }
+      if (isNonNegativeInteger(counted)) return counted * TOKEN_UNITS;
       price.failed = true;
     }
     return tokenUnits(content, from, to);
