@@ -13,7 +13,7 @@
  */
 
 import { frozenEach } from '../boundary/freeze.js';
-import { readOr } from '../boundary/read.js';
+import { isNonNegativeInteger, readOr, stringOf } from '../boundary/read.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { readResponses } from './read-options.js';
@@ -104,7 +104,7 @@ export function parseRenderedResponse(text: string, readPath = ''): RenderedResp
   if (typeof text !== 'string') return Object.freeze({ sections: Object.freeze([]) });
   let current: Building | null = null;
   let fence = '';
-  let path = typeof readPath === 'string' ? readPath : '';
+  let path = stringOf(readPath);
   const open = (p: string, read: boolean): Building => {
     const section = { path: p, lines: [], pointer: false, pointed: [], read };
     sections.push(section);
@@ -281,7 +281,7 @@ function countLines(
   let duplicateTokens = 0;
   for (const { text, duplicate } of lines) {
     const n = count(text);
-    if (!Number.isSafeInteger(n) || n < 0) return undefined;
+    if (!isNonNegativeInteger(n)) return undefined;
     sourceTokens += n;
     if (duplicate) duplicateTokens += n;
   }

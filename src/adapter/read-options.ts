@@ -11,7 +11,15 @@
  * dropped, and a recorder that fails loses what it failed to record.
  */
 import { frozen, frozenEach } from '../boundary/freeze.js';
-import { isPositiveInteger, listOf, prop, readEach, stringOf } from '../boundary/read.js';
+import {
+  limitOr,
+  listOf,
+  positiveOrNull,
+  prop,
+  readEach,
+  readOr,
+  stringOf,
+} from '../boundary/read.js';
 import { writePointer } from '../dedup/pointer.js';
 import {
   type PointerParts,
@@ -120,8 +128,6 @@ function readPlanned(raw: unknown): PlannedFile | null {
   };
 }
 
-export const positiveOrNull = (x: unknown) => (isPositiveInteger(x) ? x : null);
-
 /** A source whose content is a string, with its symbol nodes read (unusable ones left out). */
 function readSource(raw: unknown): SourceFile | null {
   const content = prop(raw, 'content');
@@ -149,14 +155,10 @@ function readSources(raw: unknown): Map<string, SourceFile> {
  * still goes out.
  */
 function contained(f: unknown, self: unknown, args: unknown[]): unknown {
-  try {
-    return Reflect.apply(f as (...a: unknown[]) => unknown, self, args);
-  } catch {
-    return undefined;
-  }
+  return readOr(() => Reflect.apply(f as (...a: unknown[]) => unknown, self, args), undefined);
 }
 
-/** The recorder's three reporting methods, each contained; null when `raw` lacks any of them. */
+/** The recorder's four reporting methods, each contained; null when `raw` lacks any of them. */
 function readReporter(raw: unknown): Reporter | null {
   const source = prop(raw, 'source');
   const pointer = prop(raw, 'pointer');
@@ -228,13 +230,12 @@ export function readMarkdownOptions(options: unknown): MarkdownInput | null {
   if (reporter === null) return null;
   const plan = prop(options, 'plan');
   const files = readEach(prop(plan, 'files'), readPlanned);
-  const cap = prop(options, 'maxResponseChars');
   return {
     files,
     sources: readSources(prop(options, 'sources')),
     reporter,
     pointer: readPointer(prop(options, 'pointer')),
-    cap: typeof cap === 'number' && cap >= 0 ? cap : Number.POSITIVE_INFINITY,
+    cap: limitOr(prop(options, 'maxResponseChars'), Number.POSITIVE_INFINITY),
     title: stringOf(prop(options, 'title')),
     header: readResponseHeader(options, prop(plan, 'callIndex'), prop(plan, 'generation')),
   };

@@ -12,6 +12,7 @@
  * once, in `boundary/render.ts`; what is rendered here is trusted data.
  */
 
+import { positiveOrNull, stringOf } from '../boundary/read.js';
 import type { FileRender } from '../dedup/plan-file.js';
 import { type PointerInput, refreshOffer, responseLabel, symbolList } from '../dedup/pointer.js';
 import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
@@ -28,7 +29,6 @@ import {
 import {
   type PlannedFile,
   type PointerWriter,
-  positiveOrNull,
   type Reporter,
   type ResponseHeader,
   readMarkdownOptions,
@@ -192,7 +192,7 @@ const leftOut = (paths: readonly string[]) =>
  * ```
  */
 export function formatCut(path: string, firstNotSent: number): string {
-  return `\`${typeof path === 'string' ? path : ''}\` from L${positiveOrNull(firstNotSent) ?? 1} on is not in this response (its budget): ask again for it, or more narrowly.`;
+  return `\`${stringOf(path)}\` from L${positiveOrNull(firstNotSent) ?? 1} on is not in this response (its budget): ask again for it, or more narrowly.`;
 }
 
 /**
@@ -251,10 +251,11 @@ export function renderMarkdown(options: RenderMarkdownOptions): RenderedMarkdown
   let text = opening.map((line) => `${line}\n`).join('');
   const dropped: string[] = [];
   const cut = input.files.filter((f) => f.render === 'skipped' && f.cutAt !== null);
+  const cutLine = cut.length > 0 ? `\n${leftOut(cut.map((f) => f.path))}` : '';
   let cited: number[] | null = null;
   // What follows the sections: the files the budget left out, and the refresh offer once.
   const tail = (calls: number[] | null) =>
-    (cut.length > 0 ? `\n${leftOut(cut.map((f) => f.path))}` : '') +
+    cutLine +
     (header.refresh && calls !== null ? `\n${refreshOffer(calls, header.generation)}` : '');
   for (const file of input.files) {
     if (file.render === 'skipped') continue;

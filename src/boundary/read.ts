@@ -129,6 +129,11 @@ export function count(x: unknown): number {
   return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
 }
 
+/** `x` when it is a non-negative number (a limit; `Infinity` included), else `fallback`. */
+export function limitOr<F>(x: unknown, fallback: F): number | F {
+  return typeof x === 'number' && x >= 0 ? x : fallback;
+}
+
 /** `x` when it is a string, else `''`. */
 export function stringOf(x: unknown): string {
   return typeof x === 'string' ? x : '';
@@ -139,9 +144,19 @@ export function shortString(x: unknown, max: number): string | undefined {
   return typeof x === 'string' && x !== '' && x.length <= max ? x : undefined;
 }
 
+/** Whether `x` is a non-negative safe integer: a length, a count of tokens. */
+export function isNonNegativeInteger(x: unknown): x is number {
+  return Number.isSafeInteger(x) && (x as number) >= 0;
+}
+
 /** Whether `x` is a positive safe integer: a count of calls, a call's number, a line. */
 export function isPositiveInteger(x: unknown): x is number {
   return Number.isSafeInteger(x) && (x as number) >= 1;
+}
+
+/** `x` when it is a positive safe integer, else `null`. */
+export function positiveOrNull(x: unknown): number | null {
+  return isPositiveInteger(x) ? x : null;
 }
 
 /**

@@ -6,6 +6,7 @@
  * reports what it really sent.
  */
 
+import { isNonNegativeInteger } from '../boundary/read.js';
 import type { ProjectState } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
@@ -129,9 +130,11 @@ interface Grant {
   readonly chars: number;
   /** Token units of `spans` (0 when tokens are not counted). */
   readonly units: number;
+  /** The lines the file's demand had priced (`null` when tokens are not counted). */
+  readonly meter: Meter | null;
 }
 
-const NO_GRANT: Grant = { spans: [], chars: 0, units: 0 };
+const NO_GRANT: Grant = { spans: [], chars: 0, units: 0, meter: null };
 
 /**
  * Token units of line `n` of a file: the host's counter while it works (a
@@ -146,21 +149,12 @@ function pricer(count: TokenCounter | null): Price {
     const to = offsets[n]!;
     if (count !== null) {
       const counted = count(content.slice(from, to));
-      if (Number.isSafeInteger(counted) && (counted as number) >= 0) {
-        return (counted as number) * TOKEN_UNITS;
-      }
+      if (isNonNegativeInteger(counted)) return counted * TOKEN_UNITS;
       price.failed = true;
     }
     return tokenUnits(content, from, to);
   };
   return price;
-}
-
-/** Token units of `spans`. */
-function unitsOf(price: Price, index: LineIndex, spans: readonly LineRange[]): number {
-  let sum = 0;
-  for (const r of spans) for (let n = r.start; n <= r.end; n++) sum += price(index, n);
-  return sum;
 }
 
 /**
@@ -175,6 +169,8 @@ interface Meter {
   through(end: number): number;
   /** The demand's units when it is at most `level`, else `null`. */
   fits(level: number): number | null;
+  /** The units of the lines of `spans` (normalized), each counted already. */
+  over(spans: readonly LineRange[]): number;
 }
 
 function meter(d: Demand, price: Price): Meter {
@@ -211,6 +207,17 @@ function meter(d: Demand, price: Price): Meter {
     fits(level) {
       countTo(level);
       return span === d.spans.length && sum <= level ? sum : null;
+    },
+    over(spans) {
+      let units = 0;
+      let j = 0;
+      for (const r of spans) {
+        while (j < lines.length && lines[j]! < r.start) j++;
+        for (; j < lines.length && lines[j]! <= r.end; j++) {
+          units += sums[j]! - (j === 0 ? 0 : sums[j - 1]!);
+        }
+      }
+      return units;
     },
   };
 }
@@ -270,6 +277,7 @@ function allocate(demands: readonly Demand[], limits: BudgetLimits, price: Price
       spans,
       chars: charsOf(d.index, spans),
       units: m?.through(spans.at(-1)?.end ?? 0) ?? 0,
+      meter: m ?? null,
     };
   };
   const grants = ds.map((_, k) => grant(k, chars[k]!, units?.[k] ?? 0));
@@ -352,7 +360,8 @@ export function budgetStep(
       covered,
       folded,
       cutAt,
-      price && (limits.bank ? unitsOf(price, w.index, emit) : emit.length > 0 ? g.units : 0),
+      // Under `bank` the lines sent lie within the granted ones, each priced once already.
+      price && (limits.bank ? (g.meter?.over(emit) ?? 0) : emit.length > 0 ? g.units : 0),
     );
   });
 }

@@ -8,7 +8,15 @@
  * never makes the planner withhold more. A prior record that cannot be read is
  * dropped (its lines are re-sent); a file that cannot be planned is skipped.
  */
-import { isPositiveInteger, prop, readEach, readOr, stringOf } from '../boundary/read.js';
+import {
+  isPositiveInteger,
+  limitOr,
+  positiveOrNull,
+  prop,
+  readEach,
+  readOr,
+  stringOf,
+} from '../boundary/read.js';
 import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
 import { readGeneration } from '../ledger/random.js';
 import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
@@ -127,9 +135,6 @@ export function readThresholds(raw: unknown): DedupThresholds {
   return Object.freeze(out) as unknown as DedupThresholds;
 }
 
-/** A non-negative number, or `Infinity` (no limit) when `x` is not one. */
-const limit = (x: unknown) => (typeof x === 'number' && x >= 0 ? x : Infinity);
-
 /**
  * A budget of the input `raw` (its `budget`, and the host's `countTokens`): a
  * `maxChars` or `maxFiles` that is not a non-negative number, or a
@@ -140,8 +145,8 @@ function readBudget(raw: unknown): BudgetLimits | null {
   const budget = prop(raw, 'budget');
   const maxTokens = prop(budget, 'maxTokens');
   const tokens = isPositiveInteger(maxTokens) ? maxTokens : Infinity;
-  const maxChars = limit(prop(budget, 'maxChars'));
-  const maxFiles = Math.floor(limit(prop(budget, 'maxFiles')));
+  const maxChars = limitOr(prop(budget, 'maxChars'), Infinity);
+  const maxFiles = Math.floor(limitOr(prop(budget, 'maxFiles'), Infinity));
   if (maxChars === Infinity && maxFiles === Infinity && tokens === Infinity) return null;
   const count = prop(raw, 'countTokens');
   return {
@@ -184,17 +189,12 @@ export function readPlanCall(raw: unknown): CallInput {
     files[k] = { ...f, intended: mergeRanges([...f.intended, ...file.intended]) };
     files[i] = { ...file, intended: [] };
   }
-  const cap = prop(raw, 'holdBackChars');
   return {
     ...settings(raw, new Set(first.keys())),
     files,
     budget: readBudget(raw),
     holdBack:
-      prop(raw, 'holdBack') === false
-        ? null
-        : typeof cap === 'number' && cap >= 0
-          ? cap
-          : HOLD_BACK_CHARS,
+      prop(raw, 'holdBack') === false ? null : limitOr(prop(raw, 'holdBackChars'), HOLD_BACK_CHARS),
   };
 }
 
@@ -281,7 +281,7 @@ function readNames(raw: unknown): string[] {
  * anything else in it is left out.
  */
 export function readCalls(raw: unknown): number[] {
-  return [...new Set(readEach(raw, (n) => (isPositiveInteger(n) ? n : null)))];
+  return [...new Set(readEach(raw, positiveOrNull))];
 }
 
 /** What a pointer is about. */

@@ -96,8 +96,8 @@ export function estimateTokens(text: string): number {
   return Math.ceil(tokenUnits(text, 0, text.length) / Price.TOKEN);
 }
 
-/** @internal What a token is worth in the units {@link tokenUnits} counts. */
-export const TOKEN_UNITS = 32;
+/** @internal What a token is worth in the units {@link tokenUnits} counts: the price of a whole one. */
+export const TOKEN_UNITS: number = Price.TOKEN;
 
 /**
  * @internal The estimate of `text.slice(from, to)` in 32nds of a token, not
