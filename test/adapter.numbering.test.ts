@@ -77,6 +77,19 @@ describe('a reserved number, end to end', () => {
     expect(recorder.finish(text.length)).toMatchObject({ index: 1, generation: r.generation });
   });
 
+  it('gives a read the reserved number and tag on its plan, so renderRead needs neither passed', () => {
+    const store = createSessionStore();
+    const one = store.reserve('/repo', 'ctx')!;
+    const two = store.reserve('/repo', 'ctx')!; // reserved while the first is still in flight
+    const plan = planRead({ path: 'a.ts', content, prior: two.prior });
+    expect(plan).toMatchObject({ callIndex: 2, generation: one.generation });
+    expect(planCall({ files, prior: two.prior }).files[0]).toMatchObject({ callIndex: 2 });
+    const recorder = createEmissionRecorder({ projectRoot: '/repo' });
+    const { text } = renderRead({ plan, content, recorder });
+    expect(text.startsWith(`Response #2/${one.generation}\n`)).toBe(true);
+    expect(store.record(recorder.finish(text.length), 'ctx')?.index).toBe(2);
+  });
+
   it('puts nothing on the emission when the header printed no number', () => {
     const recorder = createEmissionRecorder({ projectRoot: '/repo' });
     renderMarkdown({ plan: planCall({ files, prior: null }), sources: files, recorder });

@@ -255,7 +255,11 @@ export function readReadOptions(options: unknown): ReadInput | null {
     source,
     reporter,
     pointer: readPointer(prop(options, 'pointer')),
-    header: readResponseHeader(options, prop(prop(options, 'plan'), 'callIndex')),
+    header: readResponseHeader(
+      options,
+      prop(prop(options, 'plan'), 'callIndex'),
+      prop(prop(options, 'plan'), 'generation'),
+    ),
   };
 }
 

@@ -11,6 +11,7 @@ import { isOwn, own } from '../boundary/own.js';
 import { count, isPositiveInteger, prop, readEach, stringOf } from '../boundary/read.js';
 import { readGeneration } from '../ledger/random.js';
 import { readPrior } from '../ledger/read-prior.js';
+import { responseNumber } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import { spansText } from '../ranges/format.js';
 import { mergeRanges } from '../ranges/merge.js';
@@ -80,7 +81,7 @@ export function describeSession(project: ProjectState | null): SessionDiagnostic
   // Deep-frozen and marked: `formatSessionBlock` takes it back as it is.
   return own(
     Object.freeze({
-      callIndex: prior.callIndex ?? prior.callCount + 1,
+      callIndex: responseNumber(prior),
       generation: prior.generation ?? null,
       priorCalls: prior.callCount,
       priorChars: prior.responseChars,

@@ -7,6 +7,7 @@
  */
 
 import { isNonNegativeInteger } from '../boundary/read.js';
+import { responseNumber } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
@@ -507,7 +508,7 @@ export function planCall(input: PlanCallInput): CallPlan {
   const plan = {
     files,
     heldBack: held.heldBack,
-    callIndex: call.prior === null ? null : (call.prior.callIndex ?? call.prior.callCount + 1),
+    callIndex: call.prior === null ? null : responseNumber(call.prior),
     generation: call.prior?.generation ?? null,
     newChars: files.reduce((sum, f) => sum + f.newChars, 0),
     coveredChars,

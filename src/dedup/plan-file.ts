@@ -6,7 +6,7 @@
  */
 
 import { frozenEach } from '../boundary/freeze.js';
-import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
+import { responseNumber, type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import {
@@ -88,10 +88,13 @@ export interface FilePlan {
    */
   readonly cutAt: number | null;
   /**
-   * The number of the response being planned (`prior.callCount + 1`, `null`
-   * when untracked): `renderRead` opens with it, later pointers cite it.
+   * The number of the response being planned (`prior.callIndex` when the
+   * prior came from `reserve`, else `prior.callCount + 1`; `null` when
+   * untracked): `renderRead` opens with it, later pointers cite it.
    */
   readonly callIndex: number | null;
+  /** The numbering tag printed beside the number (`prior.generation`), or `null`. */
+  readonly generation: string | null;
   /** The thresholds the plan was made with: the renderer's pointer takes its limits from them. */
   readonly thresholds: DedupThresholds;
   /** Each gate's verdict with a reason code, in order: switch, session, content, size, delta. */
@@ -416,7 +419,8 @@ export function planOf(work: FileWork, s: PlanSettings): FilePlan {
     coveredChars: charsOf(index, work.covered),
     foldedChars: charsOf(index, work.folded),
     cutAt: work.cutAt,
-    callIndex: s.prior === null ? null : s.prior.callCount + 1,
+    callIndex: s.prior === null ? null : responseNumber(s.prior),
+    generation: s.prior?.generation ?? null,
     thresholds: s.thresholds,
     gates: Object.freeze(work.gates),
   };
