@@ -631,15 +631,10 @@ export function typeCheckExamples(generated: readonly GeneratedExample[]): strin
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // `tsx scripts/doc-examples.ts`: write the modules (the root tsconfig.json includes them, so
   // `npm run typecheck` compiles them with everything else). `--check` type-checks them here, with
-  // each error at its line in the doc comment; `--list` also lists every public function.
+  // each error at its line in the doc comment.
   const exports = collectExports();
   const { examples: generated, errors } = writeExamples(exports);
   const functions = exports.filter((e) => e.kind === 'function');
-  if (process.argv.includes('--list')) {
-    for (const e of functions) console.log(`${e.entry} ${e.name}: ${e.examples.length}`);
-    for (const e of exports.filter((x) => x.kind !== 'function' && x.examples.length > 0))
-      console.log(`${e.entry} ${e.name}: an example on what is not a function`);
-  }
   if (process.argv.includes('--check')) errors.push(...typeCheckExamples(generated));
   for (const error of errors) console.error(error);
   const compiledOnly = generated.filter((g) => g.typeCheckOnly !== null);
