@@ -113,6 +113,19 @@ const isExportedNode = (node: ts.Node): boolean =>
   ts.canHaveModifiers(node) &&
   (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 
+/** A statement that declares one named function, class, interface or type alias. */
+const isNamedDeclaration = (
+  node: ts.Node,
+): node is
+  | ts.FunctionDeclaration
+  | ts.ClassDeclaration
+  | ts.InterfaceDeclaration
+  | ts.TypeAliasDeclaration =>
+  ts.isFunctionDeclaration(node) ||
+  ts.isClassDeclaration(node) ||
+  ts.isInterfaceDeclaration(node) ||
+  ts.isTypeAliasDeclaration(node);
+
 /** The declaration of the value `name` exported by `file`, following re-exports. */
 function findDeclaration(
   file: string,
@@ -135,19 +148,7 @@ function findDeclaration(
         return findDeclaration(target, spec.propertyName?.text ?? name);
       }
     }
-    if (
-      ts.isFunctionDeclaration(statement) &&
-      statement.name?.text === name &&
-      isExported(statement)
-    )
-      return { file, node: statement };
-    if (
-      (ts.isClassDeclaration(statement) ||
-        ts.isInterfaceDeclaration(statement) ||
-        ts.isTypeAliasDeclaration(statement)) &&
-      statement.name?.text === name &&
-      isExported(statement)
-    )
+    if (isNamedDeclaration(statement) && statement.name?.text === name && isExported(statement))
       return { file, node: statement };
     if (ts.isVariableStatement(statement) && isExported(statement)) {
       for (const d of statement.declarationList.declarations)
@@ -220,14 +221,7 @@ export function collectExports(): PublicExport[] {
       if (ts.isExportDeclaration(statement) && statement.exportClause) {
         if (!ts.isNamedExports(statement.exportClause)) continue;
         for (const spec of statement.exportClause.elements) names.push(spec.name.text);
-      } else if (
-        (ts.isFunctionDeclaration(statement) ||
-          ts.isClassDeclaration(statement) ||
-          ts.isInterfaceDeclaration(statement) ||
-          ts.isTypeAliasDeclaration(statement)) &&
-        statement.name &&
-        isExportedNode(statement)
-      ) {
+      } else if (isNamedDeclaration(statement) && statement.name && isExportedNode(statement)) {
         names.push(statement.name.text);
       } else if (ts.isVariableStatement(statement) && isExportedNode(statement)) {
         for (const d of statement.declarationList.declarations)
@@ -637,15 +631,10 @@ export function typeCheckExamples(generated: readonly GeneratedExample[]): strin
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // `tsx scripts/doc-examples.ts`: write the modules (the root tsconfig.json includes them, so
   // `npm run typecheck` compiles them with everything else). `--check` type-checks them here, with
-  // each error at its line in the doc comment; `--list` also lists every public function.
+  // each error at its line in the doc comment.
   const exports = collectExports();
   const { examples: generated, errors } = writeExamples(exports);
   const functions = exports.filter((e) => e.kind === 'function');
-  if (process.argv.includes('--list')) {
-    for (const e of functions) console.log(`${e.entry} ${e.name}: ${e.examples.length}`);
-    for (const e of exports.filter((x) => x.kind !== 'function' && x.examples.length > 0))
-      console.log(`${e.entry} ${e.name}: an example on what is not a function`);
-  }
   if (process.argv.includes('--check')) errors.push(...typeCheckExamples(generated));
   for (const error of errors) console.error(error);
   const compiledOnly = generated.filter((g) => g.typeCheckOnly !== null);

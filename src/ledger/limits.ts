@@ -67,10 +67,5 @@ export const MAX_EVICTED_COUNTERS = 64;
  * How many reserved, not yet recorded numbers an entry remembers: the most
  * recent. A call whose number fell out records nothing (a re-send later):
  * 64 calls of one context in flight at once is more than any agent runs.
- *
- * @example
- * ```ts
- * MAX_PENDING; // 64
- * ```
  */
 export const MAX_PENDING = 64;

@@ -9,6 +9,12 @@ interface RandomSource {
   getRandomValues(bytes: Uint8Array): Uint8Array;
 }
 
+/** The platform's crypto, or `undefined` on a runtime without `crypto.getRandomValues`. */
+function platformCrypto(): RandomSource | undefined {
+  const crypto = (globalThis as { crypto?: Partial<RandomSource> }).crypto;
+  return typeof crypto?.getRandomValues === 'function' ? (crypto as RandomSource) : undefined;
+}
+
 /**
  * `length` chars of `alphabet` (at most 256 symbols), each drawn uniformly
  * from `crypto.getRandomValues`.
@@ -17,10 +23,13 @@ interface RandomSource {
  *   (Node 18 without `--experimental-global-webcrypto`), naming `who`.
  */
 export function randomChars(alphabet: string, length: number, who: string): string {
-  const crypto = (globalThis as { crypto?: Partial<RandomSource> }).crypto;
-  if (typeof crypto?.getRandomValues !== 'function') {
-    throw new Error(`${who}: this runtime has no crypto.getRandomValues`);
-  }
+  const crypto = platformCrypto();
+  if (crypto === undefined) throw new Error(`${who}: this runtime has no crypto.getRandomValues`);
+  return drawChars(crypto, alphabet, length);
+}
+
+/** `length` chars of `alphabet`, uniformly, from `crypto`. */
+function drawChars(crypto: RandomSource, alphabet: string, length: number): string {
   // Bytes at or above the largest multiple of the alphabet's size are
   // rejected, so every char is equally likely.
   const unbiased = 256 - (256 % alphabet.length);
@@ -48,8 +57,8 @@ const TAG = /^[a-z]{1,8}$/;
  * platform's crypto draws it with `Math.random`: taking a number never fails.
  */
 export function mintGeneration(): string {
-  const crypto = (globalThis as { crypto?: Partial<RandomSource> }).crypto;
-  if (typeof crypto?.getRandomValues === 'function') return randomChars(TAG_ALPHABET, 4, '');
+  const crypto = platformCrypto();
+  if (crypto !== undefined) return drawChars(crypto, TAG_ALPHABET, 4);
   let tag = '';
   while (tag.length < 4) tag += TAG_ALPHABET[Math.floor(Math.random() * TAG_ALPHABET.length)];
   return tag;

@@ -18,6 +18,7 @@ import type {
   Ledger,
   LedgerEntry,
   ProjectState,
+  Reservation,
   SessionView,
 } from './types.js';
 import { appendWithin, recentWithin } from './window.js';
@@ -217,7 +218,7 @@ export function reservationOf(
   ledger: Ledger,
   session: string | null,
   projectRoot: string,
-): { callIndex: number; generation: string | null; view: SessionView; prior: ProjectState } | null {
+): Reservation | null {
   const key = projectKey(projectRoot);
   const project = ledger.entries.find((e) => e.session === session && e.key === key)?.project;
   if (project === undefined) return null;
