@@ -9,7 +9,7 @@
  * They are one way to render, written to show the reporting pattern and to
  * give tests, the demo and the replay a real render loop. Tools with their own
  * layout keep it and call the recorder the same way. Their inputs are read
- * once, in `boundary/render.ts`; what is rendered here is trusted data.
+ * once, in `read-options.ts`; what is rendered here is trusted data.
  */
 
 import { positiveOrNull, stringOf } from '../boundary/read.js';
