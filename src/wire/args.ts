@@ -83,11 +83,13 @@ export function readRefresh(args: unknown): Refresh | null {
 
 /**
  * The JSON Schema of the `refresh` argument, to put in a tool's input schema
- * under `properties.refresh`. Its description tells the agent when to pass it.
+ * under `properties.refresh`. Its description says what a numbered response
+ * and a pointer are, and when to pass it: the schema is all a subagent sees
+ * (it gets no server instructions).
  */
 export const REFRESH_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
   description:
-    'Pass the numbers of earlier responses of this tool (for example [3]) whose source is no longer in your context, or true for all of them: this call then sends that source again in full instead of pointing at it.',
+    'Pass the numbers of earlier responses of this tool whose source is no longer in your context (e.g. [3] when a pointer cites #3), or true for all: this call then sends that source again in full instead of pointing at it.',
   anyOf: /* @__PURE__ */ Object.freeze([
     /* @__PURE__ */ Object.freeze({ type: 'boolean' }),
     /* @__PURE__ */ Object.freeze({
@@ -142,8 +144,8 @@ export function isContextToken(raw: unknown): raw is string {
 
 /**
  * The JSON Schema of the `context` argument, to put in a tool's input schema
- * under `properties.context`. Its description tells the agent to echo the
- * token it was given.
+ * under `properties.context`. Its description says where the token is, what
+ * it is for, and to echo it unchanged.
  */
 export const CONTEXT_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
   type: 'string',
@@ -151,7 +153,7 @@ export const CONTEXT_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
   maxLength: 64,
   pattern: '^[A-Za-z0-9_-]{6,64}$',
   description:
-    'The context token an earlier response of this tool gave you, passed back unchanged. Leave it out when no response in your context gave you one.',
+    'The context token an earlier response of this tool gave you (on its first line), passed back unchanged, so pointers cite only what your context received. Leave it out when no response in your context gave you one.',
 });
 
 /** Longer conversation ids are not ids a client mints: read as absent. */

@@ -6,8 +6,10 @@
  *
  * - `initialize` and `ping` are the proxy's to answer (the upstream was
  *   initialized once, by the proxy, when it started);
- * - the re-rendered tools: their `context` and `refresh` arguments are added
- *   to `tools/list` and their calls go through `answerCall`;
+ * - the re-rendered tools: their `context` and `refresh` arguments and a
+ *   note on what their responses are are added to `tools/list`, their calls
+ *   go through `answerCall`, and the proxy's guidance goes first in the
+ *   instructions `initialize` returns;
  * - the `span-ledger://stats` resource.
  *
  * Request ids and progress tokens are the proxy's own upstream (a client's
@@ -38,16 +40,36 @@ const REQUEST_TIMEOUT = -32001;
 const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 
 /**
- * What the proxy adds to the upstream's instructions when it re-renders any
- * tool: how to read a pointer, and what to echo.
+ * The proxy's guidance, which goes before the upstream's own instructions
+ * whenever it re-renders a tool: a client may keep only the start of them
+ * (Claude Code keeps 4,096 chars, and Codegraph's own are longer), so it is
+ * first and at most 600 chars. It says what a numbered response, a pointer,
+ * `refresh` and the context token are.
  */
 export const INSTRUCTIONS =
-  'Responses of the tools that take `context` and `refresh` are numbered. A quoted pointer in ' +
-  'place of source means those lines were sent in the earlier response it names and the file is ' +
-  'unchanged since; if that response is no longer in your context, call the tool again with ' +
-  '`refresh: [its number]` (or `true`) and the source comes back in full. Pass the context token ' +
-  'a response gives you back as `context` on later calls, and leave it out if no response in ' +
-  'your own context gave you one.';
+  'Tools that take `context` and `refresh` number their responses ("Response #N"). A pointer in ' +
+  'place of source ("Sent in response #N …" or "`path` L5-11: unchanged, in #N.") means response ' +
+  '#N already sent you those lines and the file is unchanged since. If #N is no longer in your ' +
+  'context, call the tool again with `refresh: [N]` (or `true`): the source comes back in full. ' +
+  'The context token a response gives you tells your context from others on the connection: ' +
+  'pass it back as `context`, and leave it out if no response in your own context gave you one.';
+
+/**
+ * What each re-rendered tool's description says after the upstream's own: a
+ * subagent gets no server instructions, only the tool schemas.
+ */
+export const TOOL_NOTE =
+  'Through span-ledger-proxy its responses are numbered ("Response #N"), and source lines ' +
+  'response #N already sent you unchanged come back as a pointer citing #N. Pass the context ' +
+  'token a response gives you as `context`; pass `refresh: [N]` when response #N is no longer ' +
+  'in your context, and its source comes back in full.';
+
+/**
+ * How long a tool description a client keeps whole: Claude Code cuts one
+ * past 4,096 chars. The note goes after the upstream's text while both fit,
+ * else before it, so it is never the part cut.
+ */
+const KEPT_DESCRIPTION_CHARS = 4096;
 
 /**
  * What every relay of one proxy shares.
@@ -99,11 +121,30 @@ function asObject(value: unknown): Record<string, unknown> {
     : {};
 }
 
-/** `tool` with the proxy's two arguments in its input schema. */
+/**
+ * The upstream's description of a tool with {@link TOOL_NOTE} after it, or
+ * before it when the two would be longer than a client keeps: the upstream's
+ * text stays as it was either way.
+ *
+ * @example
+ * ```ts
+ * describedWithNote('Shows numbered sections of files.');
+ * // 'Shows numbered sections of files.\n\nThrough span-ledger-proxy its responses are numbered …'
+ * describedWithNote('x'.repeat(4000)).startsWith(TOOL_NOTE); // true
+ * ```
+ */
+export function describedWithNote(description: unknown): string {
+  if (typeof description !== 'string' || description.trim() === '') return TOOL_NOTE;
+  const after = `${description}\n\n${TOOL_NOTE}`;
+  return after.length <= KEPT_DESCRIPTION_CHARS ? after : `${TOOL_NOTE}\n\n${description}`;
+}
+
+/** `tool` with the proxy's two arguments in its input schema, and its note in its description. */
 function withProxyArguments(tool: Record<string, unknown>): Record<string, unknown> {
   const schema = asObject(tool.inputSchema);
   return {
     ...tool,
+    description: describedWithNote(tool.description),
     inputSchema: {
       ...schema,
       properties: {
@@ -206,9 +247,10 @@ export function createRelay(
     const up = upstream.initialized;
     const requested = params.protocolVersion;
     const capabilities = asObject(up.capabilities);
+    // The proxy's first: a client may keep only the start of them.
     const instructions = [
-      typeof up.instructions === 'string' ? up.instructions : '',
       core.proxied.size > 0 ? INSTRUCTIONS : '',
+      typeof up.instructions === 'string' ? up.instructions : '',
     ]
       .filter((text) => text !== '')
       .join('\n\n');

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_NOTE } from '../src/relay.js';
 import { REPO } from './_bin.js';
 import {
   closeAll,
@@ -104,8 +105,10 @@ describe('through the proxy, Codegraph', () => {
       if (tool.name === 'codegraph_explore' || tool.name === 'codegraph_node') {
         expect({
           ...tool,
+          description: original.description,
           inputSchema: { ...tool.inputSchema, properties: original.inputSchema.properties },
         }).toEqual(original);
+        expect(tool.description).toBe(`${original.description}\n\n${TOOL_NOTE}`);
         expect(Object.keys(tool.inputSchema.properties ?? {}).slice(-2)).toEqual([
           'context',
           'refresh',
