@@ -9,6 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CAP_VARIABLE, DEFAULT_MAX_TOKENS, readTokenCount } from './cap.js';
 
 /**
  * The profiles the proxy knows: which tools it re-renders and how it reads
@@ -59,6 +60,8 @@ export interface RunOptions {
   readonly timeoutMs: number;
   /** `--tools a,b`: the tools to re-render instead of the profile's; `null`: the profile's. */
   readonly tools: readonly string[] | null;
+  /** `--max-tokens N`: the client's cap on a tool result when it passes none in `MAX_MCP_OUTPUT_TOKENS`; `null`: 25,000. */
+  readonly maxTokens: number | null;
   /** The upstream command (the first word after `--`) and its arguments. */
   readonly command: string;
   readonly args: readonly string[];
@@ -86,11 +89,15 @@ Options:
   --host ADDRESS     with --http: listen there instead of 127.0.0.1 (warned about)
   --timeout SECONDS  how long a call may wait for the upstream (default ${DEFAULT_TIMEOUT_MS / 1000})
   --tools A,B        the tools to re-render, instead of the profile's
+  --max-tokens N     the client's cap on one tool result, in tokens, when its
+                     environment has no ${CAP_VARIABLE} (default ${DEFAULT_MAX_TOKENS})
   -h, --help         this text
   -v, --version      the version
 
 Environment:
   SPAN_LEDGER_DEDUP=0  send every section in full (responses are still numbered)
+  ${CAP_VARIABLE}=N  the client's cap on one tool result (Claude Code's, which
+                     its MCP servers inherit): responses are sized under it
 
 Examples:
   span-ledger-proxy -- codegraph serve --mcp
@@ -106,6 +113,7 @@ const OPTIONS = {
   host: { type: 'string' },
   timeout: { type: 'string' },
   tools: { type: 'string' },
+  'max-tokens': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -201,6 +209,15 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
       .filter((name) => name !== '');
     if (tools.length === 0) return error('--tools takes tool names separated by commas');
   }
+  let maxTokens: number | null = null;
+  if (values['max-tokens'] !== undefined) {
+    maxTokens = readTokenCount(String(values['max-tokens']));
+    if (maxTokens === null) {
+      return error(
+        `--max-tokens takes a whole number of tokens above 0 (got ${JSON.stringify(values['max-tokens'])})`,
+      );
+    }
+  }
   const [command, ...args] = upstream;
   if (command === undefined || command === '') {
     return error(
@@ -215,6 +232,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
     http,
     timeoutMs,
     tools,
+    maxTokens,
     command,
     args,
   };

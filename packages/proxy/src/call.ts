@@ -11,6 +11,10 @@
  *   atomic in Redis too), so no two responses of one context print the same
  *   one, across processes and after a lost ledger (the numbering tag); its
  *   record goes under that number, or nowhere.
+ * - A response is sized under the client's cap (`cap.ts`), cut by the
+ *   planner where it must, each cut stated; one that cannot fit is the
+ *   upstream's answer passed through and recorded nowhere: the client would
+ *   not have handed it to the model.
  * - Nothing is recorded for a call that was cancelled, failed or refused; the
  *   caller takes a record back when the answer could not be sent.
  * - Anything unexpected while re-rendering gives the upstream's own answer,
@@ -18,52 +22,45 @@
  */
 import {
   type CallBudget,
+  type CallPlan,
   contextIdFromMeta,
-  estimateTokens,
   planCall,
   readContextToken,
   readRefresh,
 } from 'span-ledger';
-import { createEmissionRecorder, formatResponseHeader } from 'span-ledger/adapter';
+import {
+  createEmissionRecorder,
+  type EmissionRecorder,
+  formatResponseHeader,
+} from 'span-ledger/adapter';
+import { type ResponseLimit, responseLimit, sizeOf, tokensOf, within } from './cap.js';
 import type { Root } from './disk.js';
 import { diskReader } from './disk.js';
-import type { Profile, ToolResult } from './profile.js';
+import type { Profile, Reading, ToolResult } from './profile.js';
 import { textsOf } from './profile.js';
 import type { CallFigures, Stats } from './stats.js';
 import type { ProxyStore } from './store.js';
 import type { Answer } from './upstream.js';
 
 /**
- * How big one re-rendered response's source may get: 20,000 tokens
- * (`estimateTokens`), under the 25,000-token cap Claude Code puts on an MCP
- * result. Sections past it are cut at whole lines, by rank, and say so.
- */
-export const DEFAULT_BUDGET: CallBudget = /* @__PURE__ */ Object.freeze({
-  maxTokens: 20_000,
-  policy: 'bank',
-});
-
-/** The estimated tokens of a result's texts. */
-const tokensOf = (texts: readonly string[]) =>
-  texts.reduce((sum, text) => sum + estimateTokens(text), 0);
-
-/**
  * Adds a call's figures to the stats once its answer is on its way: the
- * token estimates of what the upstream answered and what was delivered are
- * bookkeeping the answer need not wait for (a third of the proxy's CPU on a
- * call). Their CPU time is added to the call's, so `cpuMs` stays all of it.
+ * token estimate of what the upstream answered is bookkeeping the answer
+ * need not wait for (a third of the proxy's CPU on a call). `delivered`: the
+ * tokens of what was sent, counted already when it was sized, or `null` when
+ * the upstream's answer was sent as it came. Their CPU time is added to the
+ * call's, so `cpuMs` stays all of it.
  */
 function countLater(
   stats: Stats,
   sessionId: string,
   figures: Omit<CallFigures, 'upstreamTokens' | 'deliveredTokens'>,
   upstream: readonly string[],
-  delivered: readonly string[] | null,
+  delivered: number | null,
 ): void {
   stats.later(sessionId, () => {
     const cpu = process.cpuUsage();
     const upstreamTokens = tokensOf(upstream);
-    const deliveredTokens = delivered === null ? upstreamTokens : tokensOf(delivered);
+    const deliveredTokens = delivered ?? upstreamTokens;
     return { ...figures, upstreamTokens, deliveredTokens, cpuMs: figures.cpuMs + cpuMs(cpu) };
   });
 }
@@ -78,7 +75,12 @@ export interface CallSetup {
   readonly profile: Profile;
   /** `false` (`SPAN_LEDGER_DEDUP=0`): every section in full, responses still numbered. */
   readonly enabled: boolean;
-  readonly budget: CallBudget;
+  /**
+   * The client's cap on one tool result, in its tokens (`MAX_MCP_OUTPUT_TOKENS`,
+   * `--max-tokens`, else 25,000): every re-rendered response is sized under it
+   * with the tokenizer margin, or is not recorded.
+   */
+  readonly maxTokens: number;
   /** Makes a context token for a context that has none (default `mintContextToken`, 8 chars). */
   readonly mintToken: () => string;
   /**
@@ -178,6 +180,78 @@ export function failureText(tool: string, answer: Extract<Answer, { failed: unkn
 }
 
 /**
+ * A response written from one plan: the result, its pointers, the spans it
+ * reported, its texts and its size.
+ */
+interface Written {
+  readonly plan: CallPlan;
+  readonly result: ToolResult;
+  readonly pointers: number;
+  readonly recorder: EmissionRecorder;
+  readonly texts: readonly string[];
+  readonly size: ReturnType<typeof sizeOf>;
+}
+
+function writtenOf(
+  plan: CallPlan,
+  reading: Reading,
+  header: string,
+  recorder: EmissionRecorder,
+): Written {
+  const { result, pointers } = reading.write(plan, { header, recorder });
+  const texts = textsOf(result);
+  return { plan, result, pointers, recorder, texts, size: sizeOf(texts, result.structuredContent) };
+}
+
+/** How many files a plan gives a slot (every one it does not leave out). */
+function slotted(plan: CallPlan): number {
+  return plan.files.filter((file) => file.render !== 'skipped').length;
+}
+
+/** Whether the budget cut a file it gave a slot (it sends part of what it would have). */
+function cutShort(plan: CallPlan): boolean {
+  return plan.files.some((file) => file.render !== 'skipped' && file.cutAt != null);
+}
+
+/**
+ * The source budget that leaves room, under `limit`, for what else the
+ * response `w` carries (headings, notes, unproven sections: not source).
+ */
+function roomIn(limit: ResponseLimit, w: Written): CallBudget {
+  return {
+    maxTokens: Math.max(1, limit.tokens - (w.size.tokens - (w.plan.newTokens ?? 0))),
+    maxChars: Math.max(0, limit.chars - (w.size.chars - w.plan.newChars)),
+    policy: 'bank',
+  };
+}
+
+/**
+ * The response written within `limit`, by the planner's own cuts, each of
+ * which the response states. The source budget is the whole limit (banked:
+ * a file sends the lines it would have sent with dedup off, less the ones it
+ * points at). Over the limit once written, the source budget becomes what
+ * the rest of the response leaves of the limit, and whole sections are left
+ * out from the lowest rank up — one file slot fewer each time — until the
+ * sections left fit whole; the first file alone is cut at whole lines when
+ * even it does not.
+ *
+ * `null` when it does not fit with every section left out (what the upstream
+ * wrote around them is over the limit alone).
+ */
+function writeWithin(
+  limit: ResponseLimit,
+  attempt: (budget: CallBudget) => Written,
+): Written | null {
+  let written = attempt({ maxTokens: limit.tokens, maxChars: limit.chars, policy: 'bank' });
+  if (within(written.size, limit)) return written;
+  for (let files = slotted(written.plan); files >= 0; files--) {
+    written = attempt({ ...roomIn(limit, written), maxFiles: files });
+    if (within(written.size, limit) && (files <= 1 || !cutShort(written.plan))) return written;
+  }
+  return null;
+}
+
+/**
  * Answers one call of a re-rendered tool.
  *
  * @example
@@ -273,36 +347,46 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       const reserved = await store.reserve(root.path, sessionId);
       // No number (the store is away): the upstream's answer as it came, nothing withheld or recorded.
       if (reserved === null) return passThrough(reading.unproven);
-      const plan = planCall({
-        files: reading.files,
-        prior: reserved.prior,
-        enabled: setup.enabled,
-        budget: setup.budget,
-        holdBack: profile.holdBack(call.tool),
-      });
-      // The number and its tag, the token, and a line when the client's `refresh` could not be read.
-      const header = formatResponseHeader({
-        callIndex: plan.callIndex,
-        generation: plan.generation,
-        context: token,
-        refreshArgument: hasOwn(call.args, 'refresh')
-          ? (call.args as { refresh: unknown }).refresh
-          : undefined,
-      });
-      const recorder = createEmissionRecorder({ projectRoot: root.path, query: call.tool });
-      // Recorded under the number the response prints, or not at all.
-      recorder.numbered(plan.callIndex, plan.generation);
-      const written = reading.write(plan, { header, recorder });
+      const refreshArgument = hasOwn(call.args, 'refresh')
+        ? (call.args as { refresh: unknown }).refresh
+        : undefined;
+      let header: string | null = null;
+      const attempt = (budget: CallBudget): Written => {
+        const plan = planCall({
+          files: reading.files,
+          prior: reserved.prior,
+          enabled: setup.enabled,
+          budget,
+          holdBack: profile.holdBack(call.tool),
+        });
+        // The number and its tag, the token, and a line when the client's `refresh` could not be read.
+        header ??= formatResponseHeader({
+          callIndex: plan.callIndex,
+          generation: plan.generation,
+          context: token,
+          refreshArgument,
+        });
+        const recorder = createEmissionRecorder({ projectRoot: root.path, query: call.tool });
+        // Recorded under the number the response prints, or not at all.
+        recorder.numbered(plan.callIndex, plan.generation);
+        return writtenOf(plan, reading, header, recorder);
+      };
+      const written = writeWithin(responseLimit(setup.maxTokens), attempt);
       const release = () =>
         store.prune({ sessionId, projectRoot: root.path, calls: [reserved.callIndex] });
       if (call.signal.aborted) {
         await release();
         return null;
       }
-      const deliveredTexts = textsOf(written.result);
-      const deliveredChars = deliveredTexts.reduce((sum, text) => sum + text.length, 0);
+      // Over the client's cap whatever is left out: the client would not hand it to
+      // the model, so nothing is recorded and the upstream's answer goes as it came.
+      if (written === null) {
+        await release();
+        return passThrough(reading.unproven);
+      }
+      const deliveredChars = written.texts.reduce((sum, text) => sum + text.length, 0);
       // Null when the store could not write it in time: recorded nowhere, the number spent.
-      const record = await store.record(recorder.finish(deliveredChars), sessionId);
+      const record = await store.record(written.recorder.finish(deliveredChars), sessionId);
       const figures = {
         upstreamChars,
         deliveredChars,
@@ -314,7 +398,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
         ownMs: performance.now() - started - upstreamMs,
         cpuMs: ownCpu(),
       };
-      countLater(stats, sessionId, figures, upstreamTexts, deliveredTexts);
+      countLater(stats, sessionId, figures, upstreamTexts, written.size.textTokens);
       return {
         reply: { result: written.result },
         recorded: record === null ? null : { sessionId, index: reserved.callIndex },

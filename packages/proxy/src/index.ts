@@ -14,7 +14,7 @@ export {
   parseCommandLine,
   type RunOptions,
 } from './args.js';
-export { DEFAULT_BUDGET } from './call.js';
+export { DEFAULT_MAX_TOKENS } from './cap.js';
 export {
   mintSharedToken,
   type ProxyOptions,

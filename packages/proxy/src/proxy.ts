@@ -13,7 +13,7 @@
  */
 import { dedupEnabledFromEnv, mintContextToken } from 'span-ledger';
 import { DEFAULT_TIMEOUT_MS, type ProfileName } from './args.js';
-import { DEFAULT_BUDGET } from './call.js';
+import { outputCap } from './cap.js';
 import { openRoot } from './disk.js';
 import { filesystemProfile } from './filesystem.js';
 import type { Profile, ToolInfo } from './profile.js';
@@ -57,9 +57,17 @@ export interface ProxyOptions {
   readonly shared?: boolean | undefined;
   /** Makes a context token (default: `mintContextToken`, 128-bit when `shared`). */
   readonly mintToken?: (() => string) | undefined;
+  /**
+   * The client's cap on one tool result, in tokens, when `env` has no
+   * `MAX_MCP_OUTPUT_TOKENS` (`--max-tokens`; default 25,000).
+   */
+  readonly maxTokens?: number | null | undefined;
   /** `false` sends every section in full (default: `SPAN_LEDGER_DEDUP`, on unless `0`). */
   readonly enabled?: boolean | undefined;
-  /** The upstream's environment (default this process's). */
+  /**
+   * The upstream's environment (default this process's): the client's, so
+   * its `MAX_MCP_OUTPUT_TOKENS` is the cap responses are sized under.
+   */
   readonly env?: NodeJS.ProcessEnv | undefined;
   /** One line of the proxy's own for stderr (default: `span-ledger-proxy: …` on stderr). */
   readonly log?: ((line: string) => void) | undefined;
@@ -176,6 +184,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     store = localStore(PROXY_LIMITS);
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const cap = outputCap(options.env ?? process.env, options.maxTokens ?? null);
+  if (cap.warning !== null) log(cap.warning);
   const shared = options.shared ?? typeof options.redis === 'string';
   const relays = new Set<Relay>();
   /** A relay to ask what the upstream asks its client: the most recently connected one. */
@@ -247,7 +257,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       stats,
       profile,
       enabled: options.enabled ?? dedupEnabledFromEnv(),
-      budget: DEFAULT_BUDGET,
+      maxTokens: cap.tokens,
       mintToken: options.mintToken ?? (shared ? mintSharedToken : () => mintContextToken()),
       sharedTokens: shared,
       log,

@@ -30,6 +30,7 @@ describe('the bin', () => {
     [['--profile', 'git', '--', 'x'], /--profile must be one of codegraph, filesystem, generic/],
     [[], /name the upstream command after --/],
     [['--redis', 'redis://127.0.0.1:1', '--', 'x'], /--redis needs --http/],
+    [['--max-tokens', '2k', '--', 'x'], /--max-tokens takes a whole number of tokens above 0/],
   ])('refuses %j with one line on stderr and exit 2', (args, message) => {
     const run = runBin(args);
     expect(run.status).toBe(2);
@@ -77,6 +78,7 @@ describe('parseCommandLine', () => {
       http: null,
       timeoutMs: 120_000,
       tools: null,
+      maxTokens: null,
       command: 'codegraph',
       args: ['serve', '--mcp'],
     });
@@ -106,6 +108,13 @@ describe('parseCommandLine', () => {
     });
   });
 
+  it('reads --max-tokens as the cap when the environment gives none', () => {
+    expect(parseCommandLine(['--max-tokens', '2000', '--', 'srv'], '/')).toMatchObject({
+      kind: 'run',
+      maxTokens: 2000,
+    });
+  });
+
   it('reads --token-file and --host with --http, and refuses them without it', () => {
     const line = parseCommandLine(
       ['--http', '1', '--token-file', 't', '--host', '0.0.0.0', '--', 'srv'],
@@ -128,6 +137,10 @@ describe('parseCommandLine', () => {
     [['--timeout', '0', '--', 'x'], /--timeout takes a number of seconds above 0/],
     [['--timeout', '', '--', 'x'], /--timeout takes a number of seconds above 0/],
     [['--tools', ' , ', '--', 'x'], /--tools takes tool names/],
+    [['--max-tokens', '0', '--', 'x'], /--max-tokens takes a whole number of tokens above 0/],
+    [['--max-tokens=-5', '--', 'x'], /--max-tokens takes a whole number/],
+    [['--max-tokens', '1.5', '--', 'x'], /--max-tokens takes a whole number/],
+    [['--max-tokens', '', '--', 'x'], /--max-tokens takes a whole number/],
     [['--root'], /argument missing/],
   ])('answers %j with a usage error', (args, message) => {
     const line = parseCommandLine(args, '/');

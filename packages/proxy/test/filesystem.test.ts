@@ -59,8 +59,11 @@ beforeAll(async () => {
   outside = join(scratch, 'outside');
   mkdirSync(root);
   mkdirSync(outside);
-  for (const name of ['util.ts', 'core.ts', 'errors.ts'])
-    copyFileSync(join(ZOD, name), join(root, name));
+  for (const name of ['core.ts', 'errors.ts']) copyFileSync(join(ZOD, name), join(root, name));
+  // util.ts cut to 1,100 lines: its tail from line 45 stays under the 50,000 chars a client
+  // keeps of one result (the proxy cuts a longer one, and says so).
+  const util = readFileSync(join(ZOD, 'util.ts'), 'utf8').split('\n').slice(0, 1100);
+  writeFileSync(join(root, 'util.ts'), `${util.join('\n')}\n`);
   writeFileSync(join(outside, 'secret.ts'), 'export const secret = 1;\n');
   writeFileSync(
     join(root, 'blob.bin'),
