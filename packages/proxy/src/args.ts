@@ -96,8 +96,9 @@ Options:
 
 Environment:
   SPAN_LEDGER_DEDUP=0  send every section in full (responses are still numbered)
-  ${CAP_VARIABLE}=N  the client's cap on one tool result (Claude Code's, which
-                     its MCP servers inherit): responses are sized under it
+  ${CAP_VARIABLE}=N
+                       the client's cap on one tool result (Claude Code's, which
+                       its MCP servers inherit): responses are sized under it
 
 Examples:
   span-ledger-proxy -- codegraph serve --mcp

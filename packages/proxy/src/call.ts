@@ -245,7 +245,11 @@ function writeWithin(
   let written = attempt({ maxTokens: limit.tokens, maxChars: limit.chars, policy: 'bank' });
   if (within(written.size, limit)) return written;
   for (let files = slotted(written.plan); files >= 0; files--) {
-    written = attempt({ ...roomIn(limit, written), maxFiles: files });
+    // What else the response carries moves with what is cut (a cut line each): measured again once.
+    for (let tries = 0; tries < 2; tries++) {
+      written = attempt({ ...roomIn(limit, written), maxFiles: files });
+      if (within(written.size, limit)) break;
+    }
     if (within(written.size, limit) && (files <= 1 || !cutShort(written.plan))) return written;
   }
   return null;

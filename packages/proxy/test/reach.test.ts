@@ -144,6 +144,22 @@ describe('the output cap', () => {
     expect(text).toMatch(/`three\.ts` from L1 on is not in this response \(its budget\)/);
   });
 
+  it('cuts the first section at whole lines, beside words it may not cut, rather than leave everything out', async () => {
+    const proxy = await start({ MAX_MCP_OUTPUT_TOKENS: '2000' });
+    const note = `${'Words of the upstream’s own, around its sections. '.repeat(50)}\n\n`;
+    const text = await show(proxy, {
+      text: `${note}${sectionOf('big.ts', 1, 300)}\n${sectionOf('one.ts', 1, 12)}`,
+    });
+    const read = readResponse(text);
+    expect(underCap(text, 2000)).toBe(true);
+    const sent = [...(read.lines.get('big.ts')?.keys() ?? [])];
+    expect(sent.length).toBeGreaterThan(10);
+    expect(text).toMatch(
+      new RegExp(`\`big\\.ts\` from L${sent.at(-1)! + 1} on is not in this response`),
+    );
+    expect(read.lines.get('one.ts')).toBeUndefined();
+  });
+
   it('records nothing for an answer it cannot bring under the cap, so a later call never points at it', async () => {
     const proxy = await start({ MAX_MCP_OUTPUT_TOKENS: '2000' });
     const cart = await show(proxy, { files: [{ path: 'cart.ts', start: 1, end: 79 }] }, 'c-over');
