@@ -1,10 +1,31 @@
 /**
- * The span-ledger command line (`bin: span-ledger`): `demo` and `measure`.
- * This file only wires `runCli` to the process; see `run.ts`.
+ * The span-ledger command line (`bin: span-ledger`): `demo`, `measure` and
+ * `conform`. This file only wires the commands to the process; see `run.ts`
+ * and `conform/command.ts`.
  */
+import { runConform } from './conform/command.js';
 import { runCli } from './run.js';
 
-process.exitCode = runCli(process.argv.slice(2), {
-  out: (text) => process.stdout.write(`${text}\n`),
-  err: (text) => process.stderr.write(`${text}\n`),
-});
+const io = {
+  out: (text: string) => process.stdout.write(`${text}\n`),
+  err: (text: string) => process.stderr.write(`${text}\n`),
+};
+const [command, ...rest] = process.argv.slice(2);
+
+const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+
+if (command === 'conform' && !own.includes('--help') && !own.includes('-h')) {
+  runConform(rest, io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      io.err(
+        `span-ledger: internal error: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      process.exitCode = 2;
+    },
+  );
+} else {
+  process.exitCode = runCli(process.argv.slice(2), io);
+}

@@ -38,19 +38,27 @@ Usage:
       (cat -n lines, its pointer above them; "path" names the file of a read
       that does not); a line counts as duplicate when an earlier response
       delivered the same path, line number and text. Tokens are estimated.
+  span-ledger conform [--suite NAME] [--runs N] [--seed S] [--timeout MS] -- COMMAND…
+      Check an implementation in any language against the reference: start
+      COMMAND, speak the conformance protocol to it over stdin/stdout (one JSON
+      request and one JSON answer per line; docs/conformance.md), run the
+      fixed vectors, then N random cases per suite (default 100) drawn with
+      fast-check, shrinking a disagreement to the smallest case. --suite runs
+      one suite (repeat or comma-separate for more); --timeout is the limit
+      per case (default 5000 ms). Exit 0 agrees, 1 disagrees, 2 could not run.
   span-ledger --help
   span-ledger --version
 
 Exit codes: 0 ok, 1 runtime error (unreadable or empty input), 2 usage.`;
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
-interface Parsed {
+export interface Parsed {
   readonly positional: string[];
   readonly flags: Map<string, string | true>;
 }
 
-function parseArgs(args: readonly string[], valued: readonly string[]): Parsed {
+export function parseArgs(args: readonly string[], valued: readonly string[]): Parsed {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < args.length; i++) {
@@ -77,7 +85,11 @@ function parseArgs(args: readonly string[], valued: readonly string[]): Parsed {
   return { positional, flags };
 }
 
-function expectOnly(parsed: Parsed, allowed: readonly string[], maxPositional: number): void {
+export function expectOnly(
+  parsed: Parsed,
+  allowed: readonly string[],
+  maxPositional: number,
+): void {
   for (const name of parsed.flags.keys()) {
     if (!allowed.includes(name)) throw new UsageError(`unknown option ${name}`);
   }
