@@ -42,6 +42,9 @@ export function readAnswer(line: string, id: number): Reply {
     return { failure: `printed ${clip(line, 80)} where an answer object belongs` };
   }
   const answer = value as Record<string, unknown>;
+  if (typeof answer.id === 'number' && answer.id < id) {
+    return { failure: `printed an answer to request ${answer.id} again, a line nobody asked for` };
+  }
   if (answer.id !== id) return { failure: `answered id ${JSON.stringify(answer.id)}, not ${id}` };
   const hasOutput = Object.hasOwn(answer, 'output');
   const hasError = Object.hasOwn(answer, 'error');

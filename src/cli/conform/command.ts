@@ -95,7 +95,9 @@ export async function conform(options: ConformOptions, io: ConformIo): Promise<n
   const impl = new Implementation(options.command);
   let id = 0;
   const ask = async (suite: string, op: string, input: unknown, label: string) => {
-    const reply: Reply = await impl.ask({ id: ++id, suite, op, input }, options.timeoutMs);
+    // Starting an interpreter takes longer than answering a case: the handshake waits 10 s at least.
+    const limit = id === 0 ? Math.max(options.timeoutMs, 10_000) : options.timeoutMs;
+    const reply: Reply = await impl.ask({ id: ++id, suite, op, input }, limit);
     if ('failure' in reply) throw new Broken(`${label}: the implementation ${reply.failure}`);
     return reply.answer;
   };
