@@ -6,6 +6,7 @@
  * and `close` always leaves the process dead.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { parseJson } from '../../boundary/read.js';
 
 /** One request of the protocol. */
 export interface Request {
@@ -32,10 +33,8 @@ function clip(text: string, max = 120): string {
 
 /** Reads one answer line: the answer for `id`, or what is wrong with the line. */
 export function readAnswer(line: string, id: number): Reply {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
+  const value = parseJson(line);
+  if (value === undefined) {
     return { failure: `printed a line that is not JSON: ${JSON.stringify(clip(line, 80))}` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

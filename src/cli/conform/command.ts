@@ -75,12 +75,11 @@ function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-async function loadFastCheck(): Promise<typeof FC | null> {
-  try {
-    return (await import('fast-check')) as typeof FC;
-  } catch {
-    return null;
-  }
+function loadFastCheck(): Promise<typeof FC | null> {
+  return import('fast-check').then(
+    (m) => m as typeof FC,
+    () => null,
+  );
 }
 
 /** Runs the conformance check; resolves to the exit code. */
@@ -191,21 +190,24 @@ async function randomPhase(
       lastProgress = Date.now();
       io.err(`${suite}: ${n} random cases…`);
     }
-    let got: Received;
-    try {
-      got = await ask(suite, x.op, x.input, `random case ${n} of ${suite} (${x.op})`);
-    } catch (e) {
-      if (!(e instanceof Broken)) throw e;
-      broken = e;
-      return true;
-    }
+    const got = await ask(suite, x.op, x.input, `random case ${n} of ${suite} (${x.op})`).then(
+      (answer) => answer,
+      (e: unknown) => {
+        if (!(e instanceof Broken)) throw e;
+        broken = e;
+        return null;
+      },
+    );
+    if (got === null) return true;
     last.set(canonical(x), got);
     return agrees(got, expectedOf(suite, x));
   });
+  const started = Date.now();
   const result = await fc.check(property, { seed: options.seed, numRuns: options.runs });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (broken !== null) throw broken;
   if (!result.failed) {
-    io.out(`${suite}: ${result.numRuns} random cases agree (seed ${options.seed})`);
+    io.out(`${suite}: ${result.numRuns} random cases agree (seed ${options.seed}, ${seconds} s)`);
     return true;
   }
   const x = result.counterexample?.[0] as Case | undefined;

@@ -9,28 +9,23 @@
  * says so), never an exception.
  */
 import { prop } from '../../boundary/read.js';
+import { planFile } from '../../dedup/plan-file.js';
 import { fingerprint } from '../../hash/fingerprint.js';
+import { createLedger, ledgerReducer, sessionView } from '../../ledger/ledger.js';
+import { projectFromView } from '../../ledger/selectors.js';
+import type { Ledger, LedgerEvent } from '../../ledger/types.js';
+import { coalesceRanges } from '../../ranges/coalesce.js';
+import { countLines, rangesCover } from '../../ranges/cover.js';
+import { dedupeRange } from '../../ranges/dedupe.js';
+import { formatSpans } from '../../ranges/format.js';
+import { mergeRanges } from '../../ranges/merge.js';
+import { isLineRange, type LineRange } from '../../ranges/range.js';
 import {
-  coalesceRanges,
-  countLines,
-  createLedger,
-  dedupeRange,
-  formatSpans,
   intersectRange,
   intersectRanges,
-  isLineRange,
-  type Ledger,
-  type LedgerEvent,
-  type LineRange,
-  ledgerReducer,
-  mergeRanges,
-  planFile,
-  projectFromView,
-  rangesCover,
-  sessionView,
   subtractRange,
   subtractRanges,
-} from '../../index.js';
+} from '../../ranges/setops.js';
 import { charsOf, clipToLines, indexLines, splitLines } from '../../text/lines.js';
 
 /** The protocol's version: the handshake names it, and a change to any answer's shape bumps it. */

@@ -13,7 +13,10 @@
  *   `refresh`. Required always.
  */
 import { prop } from '../../boundary/read.js';
-import { fingerprint, formatSpans, type LineRange, mergeRanges } from '../../index.js';
+import { fingerprint } from '../../hash/fingerprint.js';
+import { formatSpans } from '../../ranges/format.js';
+import { mergeRanges } from '../../ranges/merge.js';
+import type { LineRange } from '../../ranges/range.js';
 import type { Scenario } from './reference.js';
 
 export interface Violation {

@@ -5,7 +5,7 @@
  * `scripts/conformance.ts` writes the same to `conformance/`, checked in.
  */
 import type * as FC from 'fast-check';
-import { fingerprint } from '../../index.js';
+import { fingerprint } from '../../hash/fingerprint.js';
 import { type Case, caseArb, scenarioContent } from './cases.js';
 import {
   answerReference,
