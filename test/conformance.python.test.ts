@@ -15,6 +15,9 @@ const missing =
   probe.status === 0
     ? null
     : `${PYTHON} cannot import intervals (apt-get install python3 python3-intervals): ${(probe.error?.message ?? probe.stderr).trim().split('\n').at(-1)}`;
+if (missing !== null && process.env.SPAN_LEDGER_CONFORM_REQUIRED === '1') {
+  throw new Error(`SPAN_LEDGER_CONFORM_REQUIRED is set: ${missing}`);
+}
 if (missing !== null) console.warn(`skipping the Python conformance suites: ${missing}`);
 
 const SEED = 20_261_203;

@@ -12,6 +12,9 @@ import { runConform } from './_conform.js';
 
 const cargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' });
 const missing = cargo.status === 0 ? null : 'cargo is not on PATH';
+if (missing !== null && process.env.SPAN_LEDGER_CONFORM_REQUIRED === '1') {
+  throw new Error(`SPAN_LEDGER_CONFORM_REQUIRED is set: ${missing}`);
+}
 if (missing !== null) console.warn(`skipping the Rust conformance suite: ${missing}`);
 
 const target = mkdtempSync(join(tmpdir(), 'conform-rust-'));
