@@ -6,10 +6,13 @@
  * 2 when it could not be run (usage, no fast-check, a broken protocol).
  */
 import type * as FC from 'fast-check';
+import { fingerprint } from '../../hash/fingerprint.js';
+import { formatSpans } from '../../ranges/format.js';
+import type { LineRange } from '../../ranges/range.js';
 import { expectOnly, parseArgs, UsageError } from '../run.js';
 import { type Case, caseArb } from './cases.js';
 import { Implementation, type Received, type Reply } from './child.js';
-import { PROTOCOL_VERSION, readScenario, SUITES, type Suite } from './reference.js';
+import { type Ask, PROTOCOL_VERSION, readScenario, SUITES, type Suite } from './reference.js';
 import { judgeScenario } from './safety.js';
 import { buildSuites, type Expected, expectedOf } from './vectors.js';
 
@@ -54,6 +57,42 @@ function agrees(got: Received, expected: Expected): boolean {
   return got.ok && canonical(got.output) === canonical(expected.output);
 }
 
+/** Where two JSON values first differ, as a path, or `null` when they are equal. */
+function firstDifference(a: unknown, b: unknown, at = ''): string | null {
+  if (canonical(a) === canonical(b)) return null;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const d = firstDifference(a[i], b[i], `${at}[${i}]`);
+      if (d !== null) return d;
+    }
+  } else if (
+    typeof a === 'object' &&
+    a !== null &&
+    typeof b === 'object' &&
+    b !== null &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    for (const k of keys) {
+      const d = firstDifference(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        `${at}.${k}`,
+      );
+      if (d !== null) return d;
+    }
+  }
+  return `${at === '' ? 'output' : `output${at}`}: expected ${JSON.stringify(a) ?? 'nothing'}, got ${JSON.stringify(b) ?? 'nothing'}`;
+}
+
+/** The line saying where an output answer first differs from the expected one, if both are outputs. */
+function differenceLines(expected: Expected, got: Received): string[] {
+  if ('error' in expected || !got.ok) return [];
+  const d = firstDifference(expected.output, got.output);
+  return d === null ? [] : [`  differs:  ${d}`];
+}
+
 /** The lines explaining a scenario answer that breaks the safety property. */
 function safetyLines(suite: Suite, input: unknown, got: Received): string[] {
   const scenario = suite === 'scenario' ? readScenario(input) : null;
@@ -69,6 +108,32 @@ function safetyLines(suite: Suite, input: unknown, got: Received): string[] {
         `  unsafe: response ${v.response + 1} (${v.context}) withheld ${v.path} ${v.lines} without citing a response that delivered them to it`,
     ),
   ];
+}
+
+/** A scenario's steps on one line, for a counterexample that prints its files in full. */
+function stepsLine(input: unknown): string | null {
+  const scenario = readScenario(input);
+  if (scenario === null) return null;
+  const asks = (list: readonly Ask[]) =>
+    list.map((a) => `${a.path} ${formatSpans(a.intended as LineRange[])}`).join(', ');
+  const told = (t: boolean) => (t ? 'told' : 'untold');
+  return scenario.steps
+    .map((step, i) => {
+      const n = `${i + 1}.`;
+      switch (step.do) {
+        case 'call':
+          return `${n} ${step.context} reads ${asks(step.files)}${step.refresh ? ` (refresh ${step.refresh.join(', ')})` : ''}`;
+        case 'parallel':
+          return `${n} ${step.context} reads in parallel ${step.calls.map((c) => `[${asks(c)}]`).join(' ')}`;
+        case 'edit':
+          return `${n} ${step.path} edited outside (now ${fingerprint(step.content)})`;
+        case 'compact':
+          return `${n} ${step.context} compacts (${told(step.told)})`;
+        default:
+          return `${n} ${step.context} rewinds to #${step.to} (${told(step.told)})`;
+      }
+    })
+    .join(' · ');
 }
 
 function quote(arg: string): string {
@@ -150,6 +215,7 @@ export async function conform(options: ConformOptions, io: ConformIo): Promise<n
             io.out(`  input:    ${JSON.stringify(vector.input)}`);
             io.out(`  expected: ${shown(vector.expected)}`);
             io.out(`  got:      ${shown(got)}`);
+            for (const line of differenceLines(vector.expected, got)) io.out(line);
             for (const line of safetyLines(suite, vector.input, got)) io.out(line);
           }
         }
@@ -168,14 +234,14 @@ export async function conform(options: ConformOptions, io: ConformIo): Promise<n
   }
 }
 
-type Ask = (suite: string, op: string, input: unknown, label: string) => Promise<Received>;
+type Asker = (suite: string, op: string, input: unknown, label: string) => Promise<Received>;
 
 /** The random cases of one suite; false when the implementation disagreed. */
 async function randomPhase(
   fc: typeof FC,
   suite: Suite,
   options: ConformOptions,
-  ask: Ask,
+  ask: Asker,
   io: ConformIo,
 ): Promise<boolean> {
   let broken: Broken | null = null;
@@ -222,9 +288,13 @@ async function randomPhase(
   );
   io.out(`  op:       ${x.op}`);
   io.out(`  input:    ${JSON.stringify(x.input)}`);
-  io.out(`  expected: ${shown(expectedOf(suite, x))}`);
+  const steps = suite === 'scenario' ? stepsLine(x.input) : null;
+  if (steps !== null) io.out(`  steps:    ${steps}`);
+  const expected = expectedOf(suite, x);
+  io.out(`  expected: ${shown(expected)}`);
   if (got !== undefined) {
     io.out(`  got:      ${shown(got)}`);
+    for (const line of differenceLines(expected, got)) io.out(line);
     for (const line of safetyLines(suite, x.input, got)) io.out(line);
   }
   io.out(
