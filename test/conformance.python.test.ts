@@ -36,6 +36,16 @@ describe.skipIf(missing !== null)('Python adapters', () => {
     expect(run.code).toBe(0);
   });
 
+  it('a long random phase says how far it got, on stderr', async () => {
+    const run = await runConform(py('intervals_adapter.py'), {
+      runs: 5,
+      seed: SEED,
+      progressMs: 0,
+    });
+    expect(run.err).toContain('algebra: 5 random cases…');
+    expect(run.code).toBe(0);
+  });
+
   it('the standard-library reference agrees on lines, fingerprint, plan and scenario', async () => {
     const run = await runConform(py('reference_adapter.py'), { runs: 150, seed: SEED });
     expect(run.err).toBe('');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readAnswer } from '../src/cli/conform/child.js';
+import { runConform as runConformCommand } from '../src/cli/conform/command.js';
 import { runConform, TS_ADAPTER } from './_conform.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conform-'));
@@ -88,7 +89,10 @@ describe('an implementation that breaks the protocol: exit 2, one line naming th
   ];
   for (const [name, then, message, suites] of cases) {
     it(name, async () => {
-      const run = await runConform(fake(name, then, suites), { timeoutMs: 300 });
+      // Only the hang waits out its limit; the others answer at once, so a loaded machine never turns them into timeouts.
+      const run = await runConform(fake(name, then, suites), {
+        timeoutMs: name === 'hang' ? 300 : 10_000,
+      });
       expect(run.code).toBe(2);
       expect(run.err.split('\n')).toHaveLength(1);
       expect(run.err).toMatch(message);
@@ -118,6 +122,30 @@ describe('an implementation that breaks the protocol: exit 2, one line naming th
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/✗ algebra\.isLineRange\.1 a valid range/);
     expect(run.out).toContain('got:      {"error":"internal"}');
+  });
+});
+
+describe('span-ledger conform arguments', () => {
+  const usage = async (...args: string[]) => {
+    const err: string[] = [];
+    const code = await runConformCommand(args, { out: () => {}, err: (t) => err.push(t) });
+    return { code, err: err.join('\n') };
+  };
+  it('needs a command after --, a known suite and whole numbers: exit 2 with the reason', async () => {
+    expect(await usage('--runs', '5')).toEqual({
+      code: 2,
+      err: 'span-ledger: conform needs the command to run after -- (see span-ledger --help)',
+    });
+    expect((await usage('--suite', 'algebra,colors', '--', 'x')).err).toContain(
+      'unknown suite colors',
+    );
+    expect((await usage('--runs', '-1', '--', 'x')).err).toContain(
+      '--runs needs a whole number of at least 0, got -1',
+    );
+    expect((await usage('--timeout', '0', '--', 'x')).err).toContain(
+      '--timeout needs a whole number of at least 1',
+    );
+    expect((await usage('--bogus', '--', 'x')).err).toContain('unknown option --bogus');
   });
 });
 
