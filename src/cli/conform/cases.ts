@@ -254,7 +254,7 @@ function scenarioArb(fc: Fc): FC.Arbitrary<Case> {
   }));
 }
 
-/** The random cases of `suite`. */
+/** The random cases of `suite`: one of `RANDOM_SUITES` (the contract suite has vectors only). */
 export function caseArb(fc: Fc, suite: Suite): FC.Arbitrary<Case> {
   switch (suite) {
     case 'algebra':
@@ -267,7 +267,9 @@ export function caseArb(fc: Fc, suite: Suite): FC.Arbitrary<Case> {
       return planArb(fc);
     case 'ledger':
       return ledgerArb(fc);
-    default:
+    case 'scenario':
       return scenarioArb(fc);
+    default:
+      throw new RangeError(`no random cases for suite ${suite}`);
   }
 }

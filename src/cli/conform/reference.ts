@@ -9,10 +9,18 @@
  * says so), never an exception.
  */
 import { prop } from '../../boundary/read.js';
+import { describeSession, formatSessionBlock } from '../../dedup/diagnostics.js';
+import { planCall } from '../../dedup/plan-call.js';
 import { planFile } from '../../dedup/plan-file.js';
+import { planRead } from '../../dedup/plan-read.js';
+import { formatPointer } from '../../dedup/pointer.js';
+import { symbolsInSpans } from '../../dedup/symbols.js';
+import { dedupEnabledFromEnv } from '../../dedup/thresholds.js';
 import { fingerprint } from '../../hash/fingerprint.js';
 import { createLedger, ledgerReducer, sessionView } from '../../ledger/ledger.js';
-import { projectFromView } from '../../ledger/selectors.js';
+import { projectKey } from '../../ledger/project-key.js';
+import { projectFromView, servedRangesForFile } from '../../ledger/selectors.js';
+import { normalizeSessionId } from '../../ledger/session-id.js';
 import type { Ledger, LedgerEvent } from '../../ledger/types.js';
 import { coalesceRanges } from '../../ranges/coalesce.js';
 import { countLines, rangesCover } from '../../ranges/cover.js';
@@ -27,12 +35,22 @@ import {
   subtractRanges,
 } from '../../ranges/setops.js';
 import { charsOf, clipToLines, indexLines, splitLines } from '../../text/lines.js';
+import { estimateTokens } from '../../text/tokens.js';
+import { contextIdFromMeta, readContextToken, readRefresh } from '../../wire/args.js';
 
 /** The protocol's version: the handshake names it, and a change to any answer's shape bumps it. */
 export const PROTOCOL_VERSION = 1;
 
 /** The suites, in the order the runner runs them. */
-export const SUITES = ['algebra', 'lines', 'fingerprint', 'plan', 'ledger', 'scenario'] as const;
+export const SUITES = [
+  'algebra',
+  'lines',
+  'fingerprint',
+  'plan',
+  'ledger',
+  'scenario',
+  'contract',
+] as const;
 export type Suite = (typeof SUITES)[number];
 
 /** The operations of each suite. */
@@ -55,7 +73,26 @@ export const OPS: Readonly<Record<Suite, readonly string[]>> = {
   plan: ['planFile'],
   ledger: ['run'],
   scenario: ['run'],
+  contract: [
+    'planCall',
+    'planRead',
+    'formatPointer',
+    'symbolsInSpans',
+    'estimateTokens',
+    'normalizeSessionId',
+    'projectKey',
+    'servedRangesForFile',
+    'describeSession',
+    'formatSessionBlock',
+    'readRefresh',
+    'readContextToken',
+    'contextIdFromMeta',
+    'dedupEnabledFromEnv',
+  ],
 };
+
+/** The suites whose random phase draws cases (the others run their vectors only). */
+export const RANDOM_SUITES: readonly Suite[] = SUITES.filter((s) => s !== 'contract');
 
 /** What an operation answers: its output, or an error code. */
 export type Answer = { readonly output: unknown } | { readonly error: string };
@@ -177,6 +214,63 @@ function plan(input: unknown): Answer {
       }),
     ),
   );
+}
+
+/** The rest of the core's exported functions, each called with the input's fields. */
+function contract(op: string, input: unknown): Answer {
+  const at = (key: string) => prop(input, key) as never;
+  const prior = () => priorOf(prop(input, 'served'));
+  switch (op) {
+    case 'planCall':
+      return ok(
+        planCall({
+          files: at('files'),
+          prior: prior(),
+          enabled: at('enabled'),
+          thresholds: at('thresholds'),
+          budget: at('budget'),
+          holdBack: at('holdBack'),
+          holdBackChars: at('holdBackChars'),
+        }),
+      );
+    case 'planRead':
+      return ok(
+        planRead({
+          path: at('path'),
+          content: at('content'),
+          range: at('range'),
+          prior: prior(),
+          enabled: at('enabled'),
+          budget: at('budget'),
+        }),
+      );
+    case 'formatPointer':
+      return ok(formatPointer(input as never));
+    case 'symbolsInSpans':
+      return ok(symbolsInSpans(at('symbols'), at('ranges')));
+    case 'estimateTokens':
+      return typeof prop(input, 'text') === 'string' ? ok(estimateTokens(at('text'))) : INVALID;
+    case 'normalizeSessionId':
+      return ok(normalizeSessionId(at('id')) ?? null);
+    case 'projectKey':
+      return typeof prop(input, 'root') === 'string'
+        ? ok(projectKey(at('root'), at('platform')))
+        : INVALID;
+    case 'servedRangesForFile':
+      return ok(servedRangesForFile(prior(), at('path'), at('fingerprint')));
+    case 'describeSession':
+      return ok(describeSession(prior()) ?? null);
+    case 'formatSessionBlock':
+      return ok(formatSessionBlock(describeSession(prior())));
+    case 'readRefresh':
+      return ok(readRefresh(at('args')));
+    case 'readContextToken':
+      return ok(readContextToken(at('args')));
+    case 'contextIdFromMeta':
+      return ok(contextIdFromMeta(at('meta')));
+    default:
+      return ok(dedupEnabledFromEnv(at('env')));
+  }
 }
 
 function ledger(input: unknown): Answer {
@@ -424,7 +518,9 @@ export function answerReference(suite: unknown, op: unknown, input: unknown): An
       return plan(input);
     case 'ledger':
       return ledger(input);
-    default:
+    case 'scenario':
       return scenario(input);
+    default:
+      return contract(name, input);
   }
 }
