@@ -45,7 +45,7 @@ function isGone(name: string): boolean {
 }
 
 describe('the reference through the stdio runner', () => {
-  it('agrees with every vector and 50 random cases per suite', async () => {
+  it('agrees with every vector, and with 50 random cases per suite that draws them', async () => {
     const run = await runConform(TS_ADAPTER, { runs: 50, seed: 20_261_202 });
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
@@ -53,6 +53,9 @@ describe('the reference through the stdio runner', () => {
       expect(run.out).toMatch(new RegExp(`${suite}: (\\d+)/\\1 vectors agree`));
       expect(run.out).toContain(`${suite}: 50 random cases agree`);
     }
+    expect(run.out).toMatch(
+      /contract: (\d+)\/\1 vectors agree\ncontract: vectors only, no random cases/,
+    );
   });
 });
 
