@@ -179,7 +179,12 @@ export async function conform(options: ConformOptions, io: ConformIo): Promise<n
       { protocol: PROTOCOL_VERSION, suites: [...SUITES] },
       'handshake',
     );
-    const declared = hello.ok ? (hello.output as Record<string, unknown> | null) : null;
+    if (!hello.ok) {
+      throw new Broken(
+        `handshake: the implementation answered error ${JSON.stringify(hello.code)}`,
+      );
+    }
+    const declared = hello.output as Record<string, unknown> | null;
     const protocol = declared?.protocol;
     const suites = declared?.suites;
     if (protocol !== PROTOCOL_VERSION) {
