@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CAP_VARIABLE, DEFAULT_MAX_TOKENS, readTokenCount } from './cap.js';
+import type { InstallOptions } from './install.js';
 
 /**
  * The profiles the proxy knows: which tools it re-renders and how it reads
@@ -37,7 +38,8 @@ export type CommandLine =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'error'; readonly message: string }
-  | ({ readonly kind: 'run' } & RunOptions);
+  | ({ readonly kind: 'run' } & RunOptions)
+  | ({ readonly kind: 'install' } & InstallOptions);
 
 /**
  * The options of a run: the upstream to start and how to front it.
@@ -94,6 +96,17 @@ Options:
   -h, --help         this text
   -v, --version      the version
 
+Harness hooks (the harness tells which agent context asks and what a
+compaction dropped, so no model has to echo a token):
+  span-ledger-proxy install claude [--project | --user] [--server NAME] [--dir DIR] [--print]
+  span-ledger-proxy uninstall claude [--project | --user] [--server NAME] [--dir DIR] [--print]
+                     add (remove) the hooks in .claude/settings.json of DIR (default:
+                     the working directory) or, with --user, in ~/.claude/settings.json;
+                     NAME defaults to the server of .mcp.json / ~/.claude.json that runs
+                     span-ledger-proxy; --print writes to stdout and touches no file
+  span-ledger-proxy install opencode [--project | --user] [--dir DIR] [--print]
+                     write the opencode plugin that tells the proxy about compactions
+
 Environment:
   SPAN_LEDGER_DEDUP=0  send every section in full (responses are still numbered)
   ${CAP_VARIABLE}=N
@@ -145,6 +158,7 @@ function reason(thrown: unknown): string {
  * ```
  */
 export function parseCommandLine(argv: readonly string[], cwd: string): CommandLine {
+  if (argv[0] === 'install' || argv[0] === 'uninstall') return parseInstallLine(argv, cwd);
   const split = argv.indexOf('--');
   const own = split < 0 ? [...argv] : argv.slice(0, split);
   const upstream = split < 0 ? [] : argv.slice(split + 1);
@@ -236,5 +250,63 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
     maxTokens,
     command,
     args,
+  };
+}
+
+const INSTALL_OPTIONS = {
+  project: { type: 'boolean' },
+  user: { type: 'boolean' },
+  server: { type: 'string' },
+  dir: { type: 'string' },
+  print: { type: 'boolean' },
+} as const;
+
+/**
+ * Reads `install <harness> …` and `uninstall <harness> …`.
+ *
+ * @example
+ * ```ts
+ * parseInstallLine(['install', 'claude', '--server', 'codegraph'], '/work/app');
+ * // → { kind: 'install', action: 'install', harness: 'claude', scope: 'project',
+ * //     dir: '/work/app', server: 'codegraph', print: false }
+ * parseInstallLine(['install', 'cursor'], '/work/app').kind; // 'error'
+ * ```
+ */
+export function parseInstallLine(argv: readonly string[], cwd: string): CommandLine {
+  const action = argv[0] === 'uninstall' ? 'uninstall' : 'install';
+  let values: { [K in keyof typeof INSTALL_OPTIONS]?: string | boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv.slice(1),
+      options: INSTALL_OPTIONS,
+      strict: true,
+      allowPositionals: true,
+    }));
+  } catch (thrown) {
+    return error(reason(thrown));
+  }
+  const [harness, ...extra] = positionals;
+  if (harness !== 'claude' && harness !== 'opencode') {
+    return error(
+      `${action} takes the harness: claude or opencode (got ${JSON.stringify(harness ?? '')})`,
+    );
+  }
+  if (extra.length > 0) return error(`${action} ${harness} takes no ${JSON.stringify(extra[0])}`);
+  if (values.project === true && values.user === true) {
+    return error('--project and --user: choose one');
+  }
+  const server = values.server as string | undefined;
+  if (server !== undefined && !/^[^\s]{1,128}$/.test(server)) {
+    return error(`--server takes the MCP server's name (got ${JSON.stringify(server)})`);
+  }
+  return {
+    kind: 'install',
+    action,
+    harness,
+    scope: values.user === true ? 'user' : 'project',
+    dir: resolve(cwd, (values.dir as string | undefined) ?? '.'),
+    server: server ?? null,
+    print: values.print === true,
   };
 }

@@ -136,6 +136,14 @@ switch (line.kind) {
     say(`${line.message} (see --help)`);
     process.exit(2);
     break;
+  case 'install': {
+    const { runInstall } = await import('./install.js');
+    const outcome = runInstall(line);
+    process.stdout.write(outcome.stdout);
+    if (outcome.message !== '') say(outcome.message);
+    process.exit(outcome.status);
+    break;
+  }
   case 'run':
     await run(line);
 }

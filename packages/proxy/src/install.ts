@@ -1,0 +1,376 @@
+/**
+ * `span-ledger-proxy install claude` and `uninstall claude`: the hook entries
+ * that let Claude Code itself key every context and report every compaction
+ * (see `hook.ts`), merged into its settings and taken out again.
+ *
+ * The entries are `mcp_tool` hooks: Claude Code calls the proxy's hook tool
+ * over the MCP connection it already holds, so a hook costs a round trip on
+ * that connection, not a process. The pure half (`mergeClaudeHooks`,
+ * `removeClaudeHooks`, `proxiedServers`) decides; `runInstall` reads and
+ * writes the files, and never writes a file it could not read whole.
+ *
+ * Not the hook's answers: those are `hook.ts`'s.
+ */
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { HOOK_TOOL } from './hook.js';
+
+/** What `install`/`uninstall` were asked, as `parseInstallLine` reads it. */
+export interface InstallOptions {
+  readonly action: 'install' | 'uninstall';
+  readonly harness: 'claude' | 'opencode';
+  /** `--user`: the user's settings; else the project's (`--dir`, default the working directory). */
+  readonly scope: 'project' | 'user';
+  /** The project directory, absolute. */
+  readonly dir: string;
+  /** `--server NAME`; `null`: read from the MCP configuration. */
+  readonly server: string | null;
+  /** `--print`: write to stdout, touch no file. */
+  readonly print: boolean;
+}
+
+/** The events the hook answers, and the matcher each is installed under (`null`: every occurrence). */
+const EVENTS = ['PreToolUse', 'PreCompact', 'SessionStart'] as const;
+
+/**
+ * How long Claude Code waits for the hook tool: the proxy answers it from
+ * memory (a transcript read on a compaction at most), so 10 s only bounds a
+ * proxy that stopped answering; the call then goes on as the model made it.
+ */
+const HOOK_TIMEOUT_SECONDS = 10;
+
+/** Server names as Claude Code writes them into tool names (`mcp__<server>__<tool>`). */
+const toolPrefixOf = (server: string) => `mcp__${server.replace(/[^A-Za-z0-9_-]/g, '_')}__`;
+
+/**
+ * The arguments Claude Code sends the hook tool, from its hook input
+ * (`${path}` is replaced by that field; an absent one by `''`, an object by
+ * its JSON).
+ */
+export const HOOK_INPUT: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    [
+      ['event', 'hook_event_name'],
+      ['session_id', 'session_id'],
+      ['agent_id', 'agent_id'],
+      ['tool_name', 'tool_name'],
+      ['tool_input', 'tool_input'],
+      ['transcript_path', 'transcript_path'],
+      ['source', 'source'],
+    ].map(([argument, field]) => [argument, `\${${field}}`]),
+  ),
+);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/**
+ * The hook entries for the proxied server `server`, by event, as they go
+ * into a settings file's `hooks`.
+ *
+ * @example
+ * ```ts
+ * const hooks = claudeHookEntries('codegraph');
+ * hooks.PreToolUse[0].matcher;       // 'mcp__codegraph__.*'
+ * hooks.SessionStart[0].matcher;     // 'compact|clear|resume|fork'
+ * hooks.PreCompact[0].hooks[0].tool; // 'span_ledger_hook'
+ * ```
+ */
+export function claudeHookEntries(server: string): Record<(typeof EVENTS)[number], JsonObject[]> {
+  const hook = (): JsonObject => ({
+    type: 'mcp_tool',
+    server,
+    tool: HOOK_TOOL,
+    input: { ...HOOK_INPUT, server },
+    timeout: HOOK_TIMEOUT_SECONDS,
+  });
+  const escaped = toolPrefixOf(server).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    PreToolUse: [{ matcher: `${escaped}.*`, hooks: [hook()] }],
+    PreCompact: [{ hooks: [hook()] }],
+    SessionStart: [{ matcher: 'compact|clear|resume|fork', hooks: [hook()] }],
+  };
+}
+
+const isObject = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Whether a hook entry is ours (for `server`, or for any server when `null`). */
+const isOurs = (hook: unknown, server: string | null) =>
+  isObject(hook) &&
+  hook.type === 'mcp_tool' &&
+  hook.tool === HOOK_TOOL &&
+  (server === null || hook.server === server);
+
+/** What a merge or a removal decided. */
+export type SettingsChange =
+  | { readonly kind: 'changed'; readonly settings: JsonObject }
+  | { readonly kind: 'unchanged'; readonly message: string }
+  | { readonly kind: 'refused'; readonly message: string };
+
+/** The settings' `hooks` as an event → groups map, or a sentence on why it cannot be read as one. */
+function hooksOf(settings: unknown, name: string): Record<string, Json[]> | string {
+  if (!isObject(settings)) return `${name} does not hold a JSON object`;
+  const hooks = settings.hooks;
+  if (hooks === undefined) return {};
+  if (!isObject(hooks)) return `${name}: "hooks" is not an object`;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) return `${name}: "hooks.${event}" is not a list`;
+  }
+  return hooks as Record<string, Json[]>;
+}
+
+/** The groups of one event that hold a hook of ours for `server`. */
+const oursIn = (groups: readonly Json[], server: string | null) =>
+  groups.filter(
+    (group) =>
+      isObject(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isOurs(h, server)),
+  );
+
+/**
+ * `settings` with the hook entries for `server` added after every hook it
+ * holds; every other key and hook kept as it was. Unchanged when they are
+ * there already; refused when the file cannot be read as settings or holds
+ * other entries of ours for `server` (an older install: uninstall it first).
+ *
+ * @example
+ * ```ts
+ * const change = mergeClaudeHooks({ model: 'opus' }, 'codegraph', 'settings.json');
+ * change.kind === 'changed' && Object.keys(change.settings); // ['model', 'hooks']
+ * mergeClaudeHooks('[1]', 'codegraph', 'settings.json').kind; // 'refused'
+ * ```
+ */
+export function mergeClaudeHooks(settings: unknown, server: string, name: string): SettingsChange {
+  const hooks = hooksOf(settings, name);
+  if (typeof hooks === 'string') return { kind: 'refused', message: hooks };
+  const entries = claudeHookEntries(server);
+  const present = EVENTS.map((event) => oursIn(hooks[event] ?? [], server));
+  if (present.every((groups) => groups.length === 0)) {
+    const merged: Record<string, Json[]> = { ...hooks };
+    for (const event of EVENTS) merged[event] = [...(hooks[event] ?? []), ...entries[event]];
+    return { kind: 'changed', settings: { ...(settings as JsonObject), hooks: merged } };
+  }
+  const same = EVENTS.every(
+    (event, i) => JSON.stringify(present[i]) === JSON.stringify(entries[event]),
+  );
+  return same
+    ? { kind: 'unchanged', message: `${name} already holds the hooks for "${server}"` }
+    : {
+        kind: 'refused',
+        message: `${name} holds other span-ledger hooks for "${server}": run \`span-ledger-proxy uninstall claude\` first`,
+      };
+}
+
+/**
+ * `settings` without the hook groups of ours (for `server`, or every
+ * server's when `null`); an event left with no group, and a `hooks` left
+ * empty, go too. Unchanged when there are none.
+ *
+ * @example
+ * ```ts
+ * const installed = mergeClaudeHooks({ model: 'opus' }, 'codegraph', 's.json');
+ * const removed = installed.kind === 'changed' && removeClaudeHooks(installed.settings, null, 's.json');
+ * removed && removed.kind === 'changed' && removed.settings; // { model: 'opus' }
+ * ```
+ */
+export function removeClaudeHooks(
+  settings: unknown,
+  server: string | null,
+  name: string,
+): SettingsChange {
+  const hooks = hooksOf(settings, name);
+  if (typeof hooks === 'string') return { kind: 'refused', message: hooks };
+  let removed = 0;
+  const kept: Record<string, Json[]> = {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    const ours = new Set(oursIn(groups, server));
+    removed += ours.size;
+    const left = groups.filter((group) => !ours.has(group));
+    if (left.length > 0 || ours.size === 0) kept[event] = left;
+  }
+  if (removed === 0) {
+    return { kind: 'unchanged', message: `${name} holds no span-ledger hooks` };
+  }
+  const { hooks: _hooks, ...rest } = settings as JsonObject;
+  return {
+    kind: 'changed',
+    settings: Object.keys(kept).length === 0 ? rest : { ...rest, hooks: kept },
+  };
+}
+
+/** Whether an MCP server entry starts span-ledger-proxy (directly, through npx, or its bin file). */
+function runsProxy(entry: unknown): boolean {
+  if (!isObject(entry)) return false;
+  const words = [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])];
+  return words.some(
+    (word) =>
+      typeof word === 'string' && /^span-ledger-proxy(\.js)?(@.*)?$/.test(basename(word.trim())),
+  );
+}
+
+/**
+ * The names of the MCP servers in `config` (an `.mcp.json` or a
+ * `~/.claude.json`) that run span-ledger-proxy: its `mcpServers`, and with
+ * `project` the local-scope servers `~/.claude.json` keeps for that directory.
+ *
+ * @example
+ * ```ts
+ * proxiedServers({ mcpServers: {
+ *   codegraph: { command: 'span-ledger-proxy', args: ['--', 'codegraph', 'serve', '--mcp'] },
+ *   github: { command: 'github-mcp' },
+ * } }); // ['codegraph']
+ * ```
+ */
+export function proxiedServers(config: unknown, project?: string): string[] {
+  if (!isObject(config)) return [];
+  const scopes = [config.mcpServers];
+  const projects = config.projects;
+  if (project !== undefined && isObject(projects) && isObject(projects[project])) {
+    scopes.push((projects[project] as JsonObject).mcpServers);
+  }
+  const names = new Set<string>();
+  for (const servers of scopes) {
+    if (!isObject(servers)) continue;
+    for (const [name, entry] of Object.entries(servers)) if (runsProxy(entry)) names.add(name);
+  }
+  return [...names];
+}
+
+/** Where Claude Code keeps the user's files: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+function claudeHome(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
+}
+
+/** The user's `.claude.json`: inside `CLAUDE_CONFIG_DIR` when set, else in the home directory. */
+function claudeJson(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR
+    ? join(env.CLAUDE_CONFIG_DIR, '.claude.json')
+    : join(homedir(), '.claude.json');
+}
+
+/** A file read as JSON: `undefined` when absent; a sentence when it cannot be read or parsed. */
+function readJson(path: string): unknown {
+  if (!existsSync(path)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return new Error(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    return new Error(`${path} is not valid JSON (${(error as Error).message}); left untouched`);
+  }
+}
+
+/** The indentation a JSON file uses (its first indented line), to write it back alike. */
+function indentOf(path: string): string | number {
+  try {
+    const match = /\n([ \t]+)\S/.exec(readFileSync(path, 'utf8'));
+    return match ? match[1]! : 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** What `runInstall` did: the lines to print, and the exit status. */
+export interface InstallOutcome {
+  readonly status: 0 | 2;
+  /** For stdout (`--print`). */
+  readonly stdout: string;
+  /** One line for stderr. */
+  readonly message: string;
+}
+
+/** The server the hooks are for: `--server`, else the one proxied server the MCP configuration names. */
+function serverFor(options: InstallOptions, env: NodeJS.ProcessEnv): string | Error {
+  if (options.server !== null) return options.server;
+  const sources =
+    options.scope === 'user'
+      ? [claudeJson(env)]
+      : [join(options.dir, '.mcp.json'), claudeJson(env)];
+  const names = new Set<string>();
+  for (const source of sources) {
+    const config = readJson(source);
+    if (config instanceof Error) continue;
+    for (const name of proxiedServers(config, options.dir)) names.add(name);
+  }
+  if (names.size === 1) return [...names][0]!;
+  if (names.size === 0) {
+    return new Error(
+      `no MCP server in ${sources.join(' or ')} runs span-ledger-proxy: name it with --server NAME`,
+    );
+  }
+  return new Error(
+    `more than one MCP server runs span-ledger-proxy (${[...names].join(', ')}): name one with --server NAME`,
+  );
+}
+
+/**
+ * Installs or uninstalls the Claude Code hooks as `options` ask, in the
+ * settings file of the project or the user. The file is written only when
+ * it changes, and only after it was read and parsed whole; a file that
+ * cannot be (malformed, unreadable, read-only) is left as it was, with one
+ * line and status 2.
+ *
+ * @example
+ * ```ts
+ * const outcome = runInstall({ action: 'install', harness: 'claude', scope: 'project',
+ *   dir: '/work/app', server: null, print: false });
+ * outcome.message; // 'installed the span-ledger hooks for "codegraph" in /work/app/.claude/settings.json'
+ * ```
+ */
+export function runInstall(
+  options: InstallOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): InstallOutcome {
+  const fail = (message: string): InstallOutcome => ({ status: 2, stdout: '', message });
+  if (options.harness === 'opencode') return runOpencodeInstall(options, env);
+  const server =
+    options.action === 'uninstall' && options.server === null ? null : serverFor(options, env);
+  if (server instanceof Error) return fail(server.message);
+  if (options.print && options.action === 'install') {
+    const hooks = claudeHookEntries(server!);
+    return { status: 0, stdout: `${JSON.stringify({ hooks }, null, 2)}\n`, message: '' };
+  }
+  const path =
+    options.scope === 'user'
+      ? join(claudeHome(env), 'settings.json')
+      : join(options.dir, '.claude', 'settings.json');
+  const settings = readJson(path);
+  if (settings instanceof Error) return fail(settings.message);
+  const change =
+    options.action === 'install'
+      ? mergeClaudeHooks(settings ?? {}, server!, path)
+      : removeClaudeHooks(settings ?? {}, server, path);
+  if (change.kind === 'refused') return fail(change.message);
+  if (change.kind === 'unchanged') return { status: 0, stdout: '', message: change.message };
+  const text = `${JSON.stringify(change.settings, null, settings === undefined ? 2 : indentOf(path))}\n`;
+  if (options.print) return { status: 0, stdout: text, message: '' };
+  try {
+    if (settings === undefined) mkdirSync(dirname(path), { recursive: true });
+    else accessSync(path, constants.W_OK);
+    writeFileSync(path, text);
+  } catch (error) {
+    return fail(
+      `cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); left untouched`,
+    );
+  }
+  const whose = server === null ? '' : ` for "${server}"`;
+  return {
+    status: 0,
+    stdout: '',
+    message:
+      options.action === 'install'
+        ? `installed the span-ledger hooks${whose} in ${path}`
+        : `removed the span-ledger hooks${whose} from ${path}`,
+  };
+}
+
+/** `install opencode`: the plugin that tells the proxy about opencode's compactions. */
+function runOpencodeInstall(options: InstallOptions, _env: NodeJS.ProcessEnv): InstallOutcome {
+  return { status: 2, stdout: '', message: `${options.action} opencode is not available yet` };
+}
