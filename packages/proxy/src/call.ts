@@ -34,6 +34,7 @@ import {
   formatResponseHeader,
 } from 'span-ledger/adapter';
 import { type ResponseLimit, responseLimit, sizeOf, tokensOf, within } from './cap.js';
+import { isHarnessContextId, tokenKey } from './context.js';
 import type { Root } from './disk.js';
 import { diskReader } from './disk.js';
 import type { Profile, Reading, ToolResult } from './profile.js';
@@ -165,7 +166,7 @@ function contextOf(
   const conversation = contextIdFromMeta(call.meta);
   if (conversation !== null) return { sessionId: `${prefix}m:${conversation}`, token: null };
   const token = readContextToken(call.args, { shared: setup.sharedTokens }) ?? setup.mintToken();
-  return { sessionId: `${prefix}t:${token}`, token };
+  return { sessionId: tokenKey(token, call.principal), token };
 }
 
 /** CPU time this process spent since `since`, in ms: the proxy's own work, whatever else the machine runs. */
@@ -367,7 +368,8 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
         header ??= formatResponseHeader({
           callIndex: plan.callIndex,
           generation: plan.generation,
-          context: token,
+          // A harness-made id is carried by the harness's hook: the model need not pass it on.
+          context: isHarnessContextId(token) ? null : token,
           refreshArgument,
         });
         const recorder = createEmissionRecorder({ projectRoot: root.path, query: call.tool });

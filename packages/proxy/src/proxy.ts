@@ -16,6 +16,7 @@ import { DEFAULT_TIMEOUT_MS, type ProfileName } from './args.js';
 import { outputCap } from './cap.js';
 import { openRoot } from './disk.js';
 import { filesystemProfile } from './filesystem.js';
+import { createHookState } from './hook.js';
 import type { Profile, ToolInfo } from './profile.js';
 import { createRelay, type ProxyServer, type Relay, type RelayCore } from './relay.js';
 import { codegraphProfile, genericProfile, PROXY_LIMITS } from './sectioned.js';
@@ -244,13 +245,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     return true;
   };
   const stats = createStats();
+  const proxied = new Set(listed.filter(choose).map((tool) => tool.name));
   const core: RelayCore = {
     upstream,
     stats,
     timeoutMs,
     relays,
     choose,
-    proxied: new Set(listed.filter(choose).map((tool) => tool.name)),
+    proxied,
+    hooks: { root, store, proxied, state: createHookState(), log },
     setup: {
       root,
       store,

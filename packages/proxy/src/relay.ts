@@ -21,6 +21,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CONTEXT_INPUT_SCHEMA, REFRESH_INPUT_SCHEMA } from 'span-ledger';
 import { answerCall, type CallSetup, failureText, type Outcome, toolError } from './call.js';
+import { answerHook, HOOK_TOOL, type HookSetup } from './hook.js';
 import { httpCallOf } from './http/calls.js';
 import type { ToolInfo } from './profile.js';
 import { STATS_URI, type Stats } from './stats.js';
@@ -81,6 +82,8 @@ export interface RelayCore {
   readonly timeoutMs: number;
   /** The tools re-rendered now (kept up to date from every `tools/list` answer). */
   readonly proxied: Set<string>;
+  /** What the harness hooks answer from (`span_ledger_hook`, never listed). */
+  readonly hooks: HookSetup;
   /** Whether a listed tool is re-rendered. */
   readonly choose: (tool: ToolInfo) => boolean;
   /** The relays connected now: upstream notifications go to all of them. */
@@ -298,6 +301,10 @@ export function createRelay(
       }
       case 'tools/call': {
         const tool = params.name;
+        if (tool === HOOK_TOOL) {
+          const result = await answerHook(core.hooks, params.arguments, options.principal);
+          return { reply: { result }, recorded: null };
+        }
         if (typeof tool === 'string' && core.proxied.has(tool)) {
           return answerCall(setup, {
             tool,

@@ -8,7 +8,14 @@
  * Not a cache of results: only the ledger (paths, line spans, fingerprints,
  * response numbers) is kept.
  */
-import type { CallRecord, Emission, LedgerLimits, PruneRequest, Reservation } from 'span-ledger';
+import type {
+  CallRecord,
+  Emission,
+  LedgerLimits,
+  ProjectState,
+  PruneRequest,
+  Reservation,
+} from 'span-ledger';
 import { createSessionStore } from 'span-ledger';
 import { connectRedis, redisBackend } from 'span-ledger/redis';
 import { createSharedSessionStore } from './library.js';
@@ -27,6 +34,8 @@ export interface ProxyStore {
   reserve(projectRoot: string, sessionId: string): Promise<Reservation | null>;
   record(emission: Emission, sessionId: string): Promise<CallRecord | null>;
   prune(request: PruneRequest): Promise<void>;
+  /** What the context's ledger holds for the project now (its recorded calls); `null` when it cannot tell. */
+  project(projectRoot: string, sessionId: string): Promise<ProjectState | null>;
   /**
    * Runs `work` while no other work of the same context runs in this process:
    * a call reserves, plans, renders and records under it, so a call of a
@@ -69,6 +78,7 @@ export function localStore(limits: Partial<LedgerLimits>): ProxyStore {
     reserve: async (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
     record: async (emission, sessionId) => store.record(emission, sessionId),
     prune: async (request) => store.prune(request),
+    project: async (projectRoot, sessionId) => store.project(projectRoot, sessionId),
     exclusive: lockTable(),
     close: async () => {},
   };
@@ -101,6 +111,7 @@ export async function redisStore(
     reserve: (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
     record: (emission, sessionId) => store.record(emission, sessionId),
     prune: (request) => store.prune(request),
+    project: (projectRoot, sessionId) => store.project(projectRoot, sessionId).catch(() => null),
     exclusive: lockTable(),
     close: async () => {
       await client.close().catch(() => {});
