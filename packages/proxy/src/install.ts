@@ -11,10 +11,18 @@
  *
  * Not the hook's answers: those are `hook.ts`'s.
  */
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { HOOK_TOOL } from './hook.js';
+import { HOOK_TOOL, toolPrefixOf } from './hook.js';
 
 /** What `install`/`uninstall` were asked, as `parseInstallLine` reads it. */
 export interface InstallOptions {
@@ -40,8 +48,6 @@ const EVENTS = ['PreToolUse', 'PreCompact', 'SessionStart'] as const;
  */
 const HOOK_TIMEOUT_SECONDS = 10;
 
-/** Server names as Claude Code writes them into tool names (`mcp__<server>__<tool>`). */
-const toolPrefixOf = (server: string) => `mcp__${server.replace(/[^A-Za-z0-9_-]/g, '_')}__`;
 
 /**
  * The arguments Claude Code sends the hook tool, from its hook input
@@ -276,6 +282,17 @@ function indentOf(path: string): string | number {
   }
 }
 
+/** Whether a file may be written: its mode allows it (a file marked read-only stays so, even for root) and the process may. */
+function writable(path: string): boolean {
+  try {
+    if ((statSync(path).mode & 0o222) === 0) return false;
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** What `runInstall` did: the lines to print, and the exit status. */
 export interface InstallOutcome {
   readonly status: 0 | 2;
@@ -350,9 +367,10 @@ export function runInstall(
   if (change.kind === 'unchanged') return { status: 0, stdout: '', message: change.message };
   const text = `${JSON.stringify(change.settings, null, settings === undefined ? 2 : indentOf(path))}\n`;
   if (options.print) return { status: 0, stdout: text, message: '' };
+  if (settings !== undefined && !writable(path))
+    return fail(`${path} is read-only; left untouched`);
   try {
     if (settings === undefined) mkdirSync(dirname(path), { recursive: true });
-    else accessSync(path, constants.W_OK);
     writeFileSync(path, text);
   } catch (error) {
     return fail(
