@@ -323,7 +323,7 @@ export function citedLines(text: string): CitedLines[] {
   for (const line of text.split('\n')) {
     const match = POINTER.exec(line);
     if (match === null || !/#\d/.test(line)) continue;
-    const calls = [...line.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+    const calls = [...new Set([...line.matchAll(/#(\d+)/g)].map((m) => Number(m[1])))];
     const spans = match[2]!.split(', ').map((span) => {
       const [start, end] = span.slice(1).split('-').map(Number);
       return { start: start!, end: end ?? start! };

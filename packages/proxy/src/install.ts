@@ -48,7 +48,6 @@ const EVENTS = ['PreToolUse', 'PreCompact', 'SessionStart'] as const;
  */
 const HOOK_TIMEOUT_SECONDS = 10;
 
-
 /**
  * The arguments Claude Code sends the hook tool, from its hook input
  * (`${path}` is replaced by that field; an absent one by `''`, an object by
