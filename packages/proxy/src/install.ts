@@ -17,6 +17,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -387,7 +388,127 @@ export function runInstall(
   };
 }
 
-/** `install opencode`: the plugin that tells the proxy about opencode's compactions. */
-function runOpencodeInstall(options: InstallOptions, _env: NodeJS.ProcessEnv): InstallOutcome {
-  return { status: 2, stdout: '', message: `${options.action} opencode is not available yet` };
+/** The plugin file `install opencode` writes, by scope. */
+function opencodePluginPath(options: InstallOptions, env: NodeJS.ProcessEnv): string {
+  const config = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  return options.scope === 'user'
+    ? join(config, 'opencode', 'plugin', 'span-ledger.js')
+    : join(options.dir, '.opencode', 'plugin', 'span-ledger.js');
+}
+
+/** What marks a plugin file as the one `install opencode` wrote. */
+const OPENCODE_MARK = '// span-ledger-proxy: opencode plugin';
+
+/**
+ * The opencode plugin for the proxied server `server`: every call of its
+ * tools gets `context` set to an id made from opencode's session id (a
+ * subagent runs in a child session, so it gets its own), and after a
+ * `session.compacted` event the session's calls carry `refresh: true` until a
+ * numbered response comes back (opencode's compaction keeps no tool result).
+ *
+ * @example
+ * ```ts
+ * opencodePlugin('codegraph').includes('const SERVER = "codegraph";'); // true
+ * ```
+ */
+export function opencodePlugin(server: string): string {
+  return `${OPENCODE_MARK} (span-ledger-proxy install opencode; remove with uninstall opencode)
+import { createHash } from "node:crypto";
+
+const SERVER = ${JSON.stringify(server)};
+const PREFIX = SERVER.replace(/[^a-zA-Z0-9_-]/g, "_") + "_";
+
+/** The id the proxy knows as harness-made: one per opencode session, main agent. */
+const contextOf = (sessionID) =>
+  "cc-" + createHash("sha256").update(sessionID + "\\u0000main", "utf8").digest("base64url");
+
+export const SpanLedger = async () => {
+  const compacted = new Set();
+  return {
+    event: async ({ event }) => {
+      if (event?.type === "session.compacted" && typeof event.properties?.sessionID === "string") {
+        compacted.add(event.properties.sessionID);
+      }
+    },
+    "tool.execute.before": async (input, output) => {
+      if (typeof input?.tool !== "string" || !input.tool.startsWith(PREFIX)) return;
+      if (typeof input.sessionID !== "string" || output?.args === null || typeof output?.args !== "object") return;
+      // opencode calls the tool with this very object: change it in place.
+      output.args.context = contextOf(input.sessionID);
+      if (compacted.has(input.sessionID)) output.args.refresh = true;
+    },
+    "tool.execute.after": async (input, output) => {
+      const text = Array.isArray(output?.content) ? output.content.map((c) => c?.text ?? "").join("") : String(output?.output ?? "");
+      if (/^Response #\\d/.test(text)) compacted.delete(input?.sessionID);
+    },
+  };
+};
+`;
+}
+
+/** `install opencode` / `uninstall opencode`: the plugin file, written or removed. */
+function runOpencodeInstall(options: InstallOptions, env: NodeJS.ProcessEnv): InstallOutcome {
+  const path = opencodePluginPath(options, env);
+  const ours = () => {
+    try {
+      return readFileSync(path, 'utf8').startsWith(OPENCODE_MARK);
+    } catch {
+      return false;
+    }
+  };
+  if (options.action === 'uninstall') {
+    if (!existsSync(path)) return { status: 0, stdout: '', message: `${path} is not there` };
+    if (!ours())
+      return { status: 2, stdout: '', message: `${path} is not span-ledger's; left untouched` };
+    rmSync(path);
+    return { status: 0, stdout: '', message: `removed ${path}` };
+  }
+  let server = options.server;
+  if (server === null) {
+    const configs = [join(options.dir, 'opencode.json'), join(options.dir, 'opencode.jsonc')];
+    const names = new Set<string>();
+    for (const file of configs) {
+      const config = readJson(file);
+      const mcp = isObject(config) ? config.mcp : undefined;
+      if (!isObject(mcp)) continue;
+      for (const [name, entry] of Object.entries(mcp)) {
+        const command = isObject(entry) && Array.isArray(entry.command) ? entry.command : [];
+        if (runsProxy({ command: command[0], args: command.slice(1) })) names.add(name);
+      }
+    }
+    if (names.size !== 1) {
+      return {
+        status: 2,
+        stdout: '',
+        message:
+          names.size === 0
+            ? `no MCP server in ${configs[0]} runs span-ledger-proxy: name it with --server NAME`
+            : `more than one MCP server runs span-ledger-proxy (${[...names].join(', ')}): name one with --server NAME`,
+      };
+    }
+    server = [...names][0]!;
+  }
+  const text = opencodePlugin(server);
+  if (options.print) return { status: 0, stdout: text, message: '' };
+  if (existsSync(path) && !ours()) {
+    return { status: 2, stdout: '', message: `${path} is not span-ledger's; left untouched` };
+  }
+  if (existsSync(path) && readFileSync(path, 'utf8') === text) {
+    return { status: 0, stdout: '', message: `${path} already holds the plugin for "${server}"` };
+  }
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  } catch (error) {
+    return {
+      status: 2,
+      stdout: '',
+      message: `cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    };
+  }
+  return {
+    status: 0,
+    stdout: '',
+    message: `installed the span-ledger plugin for "${server}" in ${path}`,
+  };
 }

@@ -21,6 +21,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CONTEXT_INPUT_SCHEMA, REFRESH_INPUT_SCHEMA } from 'span-ledger';
 import { answerCall, type CallSetup, failureText, type Outcome, toolError } from './call.js';
+import { isHarnessContextId } from './context.js';
 import { answerHook, HOOK_TOOL, type HookSetup } from './hook.js';
 import { httpCallOf } from './http/calls.js';
 import type { ToolInfo } from './profile.js';
@@ -71,6 +72,19 @@ export const TOOL_NOTE =
  * else before it, so it is never the part cut.
  */
 const KEPT_DESCRIPTION_CHARS = 4096;
+
+/**
+ * A call of a tool the proxy does not re-render, without the `context` a
+ * harness plugin sets on every tool of the server (and the `refresh` beside
+ * it): only an id the harness made is taken out, never an argument of the
+ * upstream's own.
+ */
+function withoutHarnessArguments(params: Record<string, unknown>): Record<string, unknown> {
+  const args = asObject(params.arguments);
+  if (!isHarnessContextId(typeof args.context === 'string' ? args.context : null)) return params;
+  const { context: _context, refresh: _refresh, ...rest } = args;
+  return { ...params, arguments: rest };
+}
 
 /**
  * What every relay of one proxy shares.
@@ -315,7 +329,7 @@ export function createRelay(
             forward: (args) => forward(method, { ...params, arguments: args }, signal, id),
           });
         }
-        const answer = await forward(method, params, signal, id);
+        const answer = await forward(method, withoutHarnessArguments(params), signal, id);
         if (!('failed' in answer) || answer.failed === 'cancelled') return replyOf(answer);
         return { reply: { result: toolError(failureText(String(tool), answer)) }, recorded: null };
       }

@@ -3,15 +3,25 @@
  * merged into Claude Code's settings and taken out again, every other
  * setting and hook kept; a file it cannot read whole left as it was.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/args.js';
+import { harnessContextId } from '../src/context.js';
 import {
   claudeHookEntries,
   type InstallOptions,
   mergeClaudeHooks,
+  opencodePlugin,
   proxiedServers,
   removeClaudeHooks,
   runInstall,
@@ -208,6 +218,68 @@ describe('install claude', () => {
     const merged = mergeClaudeHooks({}, 'x', 's.json');
     expect(merged.kind).toBe('changed');
     expect(removeClaudeHooks({ model: 'opus' }, null, 's.json').kind).toBe('unchanged');
+  });
+});
+
+describe('install opencode', () => {
+  it('writes the plugin for the server opencode.json runs through the proxy, once, and uninstall removes it', () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, 'opencode.json'),
+      JSON.stringify({
+        mcp: {
+          cg: { type: 'local', command: ['npx', '-y', 'span-ledger-proxy', '--', 'codegraph'] },
+        },
+      }),
+    );
+    const opencode = options(dir, { harness: 'opencode' });
+    expect(runInstall(opencode, env(dir)).message).toMatch(
+      /installed the span-ledger plugin for "cg"/,
+    );
+    const plugin = readFileSync(join(dir, '.opencode/plugin/span-ledger.js'), 'utf8');
+    expect(plugin).toBe(opencodePlugin('cg'));
+    expect(runInstall(opencode, env(dir)).message).toMatch(/already holds the plugin/);
+    expect(runInstall({ ...opencode, action: 'uninstall' }, env(dir)).status).toBe(0);
+    expect(existsSync(join(dir, '.opencode/plugin/span-ledger.js'))).toBe(false);
+  });
+
+  it("leaves a plugin file that is not span-ledger's untouched", () => {
+    const dir = project();
+    mkdirSync(join(dir, '.opencode/plugin'), { recursive: true });
+    writeFileSync(join(dir, '.opencode/plugin/span-ledger.js'), 'export const Mine = 1;\n');
+    const outcome = runInstall(options(dir, { harness: 'opencode', server: 'cg' }), env(dir));
+    expect(outcome.status).toBe(2);
+    expect(readFileSync(join(dir, '.opencode/plugin/span-ledger.js'), 'utf8')).toBe(
+      'export const Mine = 1;\n',
+    );
+  });
+
+  it("sets the context of the server's tools from the session, in place, and refresh after a compaction", async () => {
+    const dir = project();
+    const file = join(dir, 'plugin.mjs');
+    writeFileSync(file, opencodePlugin('cg'));
+    const { SpanLedger } = await import(file);
+    const hooks = await SpanLedger({});
+    const args: Record<string, unknown> = { query: 'auth' };
+    await hooks['tool.execute.before']({ tool: 'cg_explore', sessionID: 'ses_1' }, { args });
+    expect(args.context).toBe(harnessContextId('ses_1', null));
+    const other: Record<string, unknown> = {};
+    await hooks['tool.execute.before'](
+      { tool: 'github_search', sessionID: 'ses_1' },
+      { args: other },
+    );
+    expect(other).toEqual({});
+    await hooks.event({ event: { type: 'session.compacted', properties: { sessionID: 'ses_1' } } });
+    const after: Record<string, unknown> = {};
+    await hooks['tool.execute.before']({ tool: 'cg_explore', sessionID: 'ses_1' }, { args: after });
+    expect(after.refresh).toBe(true);
+    await hooks['tool.execute.after'](
+      { sessionID: 'ses_1' },
+      { content: [{ text: 'Response #4/kq' }] },
+    );
+    const later: Record<string, unknown> = {};
+    await hooks['tool.execute.before']({ tool: 'cg_explore', sessionID: 'ses_1' }, { args: later });
+    expect(later.refresh).toBeUndefined();
   });
 });
 
