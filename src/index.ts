@@ -25,15 +25,19 @@ export {
 } from './dedup/plan-call.js';
 export { type FilePlan, type FileRender, type PlanFileInput, planFile } from './dedup/plan-file.js';
 export { type PlanReadInput, planRead } from './dedup/plan-read.js';
-export { formatPointer, type PointerInput } from './dedup/pointer.js';
+export { formatPointer, type PointerInput, type PointerWords } from './dedup/pointer.js';
+export { type Served, type ServedByQuery, servedBy } from './dedup/served-by.js';
 export {
   type LineSymbolNode,
   type SymbolKind,
   type SymbolNode,
+  type SymbolsBy,
+  type SymbolsInSpansOptions,
   symbolsInSpans,
 } from './dedup/symbols.js';
 export {
   DEDUP_THRESHOLDS,
+  type DedupEnvOptions,
   type DedupThresholds,
   dedupEnabledFromEnv,
 } from './dedup/thresholds.js';

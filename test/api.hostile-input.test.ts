@@ -187,6 +187,10 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   projectKey: { args: () => ['/repo/./src/..', 'linux'], kind: 'developer' },
   projectFromView: { args: () => [{ version: 1, projects: [project] }, '/repo'], kind: 'tool' },
   servedRangesForFile: { args: () => [project, 'a.ts', fp], kind: 'tool' },
+  servedBy: {
+    args: () => [project, { path: 'a.ts', fingerprint: fp, ranges: ranges('1-3'), projectRoot: '/repo' }],
+    kind: 'tool',
+  },
   normalizeSessionId: { args: () => ['s1'], kind: 'tool' },
   mintContextToken: { args: () => [], kind: 'tool' },
   // shared store
@@ -230,13 +234,23 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
     args: () => [{ path: 'a.ts', content, range: { start: 1, end: 3 }, prior: project }],
     kind: 'tool',
   },
-  dedupEnabledFromEnv: { args: () => [{ SPAN_LEDGER_DEDUP: 'off' }], kind: 'tool' },
+  dedupEnabledFromEnv: {
+    args: () => [{ SPAN_LEDGER_DEDUP: 'off' }, { name: 'SPAN_LEDGER_DEDUP', default: false }],
+    kind: 'tool',
+  },
   formatPointer: {
-    args: () => [{ path: 'a.ts', covered: ranges('1-9'), symbols: ['f'], partial: true }],
+    args: () => [
+      { path: 'a.ts', covered: ranges('1-9'), symbols: ['f'], partial: true },
+      { sent: 'Shown in {responses}: {what}.' },
+    ],
     kind: 'tool',
   },
   symbolsInSpans: {
-    args: () => [[{ name: 'f', kind: 'function', startLine: 1, endLine: 3 }], ranges('1-2')],
+    args: () => [
+      [{ name: 'f', kind: 'function', startLine: 1, endLine: 3 }],
+      ranges('1-2'),
+      { by: 'overlap' },
+    ],
     kind: 'tool',
   },
   describeSession: { args: () => [project], kind: 'tool' },

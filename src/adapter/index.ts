@@ -4,7 +4,7 @@
  * that reads rendered responses back to measure them, and a heuristic symbol
  * extractor for hosts without an index of their own.
  */
-export { formatRefreshOffer, type PointerInput } from '../dedup/pointer.js';
+export { formatRefreshOffer, type PointerInput, type PointerWords } from '../dedup/pointer.js';
 export type { LineSymbolNode, SymbolKind, SymbolNode } from '../dedup/symbols.js';
 export type { Emission, FileEmission } from '../ledger/types.js';
 export {

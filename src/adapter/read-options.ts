@@ -10,7 +10,6 @@
  * rendered (nothing is recorded for it), ranges that cannot be read are
  * dropped, and a recorder that fails loses what it failed to record.
  */
-import { frozen, frozenEach } from '../boundary/freeze.js';
 import {
   limitOr,
   listOf,
@@ -20,9 +19,8 @@ import {
   readOr,
   stringOf,
 } from '../boundary/read.js';
-import { writePointer } from '../dedup/pointer.js';
+import { type PointerWriter, readPointerWords } from '../dedup/pointer.js';
 import {
-  type PointerParts,
   readCalls,
   readSymbolNodes,
   readThresholds,
@@ -54,9 +52,6 @@ export interface SourceFile {
 
 /** The recorder calls a render loop makes, each one contained: a throw loses that report. */
 export type Reporter = Pick<EmissionRecorder, 'source' | 'pointer' | 'drop' | 'numbered'>;
-
-/** Writes a pointer; never throws, always returns a string. */
-export type PointerWriter = (parts: PointerParts) => string;
 
 /** What opens a response: its number and the context token to echo, when known. */
 export interface ResponseHeader {
@@ -179,25 +174,6 @@ function readReporter(raw: unknown): Reporter | null {
 }
 
 /**
- * The caller's pointer writer, falling back to the default wording when it
- * throws or returns no string. It is handed the parts frozen, so what it does
- * to them cannot reach the default wording.
- */
-function readPointer(raw: unknown): PointerWriter {
-  if (typeof raw !== 'function') return writePointer;
-  return (parts) => {
-    const shown = Object.freeze({
-      ...parts,
-      covered: frozenEach([...parts.covered]),
-      symbols: frozen([...parts.symbols]),
-      calls: frozen([...parts.calls]),
-    });
-    const out = contained(raw, undefined, [shown]);
-    return typeof out === 'string' ? out : writePointer(parts);
-  };
-}
-
-/**
  * The header fields of a renderer's options: `callIndex` (else the plan's, when
  * given) as a positive safe integer, `context` as a token, `refresh` as `true`;
  * anything else reads as absent.
@@ -234,7 +210,7 @@ export function readMarkdownOptions(options: unknown): MarkdownInput | null {
     files,
     sources: readSources(prop(options, 'sources')),
     reporter,
-    pointer: readPointer(prop(options, 'pointer')),
+    pointer: readPointerWords(prop(options, 'pointer')),
     cap: limitOr(prop(options, 'maxResponseChars'), Number.POSITIVE_INFINITY),
     title: stringOf(prop(options, 'title')),
     header: readResponseHeader(options, prop(plan, 'callIndex'), prop(plan, 'generation')),
@@ -254,7 +230,7 @@ export function readReadOptions(options: unknown): ReadInput | null {
     file,
     source,
     reporter,
-    pointer: readPointer(prop(options, 'pointer')),
+    pointer: readPointerWords(prop(options, 'pointer')),
     header: readResponseHeader(
       options,
       prop(prop(options, 'plan'), 'callIndex'),

@@ -14,7 +14,13 @@
 
 import { positiveOrNull, stringOf } from '../boundary/read.js';
 import type { FileRender } from '../dedup/plan-file.js';
-import { type PointerInput, refreshOffer, responseLabel, symbolList } from '../dedup/pointer.js';
+import {
+  type PointerInput,
+  type PointerWriter,
+  refreshOffer,
+  responseLabel,
+  symbolList,
+} from '../dedup/pointer.js';
 import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
 import type { DedupThresholds } from '../dedup/thresholds.js';
 import type { LineRange } from '../ranges/range.js';
@@ -28,7 +34,6 @@ import {
 } from '../text/lines.js';
 import {
   type PlannedFile,
-  type PointerWriter,
   type Reporter,
   type ResponseHeader,
   readMarkdownOptions,

@@ -223,13 +223,13 @@ function unionOf(served: readonly ServedRecord[]): readonly LineRange[] {
 }
 
 /**
- * The size gate over the maximal runs of `intended` (normalized) that some
+ * @internal The size gate over the maximal runs of `intended` (normalized) that some
  * record served, found in one walk of both sets, span by span, never line by
  * line: the runs that earn a pointer (`earns`, told whether the run is a
  * whole intended span: a section held first line to last), or `null` when
  * nothing intended was held at all.
  */
-function heldRuns(
+export function heldRuns(
   intended: readonly LineRange[],
   served: readonly ServedRecord[],
   earns: (run: LineRange, whole: boolean) => boolean,
@@ -389,8 +389,8 @@ export function skipped(work: FileWork): FileWork {
   return decided(work, 'skipped', NONE, NONE, NONE, work.cutAt, null);
 }
 
-/** The records that served some of `covered`, most recent first (as `served` is ordered). */
-function citing(served: readonly ServedRecord[], covered: readonly LineRange[]): number[] {
+/** @internal The records that served some of `covered`, most recent first (as `served` is ordered). */
+export function citing(served: readonly ServedRecord[], covered: readonly LineRange[]): number[] {
   if (covered.length === 0) return [];
   const out: number[] = [];
   for (const r of served) {

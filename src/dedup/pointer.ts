@@ -8,6 +8,8 @@
  * and never sends the reader to the file.
  */
 
+import { frozen, frozenEach } from '../boundary/freeze.js';
+import { prop, readOr } from '../boundary/read.js';
 import { readGeneration } from '../ledger/random.js';
 import { spansText } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
@@ -44,6 +46,52 @@ export interface PointerInput {
   /** Symbols named before `+N more` (a plan's `thresholds.maxSymbolsInPointer`; default 5). */
   readonly maxSymbolsInPointer?: number | undefined;
 }
+
+/**
+ * A host's own wording of the pointer: the sentences it is made of, each a
+ * template. Any part left out (or not a string) keeps the default wording
+ * shown beside it. In a template, `{what}` is the path in backticks with its
+ * spans and symbols (`` `src/a.ts` L10-80 (Session, login) ``), `{path}`,
+ * `{spans}` and `{symbols}` those parts alone, `{responses}` the cited
+ * responses (`response #3`, `responses #5 and #3`; `that copy` without
+ * numbers), `{numbers}` the numbers alone (`#5 and #3`), `{is}` `is` or
+ * `are` to agree with them, and `{refresh}` the `refresh` argument to pass
+ * (`[5, 3]`, or `true`). Another `{name}` stays as written.
+ */
+export interface PointerWords {
+  /** Opens a pointer that cites numbers. `'Sent in {responses} of this conversation: {what}.'` */
+  readonly sent?: string | undefined;
+  /** Opens a pointer without numbers. `'Sent earlier in this conversation: {what}.'` */
+  readonly sentEarlier?: string | undefined;
+  /** Follows the opening when nothing else of the file follows. `'The file is unchanged since.'` */
+  readonly unchanged?: string | undefined;
+  /** Follows the opening when new lines follow. `'The file is unchanged since; only the lines not sent before follow.'` */
+  readonly partial?: string | undefined;
+  /** The one-line form, citing numbers. `'{what}: unchanged, in {numbers}.'` */
+  readonly compact?: string | undefined;
+  /** The one-line form without numbers. `'{what}: unchanged, sent earlier in this conversation.'` */
+  readonly compactEarlier?: string | undefined;
+  /** The refresh offer (`refresh: true`). ``'If {responses} {is} no longer in your context, call this tool again with `refresh: {refresh}`.'`` */
+  readonly refresh?: string | undefined;
+}
+
+/** Every sentence of a wording, read. */
+type Wording = { readonly [K in keyof PointerWords]-?: string };
+
+/** The default wording, as templates (see {@link PointerWords}). */
+const WORDS: Wording = /* @__PURE__ */ Object.freeze({
+  sent: 'Sent in {responses} of this conversation: {what}.',
+  sentEarlier: 'Sent earlier in this conversation: {what}.',
+  unchanged: 'The file is unchanged since.',
+  partial: 'The file is unchanged since; only the lines not sent before follow.',
+  compact: '{what}: unchanged, in {numbers}.',
+  compactEarlier: '{what}: unchanged, sent earlier in this conversation.',
+  refresh:
+    'If {responses} {is} no longer in your context, call this tool again with `refresh: {refresh}`.',
+});
+
+/** A pointer writer: the pointer's parts, read, to its text. */
+export type PointerWriter = (parts: PointerParts) => string;
 
 /** Response numbers named before the rest are counted. */
 const MAX_CALLS_SHOWN = 4;
@@ -93,15 +141,36 @@ export function formatRefreshOffer(calls: readonly number[], generation?: string
   return refreshOffer(readCalls(calls), readGeneration(generation) ?? null);
 }
 
-/** @internal {@link formatRefreshOffer} of response numbers (and their tag) already read. */
-export function refreshOffer(calls: readonly number[], generation: string | null = null): string {
-  if (calls.length === 0) {
-    return 'If that copy is no longer in your context, call this tool again with `refresh: true`.';
-  }
+/** What the placeholders of a template stand for (see {@link PointerWords}). */
+type Fills = Readonly<Record<string, string>>;
+
+function fill(template: string, fills: Fills): string {
+  return template.replace(/\{(\w+)\}/g, (text, name: string) =>
+    Object.hasOwn(fills, name) ? fills[name]! : text,
+  );
+}
+
+/** The placeholders a refresh offer for `calls` fills in. */
+function citing(calls: readonly number[], generation: string | null): Fills {
   const cited = numbers(calls, generation);
-  const which = calls.length === 1 ? `response ${cited} is` : `responses ${cited} are`;
-  const arg = calls.length <= MAX_CALLS_SHOWN ? `[${calls.join(', ')}]` : 'true';
-  return `If ${which} no longer in your context, call this tool again with \`refresh: ${arg}\`.`;
+  return {
+    numbers: cited,
+    responses:
+      calls.length === 0
+        ? 'that copy'
+        : `${calls.length === 1 ? 'response' : 'responses'} ${cited}`,
+    is: calls.length > 1 ? 'are' : 'is',
+    refresh: calls.length > 0 && calls.length <= MAX_CALLS_SHOWN ? `[${calls.join(', ')}]` : 'true',
+  };
+}
+
+/** @internal {@link formatRefreshOffer} of response numbers (and their tag) already read. */
+export function refreshOffer(
+  calls: readonly number[],
+  generation: string | null = null,
+  words: Wording = WORDS,
+): string {
+  return fill(words.refresh, citing(calls, generation));
 }
 
 /**
@@ -114,6 +183,13 @@ export function refreshOffer(calls: readonly number[], generation: string | null
  * (`` `src/a.ts` L248-254: unchanged, in #2. ``). With `refresh:
  * true` it ends with {@link formatRefreshOffer}'s sentence, for a host that
  * writes one pointer a response. It never sends the reader to the file.
+ *
+ * `words` is the host's wording: the sentences as templates
+ * ({@link PointerWords}; a part left out, or not a string, keeps the
+ * default), or a function of the pointer's parts (read and frozen; when it
+ * throws or returns no string, the default wording is used). The text says
+ * what the host's words say — the default wording never tells the reader to
+ * read the file, and neither does this function on its own.
  *
  * @example
  * ```ts
@@ -130,10 +206,49 @@ export function refreshOffer(calls: readonly number[], generation: string | null
  * //   + ' If response #3 is no longer in your context, call this tool again with `refresh: [3]`.'
  * formatPointer({ path: 'core/util.ts', covered: [{ start: 248, end: 254 }], calls: [2], compact: true });
  * // → '`core/util.ts` L248-254: unchanged, in #2.'
+ * formatPointer(
+ *   { path: 'src/auth.ts', covered: [{ start: 10, end: 80 }], calls: [3] },
+ *   { sent: 'Already shown in {responses}: {what}.', unchanged: 42 as unknown as string },
+ * );
+ * // → 'Already shown in response #3: `src/auth.ts` L10-80. The file is unchanged since.'
+ * formatPointer({ path: 'a.ts', covered: [{ start: 1, end: 9 }] }, (p) => `${p.path}: see above`);
+ * // → 'a.ts: see above'
  * ```
  */
-export function formatPointer(input: PointerInput): string {
-  return writePointer(readPointerInput(input));
+export function formatPointer(
+  input: PointerInput,
+  words?: PointerWords | ((parts: PointerInput) => string),
+): string {
+  return readPointerWords(words)(readPointerInput(input));
+}
+
+/**
+ * @internal The host's wording read once into a pointer writer: a words
+ * object filled in from the defaults (parts that are not strings keep
+ * theirs), a function contained (handed the parts frozen, so what it does to
+ * them cannot reach the default wording; a throw or a result that is no
+ * string falls back to it), anything else the default wording.
+ */
+export function readPointerWords(raw: unknown): PointerWriter {
+  if (typeof raw === 'function') {
+    return (parts) => {
+      const shown = Object.freeze({
+        ...parts,
+        covered: frozenEach(parts.covered.map((r) => ({ ...r }))),
+        symbols: frozen([...parts.symbols]),
+        calls: frozen([...parts.calls]),
+      });
+      const out = readOr(() => Reflect.apply(raw, undefined, [shown]) as unknown, undefined);
+      return typeof out === 'string' ? out : writePointer(parts);
+    };
+  }
+  if (typeof raw !== 'object' || raw === null) return writePointer;
+  const words: Record<string, string> = {};
+  for (const [name, fallback] of Object.entries(WORDS)) {
+    const given = prop(raw, name);
+    words[name] = typeof given === 'string' ? given : fallback;
+  }
+  return (parts) => writePointer(parts, words as Wording);
 }
 
 /**
@@ -141,16 +256,17 @@ export function formatPointer(input: PointerInput): string {
  * renderer from a plan it read): `covered` normalized, names trimmed and
  * non-blank, `calls` positive and each once.
  */
-export function writePointer(p: PointerParts): string {
-  let what = p.path !== '' ? `\`${p.path}\`` : 'this file';
+export function writePointer(p: PointerParts, words: Wording = WORDS): string {
+  const generation = p.generation ?? null;
   const spans = spansText(p.covered, p.maxSpansInPointer);
-  const names = symbolList(p.symbols, p.maxSymbolsInPointer);
+  const symbols = symbolList(p.symbols, p.maxSymbolsInPointer);
+  let what = p.path !== '' ? `\`${p.path}\`` : 'this file';
   if (spans !== '') what += ` ${spans}`;
-  if (names !== '') what += ` (${names})`;
+  if (symbols !== '') what += ` (${symbols})`;
+  const fills = { ...citing(p.calls, generation), what, path: p.path, spans, symbols };
+  const cites = p.calls.length > 0;
   const text = p.compact
-    ? `${what}: unchanged, ${p.calls.length === 0 ? 'sent earlier in this conversation' : `in ${numbers(p.calls, p.generation ?? null)}`}.`
-    : `Sent ${p.calls.length === 0 ? 'earlier in this conversation' : `in ${p.calls.length === 1 ? 'response' : 'responses'} ${numbers(p.calls, p.generation ?? null)} of this conversation`}: ${what}. The file is unchanged since${
-        p.partial ? '; only the lines not sent before follow.' : '.'
-      }`;
-  return p.refresh ? `${text} ${refreshOffer(p.calls, p.generation ?? null)}` : text;
+    ? fill(cites ? words.compact : words.compactEarlier, fills)
+    : `${fill(cites ? words.sent : words.sentEarlier, fills)} ${fill(p.partial ? words.partial : words.unchanged, fills)}`;
+  return p.refresh ? `${text} ${fill(words.refresh, fills)}` : text;
 }

@@ -92,7 +92,8 @@ export interface OneFileInput extends PlanSettings {
 /** A screen of orientation: what the hold-back restores of a file at most, by default. */
 const HOLD_BACK_CHARS = 1200;
 
-function pathProblem(path: unknown): PathProblem {
+/** @internal Whether `path` is one a ledger record could be keyed on, and why not. */
+export function pathProblem(path: unknown): PathProblem {
   if (typeof path !== 'string' || path === '') return 'no-path';
   if (path.length > MAX_PATH_CHARS || path.includes('\u0000')) return 'unusable-path';
   return /(^|[\\/])\.\.([\\/]|$)/.test(path) ? 'unusable-path' : 'none';

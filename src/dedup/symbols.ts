@@ -3,6 +3,7 @@
  * list. Not a parser: the caller brings the symbol nodes it already
  * has from its index.
  */
+import { prop } from '../boundary/read.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRanges } from '../ranges/read.js';
 import { readSymbolNodes, type SymbolExtent } from './read-input.js';
@@ -46,6 +47,22 @@ export interface LineSymbolNode {
   readonly endLine: number;
 }
 
+/**
+ * Which symbols a span names: those whose declaration line (the node's first)
+ * it holds, or every symbol it overlaps at all.
+ */
+export type SymbolsBy = 'declaration' | 'overlap';
+
+/** Options of {@link symbolsInSpans}. */
+export interface SymbolsInSpansOptions {
+  /**
+   * `'declaration'` (the default): a symbol whose declaration line is in a
+   * span. `'overlap'`: any symbol a span touches, the enclosing class of a
+   * method body included. Anything else reads as the default.
+   */
+  readonly by?: SymbolsBy | undefined;
+}
+
 /** Index of the first span of a normalized set whose end is at or past `line`. */
 function firstEndingAtOrAfter(spans: readonly LineRange[], line: number): number {
   let lo = 0;
@@ -77,25 +94,39 @@ function firstEndingAtOrAfter(spans: readonly LineRange[], line: number): number
  *   ],
  *   [{ start: 1, end: 30 }, { start: 95, end: 99 }],
  * ); // → ['Session', 'login']   (audit starts at L90: only its end was sent)
+ * symbolsInSpans(
+ *   [
+ *     { name: 'ZodType', kind: 'class', start: 1, end: 400 },
+ *     { name: 'parse', kind: 'method', start: 120, end: 140 },
+ *   ],
+ *   [{ start: 125, end: 130 }],
+ *   { by: 'overlap' },
+ * ); // → ['ZodType', 'parse']   (with the default, [])
  * ```
  */
 export function symbolsInSpans(
   nodes: readonly (SymbolNode | LineSymbolNode)[],
   spans: readonly LineRange[],
+  options?: SymbolsInSpansOptions,
 ): string[] {
   const set = readRanges(spans);
   // No spans, no names: the nodes need not be read.
-  return set.length === 0 ? [] : symbolNames(readSymbolNodes(nodes), set);
+  if (set.length === 0) return [];
+  return symbolNames(readSymbolNodes(nodes), set, prop(options, 'by') === 'overlap');
 }
 
 /**
  * @internal {@link symbolsInSpans} over symbol nodes already read and a
- * normalized set of spans.
+ * normalized set of spans: by declaration line, or (`overlap`) by any line.
  */
-export function symbolNames(nodes: readonly SymbolExtent[], set: readonly LineRange[]): string[] {
+export function symbolNames(
+  nodes: readonly SymbolExtent[],
+  set: readonly LineRange[],
+  overlap = false,
+): string[] {
   const hits = nodes.filter((node) => {
     const k = firstEndingAtOrAfter(set, node.start);
-    return k < set.length && set[k]!.start <= node.start;
+    return k < set.length && set[k]!.start <= (overlap ? node.end : node.start);
   });
   // A stable sort: nodes that start on the same line keep their input order.
   hits.sort((a, b) => a.start - b.start);

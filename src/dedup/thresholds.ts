@@ -45,26 +45,52 @@ export const DEDUP_THRESHOLDS: DedupThresholds = /* @__PURE__ */ Object.freeze({
 });
 
 const OFF = /* @__PURE__ */ new Set(['0', 'false', 'off', 'no']);
+const ON = /* @__PURE__ */ new Set(['1', 'true', 'on', 'yes']);
+
+/** Options of {@link dedupEnabledFromEnv}. */
+export interface DedupEnvOptions {
+  /** The variable to read (default `SPAN_LEDGER_DEDUP`). */
+  readonly name?: string | undefined;
+  /**
+   * What an unset variable means (default `true`). With `true`, only `0`,
+   * `false`, `off` or `no` turn dedup off; with `false` (an opt-in host), only
+   * `1`, `true`, `on` or `yes` turn it on.
+   */
+  readonly default?: boolean | undefined;
+}
 
 /**
- * Reads the dedup switch from an environment. Unset (or not a string) → on;
- * `0`, `false`, `off` or `no`, trimmed and in any case → off; anything else → on.
- * `env` defaults to `process.env` where there is one (no Node import needed).
+ * Reads the dedup switch from an environment. By default dedup is on: unset
+ * (or not a string) → on; `0`, `false`, `off` or `no`, trimmed and in any
+ * case → off; anything else → on. A host whose dedup is opt-in passes
+ * `default: false`: then only `1`, `true`, `on` or `yes` turn it on, and
+ * anything else — unset, blank, a typo, a value that is not a string — leaves
+ * it off. `env` defaults to `process.env` where there is one (no Node import
+ * needed); the second argument is the options, or the variable's name alone.
+ * Options that cannot be read keep their defaults.
  *
  * @example
  * ```ts
  * dedupEnabledFromEnv({});                             // true
  * dedupEnabledFromEnv({ SPAN_LEDGER_DEDUP: ' Off ' }); // false
  * dedupEnabledFromEnv({ MY_DEDUP: '0' }, 'MY_DEDUP');  // false
+ * const optIn = { name: 'CODEGRAPH_DEDUP', default: false };
+ * dedupEnabledFromEnv({}, optIn);                              // false
+ * dedupEnabledFromEnv({ CODEGRAPH_DEDUP: 'maybe' }, optIn);    // false
+ * dedupEnabledFromEnv({ CODEGRAPH_DEDUP: ' YES ' }, optIn);    // true
  * planCall({ files: [], prior: null, enabled: dedupEnabledFromEnv() }); // reads process.env
  * ```
  */
 export function dedupEnabledFromEnv(
   env?: Readonly<Record<string, string | undefined>> | null,
-  name = 'SPAN_LEDGER_DEDUP',
+  options: DedupEnvOptions | string = {},
 ): boolean {
-  // No `process` (browsers), or a junk environment: no string found, so on.
+  const given = typeof options === 'string' ? options : prop(options, 'name');
+  const name = typeof given === 'string' ? given : 'SPAN_LEDGER_DEDUP';
+  const optIn = typeof options !== 'string' && prop(options, 'default') === false;
+  // No `process` (browsers), or a junk environment: no string found, so the default.
   const source = env ?? (globalThis as { process?: { env?: unknown } }).process?.env;
   const raw = prop(source, name);
-  return typeof raw !== 'string' || !OFF.has(raw.trim().toLowerCase());
+  const value = typeof raw === 'string' ? raw.trim().toLowerCase() : null;
+  return optIn ? value !== null && ON.has(value) : value === null || !OFF.has(value);
 }

@@ -186,6 +186,23 @@ export function viewOf(ledger: Ledger, session: string | null): SessionView {
   return viewOfProjects(projects);
 }
 
+/**
+ * The retained record of one (bucket, project) entry of a ledger this library
+ * built — every record the bounds kept, not a view's window — or `null` when
+ * the bucket has no entry for that root (never asked about it, evicted,
+ * forgotten, cleared). A root that is not a string has none. Frozen.
+ */
+export function entryOf(
+  ledger: Ledger,
+  session: string | null,
+  projectRoot: unknown,
+): ProjectState | null {
+  if (typeof projectRoot !== 'string') return null;
+  const key = projectKey(projectRoot);
+  const found = ledger.entries.find((e) => e.session === session && e.key === key);
+  return found === undefined ? null : own(found.project);
+}
+
 /** The view of `projects`, frozen and marked as the library's own. */
 export function viewOfProjects(projects: ProjectState[]): SessionView {
   return own(Object.freeze({ version: 1, projects: Object.freeze(projects) }));

@@ -8,12 +8,13 @@ import { createLedger } from './ledger.js';
 import { mintGeneration } from './random.js';
 import {
   type CheckedEvent,
+  CLEARED,
   readForgotten,
   readPruned,
   readRecorded,
   readReserved,
 } from './read-event.js';
-import { applyEvent, lastRecord, reservationOf, viewOf } from './reduce.js';
+import { applyEvent, entryOf, lastRecord, reservationOf, viewOf } from './reduce.js';
 import { projectFromView } from './selectors.js';
 import { normalizeSessionId } from './session-id.js';
 import type { Ledger, LedgerLimits, SessionStore, SessionView } from './types.js';
@@ -34,6 +35,10 @@ import type { Ledger, LedgerLimits, SessionStore, SessionView } from './types.js
  * const next = spans.reserve('/repo')!;  // the next call takes its number before it is planned
  * next.callIndex;                         // 2
  * next.prior.callIndex;                   // 2: planCall prints it
+ * spans.entry('/repo')?.callCount;         // 2: the retained record, every call the bounds kept
+ * spans.entry('/elsewhere');               // null: never asked about
+ * spans.clear();                           // everything goes
+ * spans.entry('/repo');                    // null
  * ```
  */
 export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore {
@@ -62,6 +67,9 @@ export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore
     project(projectRoot, sessionId) {
       return projectFromView(view(sessionId), projectRoot);
     },
+    entry(projectRoot, sessionId) {
+      return entryOf(current, normalizeSessionId(sessionId) ?? null, projectRoot);
+    },
     prune(request) {
       // Read field by field: the request may come straight from a tool call.
       const session = normalizeSessionId(prop(request, 'sessionId')) ?? null;
@@ -69,6 +77,9 @@ export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore
     },
     forget(sessionId) {
       step(readForgotten(sessionId));
+    },
+    clear() {
+      step(CLEARED);
     },
     ledger() {
       return current;

@@ -298,12 +298,27 @@ export interface SessionStore {
    */
   project(projectRoot: string, sessionId?: string): ProjectState | null;
   /**
+   * The retained record of the bucket's entry for `projectRoot`: every call
+   * record the bounds kept (`maxCallsRetained`, `maxRangesRetained`), where
+   * `project` hands out the view's window (`maxViewCalls`); `null` for a
+   * project this session never asked about (or whose entry was evicted,
+   * forgotten or cleared). Roots compare by `projectKey`. Frozen, and
+   * usable as a `prior`. Never throws.
+   */
+  entry(projectRoot: string, sessionId?: string): ProjectState | null;
+  /**
    * Drops what the agent no longer holds (dispatches `pruned`); counters stay.
    * A request that is malformed, or matches nothing, changes nothing.
    */
   prune(request?: PruneRequest): void;
   /** Drops that session's entries; a blank or non-string id drops nothing. */
   forget(sessionId: string): void;
+  /**
+   * Drops every session's entries and counters (dispatches `cleared`): a host
+   * restarting its bookkeeping, a test starting over. Every bucket numbers
+   * from 1 again, under a fresh numbering tag when its calls reserve.
+   */
+  clear(): void;
   /** The current ledger value (plain, frozen data; later records never change it). */
   ledger(): Ledger;
 }

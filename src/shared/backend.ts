@@ -31,6 +31,11 @@ export interface SharedStoreBackend {
     ttlMs: number,
     deadline?: number,
   ): Promise<boolean>;
+  /**
+   * Optional: drops every value the store wrote (`SharedSessionStore.clear`
+   * calls it). A backend without one cannot be emptied through the store.
+   */
+  clear?(): Promise<void>;
 }
 
 /**
@@ -43,11 +48,13 @@ export interface MemoryBackendOptions {
 
 /**
  * The in-memory backend: a {@link SharedStoreBackend} that can also say how
- * many values it holds.
+ * many values it holds, and be emptied.
  */
 export interface MemoryBackend extends SharedStoreBackend {
   /** Values held, counting expired ones not yet dropped (a write drops those that expired first). */
   size(): number;
+  /** Drops every value. */
+  clear(): Promise<void>;
 }
 
 /**
@@ -65,6 +72,8 @@ export interface MemoryBackend extends SharedStoreBackend {
  * await backend.get('k');                             // 'v1'
  * clock = 1000;
  * await backend.get('k');                             // null: its TTL ran out
+ * await backend.clear();                              // every value goes
+ * backend.size();                                     // 0
  * ```
  * @throws {TypeError} when `options` is not an object or `options.now` not a function.
  */
@@ -108,6 +117,9 @@ export function createMemoryBackend(options?: MemoryBackendOptions): MemoryBacke
     },
     size() {
       return values.size;
+    },
+    async clear() {
+      values.clear();
     },
   };
 }

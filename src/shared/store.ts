@@ -21,7 +21,7 @@ import {
   readRecorded,
   readReserved,
 } from '../ledger/read-event.js';
-import { applyEvent, lastRecord, reservationOf, viewOf } from '../ledger/reduce.js';
+import { applyEvent, entryOf, lastRecord, reservationOf, viewOf } from '../ledger/reduce.js';
 import { projectFromView } from '../ledger/selectors.js';
 import { normalizeSessionId } from '../ledger/session-id.js';
 import type {
@@ -121,6 +121,13 @@ export interface SharedSessionStore {
   /** `projectFromView(await view(sessionId), projectRoot)`: never `null`, the store tracks. */
   project(projectRoot: string, sessionId?: string): Promise<ProjectState>;
   /**
+   * The retained record of the session's entry for `projectRoot` (see
+   * `SessionStore.entry`): every record the bounds kept, or `null` for a
+   * project the session never asked about — and when the backend failed
+   * (nothing is known, so nothing may be withheld).
+   */
+  entry(projectRoot: string, sessionId?: string): Promise<ProjectState | null>;
+  /**
    * Drops what the agent no longer holds (writes `pruned` into the session's
    * value); counters stay. A request that is malformed, or matches nothing,
    * writes nothing.
@@ -128,6 +135,14 @@ export interface SharedSessionStore {
   prune(request?: PruneRequest): Promise<void>;
   /** Drops the session's value; a blank or non-string id drops nothing. */
   forget(sessionId: string): Promise<void>;
+  /**
+   * Empties the backend through its `clear` (every session's value, written
+   * by any process) and forgets the values this store has seen. Resolves
+   * `true` when the backend was emptied; `false` when it has no `clear` (the
+   * Redis backend has none: its values expire with their TTL, or the host
+   * deletes the prefix's keys itself), or failed or hung.
+   */
+  clear(): Promise<boolean>;
 }
 
 /** One pending write of a bucket: its event (read, of the bucket's own entries) and whom to tell the outcome. */
@@ -205,9 +220,12 @@ function checkBackend(backend: unknown): void {
  * (await store.record(emission, 'conversation-7'))?.index;     // 1 (null when the backend failed)
  * (await store.project('/repo', 'conversation-7'))?.callCount; // 1
  * (await store.reserve('/repo', 'conversation-7'))?.callIndex; // 2: the next call's number
+ * (await store.entry('/repo', 'conversation-7'))?.calls.length; // 1: every retained record
+ * await store.entry('/elsewhere', 'conversation-7');           // null: never asked about
  * await store.prune({ sessionId: 'conversation-7', calls: [1] }); // the agent lost response #1
  * await store.forget('conversation-7');
  * (await store.view('conversation-7')).projects;               // []
+ * await store.clear();                                         // true: the memory backend is emptied
  * ```
  */
 export function createSharedSessionStore(
@@ -331,13 +349,18 @@ export function createSharedSessionStore(
     });
   }
 
-  async function view(sessionId?: string): Promise<SessionView> {
+  /** The bucket's ledger as stored, or `null` when the backend failed. */
+  async function bucket(sessionId: unknown): Promise<Ledger | null> {
     try {
-      const { ledger } = await load(bucketKey(sessionId), Date.now() + timeoutMs);
-      return viewOf(ledger, null);
+      return (await load(bucketKey(sessionId), Date.now() + timeoutMs)).ledger;
     } catch {
-      return emptyView;
+      return null;
     }
+  }
+
+  async function view(sessionId?: string): Promise<SessionView> {
+    const ledger = await bucket(sessionId);
+    return ledger === null ? emptyView : viewOf(ledger, null);
   }
 
   return {
@@ -361,6 +384,11 @@ export function createSharedSessionStore(
     async project(projectRoot, sessionId) {
       return projectFromView(await view(sessionId), projectRoot)!;
     },
+    async entry(projectRoot, sessionId) {
+      const ledger = await bucket(sessionId);
+      // The bucket's value holds its entries under the default bucket.
+      return ledger === null ? null : entryOf(ledger, null, projectRoot);
+    },
     async prune(request) {
       // Read field by field: the request may come straight from a tool call.
       // The bucket's value holds its entries under the default bucket.
@@ -371,6 +399,17 @@ export function createSharedSessionStore(
     async forget(sessionId) {
       if (normalizeSessionId(sessionId) === undefined) return;
       await write(sessionId, CLEARED);
+    },
+    async clear() {
+      seen.clear();
+      const clear = prop(backend, 'clear');
+      if (typeof clear !== 'function') return false;
+      try {
+        await beforeDeadline(() => Reflect.apply(clear, backend, []), Date.now() + timeoutMs);
+        return true;
+      } catch {
+        return false;
+      }
     },
   };
 }
