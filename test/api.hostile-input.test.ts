@@ -188,7 +188,10 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   projectFromView: { args: () => [{ version: 1, projects: [project] }, '/repo'], kind: 'tool' },
   servedRangesForFile: { args: () => [project, 'a.ts', fp], kind: 'tool' },
   servedBy: {
-    args: () => [project, { path: 'a.ts', fingerprint: fp, ranges: ranges('1-3'), projectRoot: '/repo' }],
+    args: () => [
+      project,
+      { path: 'a.ts', fingerprint: fp, ranges: ranges('1-3'), projectRoot: '/repo' },
+    ],
     kind: 'tool',
   },
   normalizeSessionId: { args: () => ['s1'], kind: 'tool' },
