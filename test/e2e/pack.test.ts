@@ -203,3 +203,52 @@ describe('the packed tarball', () => {
     expect(run.stdout.length).toBeGreaterThan(0);
   });
 });
+
+/** The lifecycle scripts npm runs when a package is installed (`prepare` too, for a git or folder dependency). */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
+describe('installing runs nothing', () => {
+  it('the packed package.json of span-ledger and of span-ledger-proxy has no install-time script', () => {
+    const core = JSON.parse(
+      readFileSync(join(project, 'node_modules', 'span-ledger', 'package.json'), 'utf8'),
+    );
+    const out = execFileSync(
+      'npm',
+      ['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
+      { cwd: join(REPO, 'packages', 'proxy'), encoding: 'utf8', env: NPM_ENV },
+    );
+    const [proxyPack] = JSON.parse(out) as { filename: string }[];
+    const proxy = JSON.parse(
+      execFileSync('tar', ['-xzOf', join(dir, proxyPack!.filename), 'package/package.json'], {
+        encoding: 'utf8',
+      }),
+    );
+    for (const manifest of [core, proxy]) {
+      const scripts = Object.keys(manifest.scripts ?? {});
+      expect(
+        scripts.filter((s) => INSTALL_SCRIPTS.includes(s)),
+        manifest.name,
+      ).toEqual([]);
+    }
+  });
+
+  it('an install of the tarball with scripts allowed runs no script of span-ledger', () => {
+    const fresh = join(dir, 'with-scripts');
+    mkdirSync(fresh);
+    writeFileSync(join(fresh, 'package.json'), JSON.stringify({ name: 'fresh', private: true }));
+    const run = spawnSync(
+      'npm',
+      [
+        'install',
+        '--offline',
+        '--ignore-scripts=false',
+        '--foreground-scripts',
+        '--no-package-lock',
+        join(dir, packed.filename),
+      ],
+      { cwd: fresh, encoding: 'utf8', env: NPM_ENV },
+    );
+    expect(run.status).toBe(0);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/^> span-ledger@/m);
+  });
+});

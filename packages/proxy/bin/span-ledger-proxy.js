@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `span-ledger-proxy` command: runs the built CLI. In a clone of the
-// repository, `npm ci` builds it (the root's `prepare` script).
+// repository, `npm run build` (or `npm test`) builds it; nothing runs at install.
 import { existsSync } from 'node:fs';
 
 const cli = new URL('../dist/cli.js', import.meta.url);
