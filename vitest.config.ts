@@ -1,4 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+/** `span-ledger` and its entries resolve to the sources, as tsconfig.json's `paths` say (no build needed). */
+const fromSource = [
+  { find: /^span-ledger$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+  {
+    find: /^span-ledger\/(adapter|shared|wire|testing|redis)$/,
+    replacement: fileURLToPath(new URL('./src/$1/index.ts', import.meta.url)),
+  },
+];
 
 /**
  * Three projects: `unit` (the library's rules, in process: algebra, ledger,
@@ -16,6 +26,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          alias: fromSource,
           exclude: ['test/e2e/**', 'test/browser/**', 'node_modules/**'],
         },
       },
