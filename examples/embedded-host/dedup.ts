@@ -23,6 +23,7 @@ import {
   formatResponseHeader,
 } from 'span-ledger/adapter';
 import type { DedupSeam, HostFile, Lines, ResponseDedup } from './host.js';
+import { charsOf } from './ledger-only.js';
 
 /** The host's pointer sentence, as its instructions quote it. */
 export const HOST_WORDS: PointerWords = {
@@ -30,12 +31,6 @@ export const HOST_WORDS: PointerWords = {
   unchanged: 'Not changed since.',
   partial: 'Not changed since; only new lines below.',
 };
-
-/** UTF-16 chars of `spans` of `content` (span-ledger counts chars; the host counts bytes). */
-function charsOf(content: string, spans: readonly Lines[]): number {
-  const lines = content.split('\n');
-  return spans.reduce((n, s) => n + lines.slice(s.start - 1, s.end).join('\n').length, 0);
-}
 
 /**
  * The seam filled with span-ledger (`seam` is `undefined` while dedup is
