@@ -19,7 +19,7 @@ import {
   readOr,
   stringOf,
 } from '../boundary/read.js';
-import { type PointerWriter, readPointerWords } from '../dedup/pointer.js';
+import { type PointerWriter, readPointerWriter } from '../dedup/pointer.js';
 import {
   readCalls,
   readSymbolNodes,
@@ -210,7 +210,7 @@ export function readMarkdownOptions(options: unknown): MarkdownInput | null {
     files,
     sources: readSources(prop(options, 'sources')),
     reporter,
-    pointer: readPointerWords(prop(options, 'pointer')),
+    pointer: readPointerWriter(prop(options, 'pointer')),
     cap: limitOr(prop(options, 'maxResponseChars'), Number.POSITIVE_INFINITY),
     title: stringOf(prop(options, 'title')),
     header: readResponseHeader(options, prop(plan, 'callIndex'), prop(plan, 'generation')),
@@ -230,7 +230,7 @@ export function readReadOptions(options: unknown): ReadInput | null {
     file,
     source,
     reporter,
-    pointer: readPointerWords(prop(options, 'pointer')),
+    pointer: readPointerWriter(prop(options, 'pointer')),
     header: readResponseHeader(
       options,
       prop(prop(options, 'plan'), 'callIndex'),

@@ -75,19 +75,31 @@ export interface PointerWords {
   readonly refresh?: string | undefined;
 }
 
-/** Every sentence of a wording, read. */
-type Wording = { readonly [K in keyof PointerWords]-?: string };
+/** What the placeholders of a template stand for (see {@link PointerWords}). */
+interface Fills {
+  readonly what: string;
+  readonly path: string;
+  readonly spans: string;
+  readonly symbols: string;
+  readonly responses: string;
+  readonly numbers: string;
+  readonly is: string;
+  readonly refresh: string;
+}
 
-/** The default wording, as templates (see {@link PointerWords}). */
+/** Every sentence of a wording, as a function of the placeholders' values. */
+type Wording = { readonly [K in keyof PointerWords]-?: (f: Fills) => string };
+
+/** The default wording (see {@link PointerWords} for it as templates). */
 const WORDS: Wording = /* @__PURE__ */ Object.freeze({
-  sent: 'Sent in {responses} of this conversation: {what}.',
-  sentEarlier: 'Sent earlier in this conversation: {what}.',
-  unchanged: 'The file is unchanged since.',
-  partial: 'The file is unchanged since; only the lines not sent before follow.',
-  compact: '{what}: unchanged, in {numbers}.',
-  compactEarlier: '{what}: unchanged, sent earlier in this conversation.',
-  refresh:
-    'If {responses} {is} no longer in your context, call this tool again with `refresh: {refresh}`.',
+  sent: (f: Fills) => `Sent in ${f.responses} of this conversation: ${f.what}.`,
+  sentEarlier: (f: Fills) => `Sent earlier in this conversation: ${f.what}.`,
+  unchanged: () => 'The file is unchanged since.',
+  partial: () => 'The file is unchanged since; only the lines not sent before follow.',
+  compact: (f: Fills) => `${f.what}: unchanged, in ${f.numbers}.`,
+  compactEarlier: (f: Fills) => `${f.what}: unchanged, sent earlier in this conversation.`,
+  refresh: (f: Fills) =>
+    `If ${f.responses} ${f.is} no longer in your context, call this tool again with \`refresh: ${f.refresh}\`.`,
 });
 
 /** A pointer writer: the pointer's parts, read, to its text. */
@@ -141,17 +153,8 @@ export function formatRefreshOffer(calls: readonly number[], generation?: string
   return refreshOffer(readCalls(calls), readGeneration(generation) ?? null);
 }
 
-/** What the placeholders of a template stand for (see {@link PointerWords}). */
-type Fills = Readonly<Record<string, string>>;
-
-function fill(template: string, fills: Fills): string {
-  return template.replace(/\{(\w+)\}/g, (text, name: string) =>
-    Object.hasOwn(fills, name) ? fills[name]! : text,
-  );
-}
-
 /** The placeholders a refresh offer for `calls` fills in. */
-function citing(calls: readonly number[], generation: string | null): Fills {
+function citing(calls: readonly number[], generation: string | null) {
   const cited = numbers(calls, generation);
   return {
     numbers: cited,
@@ -170,7 +173,13 @@ export function refreshOffer(
   generation: string | null = null,
   words: Wording = WORDS,
 ): string {
-  return fill(words.refresh, citing(calls, generation));
+  return words.refresh({
+    what: '',
+    path: '',
+    spans: '',
+    symbols: '',
+    ...citing(calls, generation),
+  });
 }
 
 /**
@@ -219,36 +228,41 @@ export function formatPointer(
   input: PointerInput,
   words?: PointerWords | ((parts: PointerInput) => string),
 ): string {
-  return readPointerWords(words)(readPointerInput(input));
+  const parts = readPointerInput(input);
+  if (typeof words !== 'object' || words === null) return readPointerWriter(words)(parts);
+  const wording: Record<string, (f: Fills) => string> = {};
+  for (const [name, fallback] of Object.entries(WORDS)) {
+    const given = prop(words, name);
+    wording[name] = typeof given === 'string' ? (f) => fill(given, f) : fallback;
+  }
+  return writePointer(parts, wording as Wording);
+}
+
+/** `template` with each `{name}` of `fills` replaced by its value; another `{name}` stays. */
+function fill(template: string, fills: Fills): string {
+  return template.replace(/\{(\w+)\}/g, (text, name: string) =>
+    Object.hasOwn(fills, name) ? fills[name as keyof Fills] : text,
+  );
 }
 
 /**
- * @internal The host's wording read once into a pointer writer: a words
- * object filled in from the defaults (parts that are not strings keep
- * theirs), a function contained (handed the parts frozen, so what it does to
- * them cannot reach the default wording; a throw or a result that is no
- * string falls back to it), anything else the default wording.
+ * @internal The host's pointer writer read once: a function contained
+ * (handed the parts frozen, so what it does to them cannot reach the default
+ * wording; a throw or a result that is no string falls back to it), anything
+ * else the default wording.
  */
-export function readPointerWords(raw: unknown): PointerWriter {
-  if (typeof raw === 'function') {
-    return (parts) => {
-      const shown = Object.freeze({
-        ...parts,
-        covered: frozenEach(parts.covered.map((r) => ({ ...r }))),
-        symbols: frozen([...parts.symbols]),
-        calls: frozen([...parts.calls]),
-      });
-      const out = readOr(() => Reflect.apply(raw, undefined, [shown]) as unknown, undefined);
-      return typeof out === 'string' ? out : writePointer(parts);
-    };
-  }
-  if (typeof raw !== 'object' || raw === null) return writePointer;
-  const words: Record<string, string> = {};
-  for (const [name, fallback] of Object.entries(WORDS)) {
-    const given = prop(raw, name);
-    words[name] = typeof given === 'string' ? given : fallback;
-  }
-  return (parts) => writePointer(parts, words as Wording);
+export function readPointerWriter(raw: unknown): PointerWriter {
+  if (typeof raw !== 'function') return writePointer;
+  return (parts) => {
+    const shown = Object.freeze({
+      ...parts,
+      covered: frozenEach([...parts.covered]),
+      symbols: frozen([...parts.symbols]),
+      calls: frozen([...parts.calls]),
+    });
+    const out = readOr(() => Reflect.apply(raw, undefined, [shown]) as unknown, undefined);
+    return typeof out === 'string' ? out : writePointer(parts);
+  };
 }
 
 /**
@@ -263,10 +277,10 @@ export function writePointer(p: PointerParts, words: Wording = WORDS): string {
   let what = p.path !== '' ? `\`${p.path}\`` : 'this file';
   if (spans !== '') what += ` ${spans}`;
   if (symbols !== '') what += ` (${symbols})`;
-  const fills = { ...citing(p.calls, generation), what, path: p.path, spans, symbols };
+  const f = { ...citing(p.calls, generation), what, path: p.path, spans, symbols };
   const cites = p.calls.length > 0;
   const text = p.compact
-    ? fill(cites ? words.compact : words.compactEarlier, fills)
-    : `${fill(cites ? words.sent : words.sentEarlier, fills)} ${fill(p.partial ? words.partial : words.unchanged, fills)}`;
-  return p.refresh ? `${text} ${fill(words.refresh, fills)}` : text;
+    ? (cites ? words.compact : words.compactEarlier)(f)
+    : `${(cites ? words.sent : words.sentEarlier)(f)} ${(p.partial ? words.partial : words.unchanged)(f)}`;
+  return p.refresh ? `${text} ${words.refresh(f)}` : text;
 }

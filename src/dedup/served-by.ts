@@ -39,10 +39,10 @@ export interface Served {
   readonly coveredBy: number[];
 }
 
-const NOTHING: Served = /* @__PURE__ */ Object.freeze({
-  covered: frozenEach([]),
-  coveredBy: frozen([]),
-});
+/** The answer, frozen. */
+function answer(covered: LineRange[], coveredBy: number[]): Served {
+  return Object.freeze({ covered: frozenEach(covered), coveredBy: frozen(coveredBy) });
+}
 
 /**
  * Which of `ranges` of `path` the context holds — served by a retained
@@ -75,16 +75,13 @@ const NOTHING: Served = /* @__PURE__ */ Object.freeze({
 export function servedBy(prior: ProjectState | null, query: ServedByQuery): Served {
   const path = prop(query, 'path');
   const fingerprint = readFingerprint(prop(query, 'fingerprint'));
-  if (fingerprint === undefined || pathProblem(path) !== 'none') return NOTHING;
+  if (fingerprint === undefined || pathProblem(path) !== 'none') return answer([], []);
   const project = readPrior(prior, new Set([path as string]));
-  if (project === null || !sameProject(project, prop(query, 'projectRoot'))) return NOTHING;
+  if (project === null || !sameProject(project, prop(query, 'projectRoot'))) return answer([], []);
   const served = servedRecords(project, path as string, fingerprint);
-  if (served.length === 0) return NOTHING;
+  if (served.length === 0) return answer([], []);
   const covered = heldRuns(readRanges(prop(query, 'ranges')), served, () => true) ?? [];
-  return Object.freeze({
-    covered: frozenEach(covered),
-    coveredBy: frozen(citing(served, covered)),
-  });
+  return answer(covered, citing(served, covered));
 }
 
 /** Whether `project` is the one `root` names (no `root`: any). */

@@ -87,10 +87,9 @@ export function dedupEnabledFromEnv(
 ): boolean {
   const given = typeof options === 'string' ? options : prop(options, 'name');
   const name = typeof given === 'string' ? given : 'SPAN_LEDGER_DEDUP';
-  const optIn = typeof options !== 'string' && prop(options, 'default') === false;
   // No `process` (browsers), or a junk environment: no string found, so the default.
   const source = env ?? (globalThis as { process?: { env?: unknown } }).process?.env;
   const raw = prop(source, name);
-  const value = typeof raw === 'string' ? raw.trim().toLowerCase() : null;
-  return optIn ? value !== null && ON.has(value) : value === null || !OFF.has(value);
+  const value = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  return prop(options, 'default') === false ? ON.has(value) : !OFF.has(value);
 }

@@ -236,9 +236,9 @@ export function reservationOf(
   session: string | null,
   projectRoot: string,
 ): Reservation | null {
+  const project = entryOf(ledger, session, projectRoot);
+  if (project === null) return null;
   const key = projectKey(projectRoot);
-  const project = ledger.entries.find((e) => e.session === session && e.key === key)?.project;
-  if (project === undefined) return null;
   const callIndex = project.callCount;
   const view = viewOf(ledger, session);
   const projects = view.projects.map((p) =>
