@@ -404,12 +404,11 @@ export function createSharedSessionStore(
       seen.clear();
       const clear = prop(backend, 'clear');
       if (typeof clear !== 'function') return false;
-      try {
-        await beforeDeadline(() => Reflect.apply(clear, backend, []), Date.now() + timeoutMs);
-        return true;
-      } catch {
-        return false;
-      }
+      const done = beforeDeadline(() => Reflect.apply(clear, backend, []), Date.now() + timeoutMs);
+      return done.then(
+        () => true,
+        () => false,
+      );
     },
   };
 }
