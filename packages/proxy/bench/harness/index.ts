@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { quantile } from '../../../../bench/_harness.js';
 import type { Plan } from './agent.js';
 import { type HarnessFigures, measure } from './requests.js';
-import { type ArmSpec, prepareProject, runArm, SERVER } from './session.js';
+import { type ArmSpec, prepareProject, runArm, SERVER, ZOD } from './session.js';
 
 /** The session: the main context drills into parsing and objects, a subagent repeats some of it and goes deeper. */
 export const BENCH_PLAN: Plan = {
@@ -223,7 +223,10 @@ async function main(): Promise<void> {
   const results: ArmResult[] = [];
   try {
     const started = performance.now();
-    const project = prepareProject(scratch, ['core', 'classic']);
+    const project = prepareProject(scratch, {
+      'src/core': join(ZOD, 'core'),
+      'src/classic': join(ZOD, 'classic'),
+    });
     say(
       `Codegraph indexed zod's v4 core and classic in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
     );

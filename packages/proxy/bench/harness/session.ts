@@ -53,13 +53,14 @@ export function claudeBinary(): string {
 export const ZOD = join(dirname(require.resolve('zod/package.json')), 'src/v4');
 
 /**
- * Copies zod's v4 `parts` (without tests and locales) into `project/src/` and
- * builds Codegraph's index there. Returns the project's folder.
+ * Copies each source folder to its place in a new project (`{ 'src/core':
+ * folder }`, tests and locales left out) and builds Codegraph's index there.
+ * Returns the project's folder.
  */
-export function prepareProject(scratch: string, parts: readonly string[]): string {
-  const project = join(scratch, 'zod');
-  for (const part of parts) {
-    cpSync(join(ZOD, part), join(project, 'src', part), {
+export function prepareProject(scratch: string, parts: Readonly<Record<string, string>>): string {
+  const project = join(scratch, 'project');
+  for (const [to, from] of Object.entries(parts)) {
+    cpSync(from, join(project, to), {
       recursive: true,
       filter: (src: string) => !/[/\\](tests|locales)([/\\]|$)/.test(src),
     });
@@ -215,6 +216,8 @@ export async function runArm(arm: ArmSpec, options: SessionOptions): Promise<Ses
       if (m !== null) hookMs.push(Number(m[1]));
     }
   }
-  if (options.keep !== true) rmSync(scratch, { recursive: true, force: true });
+  if (options.keep === true)
+    writeFileSync(join(scratch, 'requests.json'), JSON.stringify(model.log));
+  else rmSync(scratch, { recursive: true, force: true });
   return { log: model.log, root, status, output, hookMs, scratch };
 }
