@@ -91,6 +91,8 @@ export function table(results: readonly ArmResult[]): string {
     ['  held / refreshed / lost', (f) => `${f.keptHeld} / ${f.keptRecovered} / ${f.keptLost}`],
     ['cited lines missing', (f) => fmt(f.citedMissing)],
     ['source given back by hook', (f) => fmt(f.givenBackChars)],
+    ['result chars (all)', (f) => fmt(f.resultChars)],
+    ['  other than source lines', (f) => fmt(f.resultChars - f.sourceChars)],
     ['largest result', (f) => fmt(f.largestResult)],
     ['largest request', (f) => fmt(f.largestRequest)],
     ['sum of requests', (f) => fmt(f.sumRequests)],
@@ -122,6 +124,31 @@ interface Target {
   readonly name: string;
   readonly value: string;
   readonly met: boolean;
+}
+
+/**
+ * The hook's cost per proxied call: as Claude Code's debug log times each
+ * `PreToolUse` hook it runs; else (a hook type the log does not time) the
+ * difference of the calls' round-trip medians between (h) and (c0).
+ */
+function hookTarget(h: ArmResult, c0: ArmResult | undefined): Target {
+  const name = '(h) hook p50 <= 30 ms per proxied call';
+  if (h.hookMs.length > 0) {
+    const p50 = quantile(h.hookMs, 0.5);
+    return {
+      name,
+      value: `p50 ${p50} ms, p95 ${quantile(h.hookMs, 0.95)} ms over ${h.hookMs.length} calls (Claude Code's debug log)`,
+      met: p50 <= 30,
+    };
+  }
+  if (c0 === undefined)
+    return {
+      name,
+      value: 'not timed: no hook line in the debug log, no (c0) to compare',
+      met: false,
+    };
+  const added = quantile(h.figures.roundTripMs, 0.5) - quantile(c0.figures.roundTripMs, 0.5);
+  return { name, value: `${added} ms (round-trip p50 of (h) less (c0)'s)`, met: added <= 30 };
 }
 
 /** The targets of the issue, each with what was measured. */
@@ -176,14 +203,7 @@ export function targets(results: readonly ArmResult[]): Target[] {
         value: f.subSchemaExplains ? 'yes' : 'no',
         met: f.subSchemaExplains,
       },
-      {
-        name: '(h) hook p50 <= 30 ms per proxied call',
-        value:
-          h.hookMs.length === 0
-            ? 'no hook timing in the debug log'
-            : `p50 ${quantile(h.hookMs, 0.5)} ms, p95 ${quantile(h.hookMs, 0.95)} ms over ${h.hookMs.length} calls`,
-        met: h.hookMs.length > 0 && quantile(h.hookMs, 0.5) <= 30,
-      },
+      hookTarget(h, by('c0')),
     );
   }
   if (a !== undefined && c0 !== undefined) {

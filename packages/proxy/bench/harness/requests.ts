@@ -184,6 +184,8 @@ export interface HarnessFigures {
   givenBackChars: number;
   /** Lines a pointer cites that the request reading it did not hold (each pointer read once). */
   citedMissing: number;
+  /** All chars of the server's results (each read once): source, and the server's own words around it. */
+  resultChars: number;
   largestResult: number;
   largestRequest: number;
   sumRequests: number;
@@ -230,6 +232,7 @@ export function measure(log: readonly Logged[], server: string, root: string): H
     keptLost: 0,
     givenBackChars: 0,
     citedMissing: 0,
+    resultChars: 0,
     largestResult: 0,
     largestRequest: 0,
     sumRequests: 0,
@@ -319,6 +322,7 @@ export function measure(log: readonly Logged[], server: string, root: string): H
           for (const { key } of reading.lines) seen.add(key);
           continue;
         }
+        figures.resultChars += segment.text.length;
         figures.largestResult = Math.max(figures.largestResult, segment.text.length);
         if (SAVED_STUB.test(segment.text)) figures.savedStubs++;
         if (refreshIds.has(segment.id)) figures.refreshChars += segment.text.length;
