@@ -74,6 +74,28 @@ interface ArmResult {
 const fmt = (n: number) => n.toLocaleString('en-US');
 const ratio = (x: number, base: number) => (base === 0 ? '—' : `${(x / base).toFixed(2)}×`);
 
+/**
+ * The proxy's guidance in the instructions Claude Code keeps: the text before
+ * Codegraph's own instructions begin (as arm (a) shows them), and whether it
+ * speaks of `refresh`; `null` where the instructions are Codegraph's alone or
+ * not found.
+ */
+function guidance(
+  arm: ArmResult,
+  results: readonly ArmResult[],
+): { chars: number; refresh: boolean } | null {
+  const own = results.find((r) => r.name === 'a' && r.error === undefined)?.figures.instructions;
+  if (own === undefined || own === '' || arm.figures.instructions === '') return null;
+  const end = arm.figures.instructions.indexOf(own.slice(0, 80));
+  if (end <= 0) return null;
+  const text = arm.figures.instructions.slice(0, end);
+  return { chars: text.trimEnd().length, refresh: text.includes('refresh') };
+}
+
+function guidanceCell(g: { chars: number; refresh: boolean } | null): string {
+  return g === null ? '—' : `${g.chars}, ${g.refresh ? 'yes' : 'no'}`;
+}
+
 /** The table of every arm (rows: figures, columns: arms). */
 export function table(results: readonly ArmResult[]): string {
   const ok = results.filter((r) => r.error === undefined);
@@ -98,7 +120,7 @@ export function table(results: readonly ArmResult[]): string {
     ['sum of requests', (f) => fmt(f.sumRequests)],
     ['requests / compactions', (f) => `${f.requests} / ${f.compactions}`],
     ['saved-to-file stubs', (f) => fmt(f.savedStubs)],
-    ['guidance at char', (f) => (f.guidanceAt === null ? '—' : fmt(f.guidanceAt))],
+    ['guidance: chars, refresh', (_f, r) => guidanceCell(guidance(r, results))],
     ['sub schema: context+refresh', (f) => (f.subSchemaExplains ? 'yes' : 'no')],
     [
       'call round trip p50/p95 ms',
@@ -194,9 +216,14 @@ export function targets(results: readonly ArmResult[]): Target[] {
         met: f.sumRequests <= a.sumRequests,
       },
       {
-        name: '(h) guidance within the first 600 chars of the kept instructions',
-        value: f.guidanceAt === null ? 'not found' : `at char ${f.guidanceAt}`,
-        met: f.guidanceAt !== null && f.guidanceAt < 600,
+        name: '(h) guidance first and within 600 chars of the instructions Claude Code keeps',
+        value: ((g) =>
+          g === null
+            ? 'not first (or not found)'
+            : `${g.chars} chars before Codegraph's own, refresh ${g.refresh ? 'named' : 'not named'}`)(
+          guidance(h, results),
+        ),
+        met: ((g) => g !== null && g.chars <= 600 && g.refresh)(guidance(h, results)),
       },
       {
         name: "(h) the subagent's tool schema explains context and refresh",

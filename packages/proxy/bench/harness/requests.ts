@@ -193,8 +193,8 @@ export interface HarnessFigures {
   compactions: number;
   /** Results of a proxied tool Claude Code replaced by its "saved to a file" stub. */
   savedStubs: number;
-  /** Where the guidance (its first `refresh`) starts in the server's instructions as kept; `null` when absent. */
-  guidanceAt: number | null;
+  /** The server's instructions as the main context's system prompt carries them (from its heading on, 4,096 chars and a little more). */
+  instructions: string;
   /** The subagent's explore tool describes `context` and `refresh`. */
   subSchemaExplains: boolean;
   /** Per explore call: model answer to the request carrying its result, in ms (the call's round trip in the harness). */
@@ -239,7 +239,7 @@ export function measure(log: readonly Logged[], server: string, root: string): H
     requests: 0,
     compactions: 0,
     savedStubs: 0,
-    guidanceAt: null,
+    instructions: '',
     subSchemaExplains: false,
     roundTripMs: [],
   };
@@ -276,13 +276,13 @@ export function measure(log: readonly Logged[], server: string, root: string): H
     if (request.role !== 'main' && request.role !== 'sub') return;
     if (!guidanceRead && request.role === 'main') {
       guidanceRead = true;
-      const section = request.system.indexOf(`## ${server}\n`);
-      const inMessages = request.segments.find((s) => s.text.includes(`## ${server}\n`))?.text;
-      const text = section >= 0 ? request.system : (inMessages ?? '');
-      const start = text.indexOf(`## ${server}\n`);
-      if (start >= 0) {
-        const at = text.indexOf('refresh', start);
-        figures.guidanceAt = at < 0 ? null : at - start - `## ${server}\n`.length;
+      const heading = `## ${server}\n`;
+      const text = [request.system, ...request.segments.map((s) => s.text)].find((t) =>
+        t.includes(heading),
+      );
+      if (text !== undefined) {
+        const start = text.indexOf(heading) + heading.length;
+        figures.instructions = text.slice(start, start + 4_400);
       }
     }
     if (!subSchemaRead && request.role === 'sub') {
