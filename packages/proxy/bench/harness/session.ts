@@ -115,8 +115,33 @@ export interface SessionRun {
 /** The Codegraph environment every arm shares (telemetry and daemon off). */
 const CODEGRAPH_ENV = { CODEGRAPH_TELEMETRY: '0', CODEGRAPH_NO_DAEMON: '1' };
 
-/** `PreToolUse:mcp__codegraph__… [command] finished with status 0 (12ms)`, or any hook line with a time. */
-const HOOK_LINE = new RegExp(`PreToolUse:mcp__${SERVER}__\\S+.*?\\((\\d+(?:\\.\\d+)?)ms\\)`);
+/** A command hook's line: `Hooks: PreToolUse:mcp__codegraph__… [command] finished with status 0 (12ms)`. */
+const COMMAND_HOOK = new RegExp(`Hooks: PreToolUse:mcp__${SERVER}__\\S+ \\[.*\\((\\d+)ms\\)$`);
+/** An `mcp_tool` hook starts (`Hooks: mcp_tool calling server/tool …`) … */
+const MCP_HOOK_START = /Hooks: mcp_tool calling /;
+/** … and ends with the hook's outcome for a proxied tool. */
+const MCP_HOOK_END = new RegExp(`Hook PreToolUse:mcp__${SERVER}__\\S+ \\(PreToolUse\\)`);
+
+/**
+ * Each proxied call's `PreToolUse` hook time, from Claude Code's debug log:
+ * a command hook's time as the log states it; an `mcp_tool` hook's from the
+ * line that starts the call to the line that reports its outcome.
+ */
+export function hookTimes(debugLog: string): number[] {
+  const times: number[] = [];
+  let started: number | null = null;
+  for (const line of debugLog.split('\n')) {
+    const at = Date.parse(line.slice(0, 24));
+    const command = COMMAND_HOOK.exec(line);
+    if (command !== null) times.push(Number(command[1]));
+    else if (MCP_HOOK_START.test(line)) started = at;
+    else if (started !== null && MCP_HOOK_END.test(line)) {
+      times.push(at - started);
+      started = null;
+    }
+  }
+  return times;
+}
 
 /** Runs one arm's session to its end (or its time bound) and returns what the model received. */
 export async function runArm(arm: ArmSpec, options: SessionOptions): Promise<SessionRun> {
@@ -209,13 +234,7 @@ export async function runArm(arm: ArmSpec, options: SessionOptions): Promise<Ses
   const status = await new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   clearTimeout(timer);
   await model.close();
-  const hookMs: number[] = [];
-  if (existsSync(debug)) {
-    for (const line of readFileSync(debug, 'utf8').split('\n')) {
-      const m = HOOK_LINE.exec(line);
-      if (m !== null) hookMs.push(Number(m[1]));
-    }
-  }
+  const hookMs = existsSync(debug) ? hookTimes(readFileSync(debug, 'utf8')) : [];
   if (options.keep === true)
     writeFileSync(join(scratch, 'requests.json'), JSON.stringify(model.log));
   else rmSync(scratch, { recursive: true, force: true });
