@@ -96,6 +96,24 @@ function guidanceCell(g: { chars: number; refresh: boolean } | null): string {
   return g === null ? '—' : `${g.chars}, ${g.refresh ? 'yes' : 'no'}`;
 }
 
+/**
+ * Lines arm (a) delivered to a context (main or subagent) over the session
+ * that `arm` never delivered to it: source withheld, not deduplicated.
+ */
+function withheldLines(arm: ArmResult, results: readonly ArmResult[]): number | null {
+  const a = results.find((r) => r.name === 'a' && r.error === undefined)?.figures.received;
+  if (a === undefined) return null;
+  const mine = arm.figures.received;
+  const main = new Set(mine.main);
+  const sub = new Set(mine.sub);
+  return a.main.filter((k) => !main.has(k)).length + a.sub.filter((k) => !sub.has(k)).length;
+}
+
+function withheldCell(arm: ArmResult, results: readonly ArmResult[]): string {
+  const n = withheldLines(arm, results);
+  return n === null ? '—' : fmt(n);
+}
+
 /** The table of every arm (rows: figures, columns: arms). */
 export function table(results: readonly ArmResult[]): string {
   const ok = results.filter((r) => r.error === undefined);
@@ -112,7 +130,11 @@ export function table(results: readonly ArmResult[]): string {
     ['kept-result pointers', (f) => fmt(f.keptPointers)],
     ['  held / refreshed / lost', (f) => `${f.keptHeld} / ${f.keptRecovered} / ${f.keptLost}`],
     ['cited lines missing', (f) => fmt(f.citedMissing)],
-    ['source given back by hook', (f) => fmt(f.givenBackChars)],
+    [
+      '  given back by a hook (dup)',
+      (f) => `${fmt(f.givenBackChars)} (${fmt(f.givenBackDuplicateChars)})`,
+    ],
+    ['lines (a) sent, never received', (_f, r) => withheldCell(r, results)],
     ['result chars (all)', (f) => fmt(f.resultChars)],
     ['  other than source lines', (f) => fmt(f.resultChars - f.sourceChars)],
     ['largest result', (f) => fmt(f.largestResult)],
@@ -202,8 +224,8 @@ export function targets(results: readonly ArmResult[]): Target[] {
       },
       {
         name: "(h) unique source = (a)'s",
-        value: `${fmt(f.uniqueChars)} vs ${fmt(a.uniqueChars)} (${ratio(f.uniqueChars, a.uniqueChars)})`,
-        met: f.uniqueChars >= a.uniqueChars,
+        value: `${fmt(f.uniqueChars)} vs ${fmt(a.uniqueChars)} (${ratio(f.uniqueChars, a.uniqueChars)}); lines (a) sent that (h) never did: ${withheldLines(h, results)}`,
+        met: f.uniqueChars >= a.uniqueChars && withheldLines(h, results) === 0,
       },
       {
         name: "(h) largest request <= 0.85x (a)'s",
@@ -236,8 +258,8 @@ export function targets(results: readonly ArmResult[]): Target[] {
   if (a !== undefined && c0 !== undefined) {
     out.push({
       name: '(c0) never worse than (a): 0 stale pointers, no withheld line',
-      value: `${c0.stale + c0.keptLost} stale, unique ${fmt(c0.uniqueChars)} vs (a) ${fmt(a.uniqueChars)}`,
-      met: c0.stale === 0 && c0.keptLost === 0 && c0.uniqueChars >= a.uniqueChars,
+      value: `${c0.stale + c0.keptLost} stale, lines (a) sent that (c0) never did: ${withheldLines(by('c0')!, results)}`,
+      met: c0.stale === 0 && c0.keptLost === 0 && withheldLines(by('c0')!, results) === 0,
     });
   }
   if (cap !== undefined) {
@@ -328,4 +350,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.argv[1]?.endsWith("harness/index.ts")) await main();

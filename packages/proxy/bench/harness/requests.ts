@@ -180,8 +180,12 @@ export interface HarnessFigures {
   keptRecovered: number;
   /** …missing there and never brought back. */
   keptLost: number;
-  /** Numbered-line chars in texts other than tool results (what a hook gave back), each text once. */
+  /** Of the source chars, those in texts other than tool results (what a hook gave back), each text once. */
   givenBackChars: number;
+  /** Of the duplicate chars, those in texts other than tool results. */
+  givenBackDuplicateChars: number;
+  /** Every `path:line` each context received over the session, sorted. */
+  received: { main: string[]; sub: string[] };
   /** Lines a pointer cites that the request reading it did not hold (each pointer read once). */
   citedMissing: number;
   /** All chars of the server's results (each read once): source, and the server's own words around it. */
@@ -231,6 +235,8 @@ export function measure(log: readonly Logged[], server: string, root: string): H
     keptRecovered: 0,
     keptLost: 0,
     givenBackChars: 0,
+    givenBackDuplicateChars: 0,
+    received: { main: [], sub: [] },
     citedMissing: 0,
     resultChars: 0,
     largestResult: 0,
@@ -257,6 +263,7 @@ export function measure(log: readonly Logged[], server: string, root: string): H
   const seenContext = new Set<string>();
   // Kept results: pointers to settle at the first request after the compaction, and later.
   const pendingKept: { keys: readonly string[] }[] = [];
+  const received = { main: new Set<string>(), sub: new Set<string>() };
   let keptSettled = false;
   let guidanceRead = false;
   let subSchemaRead = false;
@@ -300,6 +307,7 @@ export function measure(log: readonly Logged[], server: string, root: string): H
       else figures.mainCalls++;
     }
     const held = heldLines(request, root);
+    for (const key of held) received[request.role].add(key);
     const afterCompaction = compactAt >= 0 && index > compactAt;
     if (afterCompaction && request.role === 'main') {
       for (const kept of pendingKept.splice(0)) {
@@ -313,7 +321,14 @@ export function measure(log: readonly Logged[], server: string, root: string): H
       if (segment.id === null) {
         if (reading.lines.length > 0 && !seenContext.has(segment.text)) {
           seenContext.add(segment.text);
-          figures.givenBackChars += reading.lines.reduce((sum, l) => sum + l.chars, 0);
+          for (const line of reading.lines) {
+            figures.sourceChars += line.chars;
+            figures.givenBackChars += line.chars;
+            if (seen.has(line.key)) {
+              figures.duplicateChars += line.chars;
+              figures.givenBackDuplicateChars += line.chars;
+            }
+          }
         }
       } else if (!firstRead.has(segment.id)) {
         firstRead.add(segment.id);
@@ -361,6 +376,7 @@ export function measure(log: readonly Logged[], server: string, root: string): H
     if (request.role === 'main' && afterCompaction) keptSettled = true;
   });
   figures.keptLost = pendingKept.length;
+  figures.received = { main: [...received.main].sort(), sub: [...received.sub].sort() };
   figures.uniqueChars = figures.sourceChars - figures.duplicateChars;
   return figures;
 }
