@@ -19,7 +19,7 @@
  * session's scratch folder; `--check` exits non-zero when a target is missed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { quantile } from '../../../../bench/_harness.js';
@@ -335,6 +335,11 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ results, targets: checked }, null, 2));
   } else {
     say('');
+    say(
+      `${cpus().length} cores, load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')} (1, 5, 15 min): timings are this machine's at this load.`,
+    );
     say(table(results));
     say('');
     say('Targets:');
@@ -350,4 +355,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1]?.endsWith("harness/index.ts")) await main();
+if (process.argv[1]?.endsWith('harness/index.ts')) await main();
