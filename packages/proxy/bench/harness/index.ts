@@ -355,4 +355,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1]?.endsWith('harness/index.ts')) await main();
+await main();
