@@ -14,7 +14,14 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type CallRecord, intersectRanges, type LineRange } from 'span-ledger';
+import {
+  type CallRecord,
+  type FileEmission,
+  intersectRanges,
+  type LineRange,
+  mergeRanges,
+} from 'span-ledger';
+import { formatResponseHeader } from 'span-ledger/adapter';
 import { harnessContextId, tokenKey } from './context.js';
 import { diskReader, type Root } from './disk.js';
 import type { ToolResult } from './profile.js';
@@ -48,6 +55,12 @@ export interface HookState {
   readonly refresh: Map<string, readonly number[] | true>;
   /** Session id → the agent ids seen in it (so `clear` and `resume` reach its subagents too). */
   readonly agents: Map<string, Set<string>>;
+  /**
+   * Context id → the number the lines given back after its compaction were
+   * recorded under: the model holds them (the hook's context), so reading
+   * the compaction never forgets that response.
+   */
+  readonly givenBack: Map<string, number>;
 }
 
 /**
@@ -59,7 +72,7 @@ export interface HookState {
  * ```
  */
 export function createHookState(): HookState {
-  return { compacting: new Map(), refresh: new Map(), agents: new Map() };
+  return { compacting: new Map(), refresh: new Map(), agents: new Map(), givenBack: new Map() };
 }
 
 function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
@@ -482,6 +495,9 @@ async function readCompaction(
     return [];
   }
   const keptIndexes = new Set(found.kept.map((r) => r.index));
+  const given = setup.state.givenBack.get(id);
+  if (given !== undefined) keptIndexes.add(given);
+  setup.state.givenBack.delete(id);
   const dropped = state.calls.map((c) => c.index).filter((n) => !keptIndexes.has(n));
   if (dropped.length > 0) {
     await setup.store.prune({ sessionId, projectRoot, calls: dropped });
@@ -506,6 +522,7 @@ async function sessionStart(
     ];
     for (const id of ids) {
       setup.state.compacting.delete(id);
+      setup.state.givenBack.delete(id);
       await setup.store.prune({ sessionId: tokenKey(id, principal), projectRoot: setup.root.path });
       remember(setup.state.refresh, id, true);
     }
@@ -526,17 +543,27 @@ async function sessionStart(
     // The boundary is on disk: the kept responses' pointers to the ones it dropped.
     setup.state.compacting.delete(main);
     const keptIndexes = new Set(kept.map((r) => r.index));
-    text = await givenBack(setup.root, before?.calls ?? [], (n) => !keptIndexes.has(n), kept);
+    const given = await givenBack(
+      setup.root,
+      before?.calls ?? [],
+      (n) => !keptIndexes.has(n),
+      kept,
+    );
+    text = (await recordGivenBack(setup, sessionId, given)).text;
   } else {
     // Claude Code writes the boundary after this hook: what it keeps ends with the last
     // response, whose pointers cite earlier ones. The next call reads the boundary itself.
     remember(setup.state.compacting, main, mark);
     const reading = await readTranscript(input.transcriptPath, toolPrefixOf(input.server));
     const last = 'reason' in reading ? null : reading.last;
-    text =
+    const given =
       last === null
-        ? ''
+        ? { text: '', files: [] }
         : await givenBack(setup.root, before?.calls ?? [], (n) => n !== last.index, [last]);
+    const recorded = await recordGivenBack(setup, sessionId, given);
+    // Reading the boundary at the next call must not forget the lines given back.
+    if (recorded.index !== null) remember(setup.state.givenBack, main, recorded.index);
+    text = recorded.text;
   }
   return text === ''
     ? NOTHING
@@ -554,9 +581,11 @@ async function givenBack(
   calls: readonly CallRecord[],
   isDropped: (n: number) => boolean,
   kept: readonly KeptResponse[],
-): Promise<string> {
+): Promise<{ readonly text: string; readonly files: readonly FileEmission[] }> {
   const byIndex = new Map(calls.map((c) => [c.index, c]));
   const sections: string[] = [];
+  // What the sections carry, by path: the spans given back, the fingerprint that proved them.
+  const given = new Map<string, { fingerprint: string; ranges: LineRange[]; chars: number }>();
   const unproved = new Set<number>();
   const cited = new Set<number>();
   const read = diskReader(root);
@@ -572,14 +601,25 @@ async function givenBack(
         }
         const spans =
           pointer.spans === null ? sent.ranges : intersectRanges(sent.ranges, pointer.spans);
+        const mine = given.get(sent.path) ?? {
+          fingerprint: file.fingerprint,
+          ranges: [],
+          chars: 0,
+        };
         const lines = spans.flatMap((span) => {
           const out: string[] = [];
           for (let line = span.start; line <= span.end; line++) {
-            if (line - 1 < file.segments.length) out.push(`${line}\t${file.segments[line - 1]}`);
+            if (line - 1 < file.segments.length) {
+              out.push(`${line}\t${file.segments[line - 1]}`);
+              mine.chars += (file.segments[line - 1]?.length ?? 0) + 1;
+            }
           }
+          const end = Math.min(span.end, file.segments.length);
+          if (end >= span.start) mine.ranges.push({ start: span.start, end });
           return out;
         });
         if (lines.length > 0) {
+          given.set(sent.path, mine);
           sections.push(
             `**\`${pointer.path}\`** (sent in #${n})\n\`\`\`\n${lines.join('\n')}\n\`\`\``,
           );
@@ -587,7 +627,7 @@ async function givenBack(
       }
     }
   }
-  if (cited.size === 0) return '';
+  if (cited.size === 0) return { text: '', files: [] };
   const list = (numbers: Iterable<number>) => [...numbers].sort((a, b) => a - b);
   const refreshLine = (numbers: number[]) =>
     `Compaction removed response${numbers.length === 1 ? '' : 's'} ${numbers.map((n) => `#${n}`).join(', ')}, which pointers in the kept response cite: call the tool with \`refresh: [${numbers.join(', ')}]\` if you need those lines.`;
@@ -597,6 +637,52 @@ async function givenBack(
     ...(unproved.size > 0 ? [refreshLine(list(unproved))] : []),
   ].join('\n\n');
   return sections.length > 0 && whole.length <= MAX_GIVEN_BACK_CHARS
-    ? whole
-    : refreshLine(list(cited));
+    ? {
+        text: whole,
+        files: [...given].map(([path, g]) => ({
+          path,
+          fingerprint: g.fingerprint,
+          ranges: mergeRanges(g.ranges),
+          chars: g.chars,
+        })),
+      }
+    : { text: refreshLine(list(cited)), files: [] };
+}
+
+/**
+ * Records the lines a compaction's hook gave back as a response of the
+ * context (the model holds them: they are the hook's context), so later
+ * calls cite them instead of sending them again, and opens the text with
+ * that response's number. Nothing recorded (the store is away): the text as
+ * it was, and later calls send those lines again.
+ */
+async function recordGivenBack(
+  setup: HookSetup,
+  sessionId: string,
+  given: { readonly text: string; readonly files: readonly FileEmission[] },
+): Promise<{ readonly text: string; readonly index: number | null }> {
+  if (given.files.length === 0) return { text: given.text, index: null };
+  const projectRoot = setup.root.path;
+  const reserved = await setup.store.reserve(projectRoot, sessionId);
+  if (reserved === null) return { text: given.text, index: null };
+  const header = formatResponseHeader({
+    callIndex: reserved.callIndex,
+    generation: reserved.generation,
+  });
+  const text = `${header}\n${given.text}`;
+  const recorded = await setup.store.record(
+    {
+      projectRoot,
+      query: 'compaction',
+      files: given.files,
+      sourceChars: given.files.reduce((sum, f) => sum + f.chars, 0),
+      responseChars: text.length,
+      index: reserved.callIndex,
+      ...(reserved.generation === null ? {} : { generation: reserved.generation }),
+    },
+    sessionId,
+  );
+  return recorded === null
+    ? { text: given.text, index: null }
+    : { text, index: reserved.callIndex };
 }

@@ -325,6 +325,8 @@ describe('a session with the hooks, through the proxy', () => {
     expect(await hook({ ...event, event: 'PreCompact' })).toBeNull();
     const started = await hook({ ...event, event: 'SessionStart', source: 'compact' });
     const given = started?.hookSpecificOutput.additionalContext as string;
+    // The lines given back are recorded as a response of their own, which the text opens with.
+    expect(given).toMatch(/^Response #4\/\w+\n/);
     expect(given).toContain('**`a.ts`** (sent in #1)');
     expect(given).toContain('30\texport const a30 = 30;');
     expect(given.length).toBeLessThan(9000);
@@ -334,8 +336,10 @@ describe('a session with the hooks, through the proxy', () => {
     expect(after.input.refresh).toEqual([1, 2]);
     expect(after.text).toContain('export const b30 = 30;');
     expect(citedLines(after.text)).toEqual([]);
-    // And only once.
-    expect((await read('a.ts')).input.refresh).toBeUndefined();
+    // And only once; the lines given back stay held: a.ts is cited from the response that gave them back.
+    const again = await read('a.ts');
+    expect(again.input.refresh).toBeUndefined();
+    expect(citedLines(again.text).map((p) => p.calls)).toEqual([[4]]);
 
     // `clear` starts the context over.
     await hook({ ...event, event: 'SessionStart', source: 'clear' });
