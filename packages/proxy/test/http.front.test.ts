@@ -20,7 +20,7 @@ import {
   serveMcpHttp,
   tokenSet,
 } from '../src/http/index.js';
-import { INITIALIZE, MCP, raw } from './_http.js';
+import { INITIALIZE, MCP, raw, readPartOfAnswer } from './_http.js';
 
 /** What the probe tool saw: its calls' tags whose answers turned out undelivered, and servers built. */
 interface Seen {
@@ -34,8 +34,14 @@ function probeServer(seen: Seen): McpServer {
   const server = new McpServer({ name: 'probe', version: '1.0.0' });
   server.registerTool(
     'probe',
-    { inputSchema: { tag: z.string().optional(), wait: z.number().optional() } },
-    async ({ tag = '', wait = 0 }, extra) => {
+    {
+      inputSchema: {
+        tag: z.string().optional(),
+        wait: z.number().optional(),
+        bytes: z.number().optional(),
+      },
+    },
+    async ({ tag = '', wait = 0, bytes = 0 }, extra) => {
       const call = httpCallOf(extra);
       if (wait > 0 && call !== null) {
         await new Promise<void>((done) => {
@@ -49,7 +55,8 @@ function probeServer(seen: Seen): McpServer {
       }
       call?.onUndelivered(() => seen.undelivered.push(tag));
       const text = JSON.stringify({ principal: call?.principal ?? null, lane: call?.lane ?? null });
-      return { content: [{ type: 'text', text }] };
+      const filler = bytes > 0 ? [{ type: 'text' as const, text: 'x'.repeat(bytes) }] : [];
+      return { content: [{ type: 'text', text }, ...filler] };
     },
   );
   return server;
@@ -292,6 +299,37 @@ describe('bounds per client', () => {
 });
 
 describe('delivery and cancellation', () => {
+  // Seed-free: the sizes are fixed. 256 KiB fits in the kernel's buffers on
+  // loopback (handed over whole, then reset unread); 4 MiB does not (the
+  // socket is reset under the body, and Node still says 'finish').
+  it.each([
+    ['taken whole by the kernel', 256 * 1024],
+    ['larger than the kernel takes', 4 * 1024 * 1024],
+  ])('undoes an answer whose client read 64 KiB of it and hung up (%s)', async (_, bytes) => {
+    const { front, seen } = await start({ stateful: false });
+    const read = await readPartOfAnswer(
+      front.url,
+      callMessage(21, { tag: 'hung-up-mid-answer', bytes }),
+      64 * 1024,
+    );
+    expect(read).toBeLessThan(bytes);
+    await until(() => seen.undelivered.length === 1);
+    expect(seen.undelivered).toEqual(['hung-up-mid-answer']);
+  });
+
+  it('keeps an answer its client read whole, on a connection it then closed', async () => {
+    const { front, seen } = await start({ stateful: false });
+    const bytes = 256 * 1024;
+    const read = await readPartOfAnswer(
+      front.url,
+      callMessage(22, { tag: 'read-whole', bytes }),
+      bytes + 200,
+    );
+    expect(read).toBeGreaterThan(bytes);
+    await raw(front.url, 'POST', MCP, callMessage(23, { tag: 'after' }));
+    expect(seen.undelivered).toEqual([]);
+  });
+
   it('aborts a stateless call when its cancellation arrives on a fresh request, and undoes it', async () => {
     const { front, seen } = await start({ stateful: false });
     const answer = raw(front.url, 'POST', MCP, callMessage(7, { tag: 'cancelled', wait: 2000 }));

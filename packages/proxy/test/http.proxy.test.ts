@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, PACKAGE, runBin } from './_bin.js';
-import { INITIALIZE, MCP, raw } from './_http.js';
+import { INITIALIZE, MCP, raw, readPartOfAnswer } from './_http.js';
 import { sampleScratch, testEnv, textOf } from './_proxy.js';
 
 const FIXTURE = join(PACKAGE, 'test/fixtures/upstream.mjs');
@@ -27,6 +27,9 @@ let tokens = '';
 beforeAll(() => {
   ({ scratch, root, events } = sampleScratch('proxy-http-'));
   tokens = join(scratch, 'tokens');
+  // An answer larger than one read of a socket (64 KiB), within the proxy's budget.
+  const big = Array.from({ length: 2500 }, (_, i) => `export const value${i} = ${i} * 2;`);
+  writeFileSync(join(root, 'big.ts'), `${big.join('\n')}\n`);
   writeFileSync(tokens, `${TOKEN}\n`, { mode: 0o600 });
 });
 
@@ -80,6 +83,8 @@ const FILES = [
   { path: 'cart.ts', start: 1, end: 79 },
   { path: 'money.ts', start: 1, end: 51 },
 ];
+
+const BIG = [{ path: 'big.ts', start: 1, end: 2500 }];
 
 describe('span-ledger-proxy --http', () => {
   it('refuses a page of another origin, and serves a context by its 128-bit token', async () => {
@@ -151,6 +156,24 @@ describe('span-ledger-proxy --http', () => {
     expect(next).toMatch(/^Response #2\b/);
     expect(next).not.toMatch(/Sent in response/);
     expect(next).toContain('\n1\t/**\n');
+  });
+
+  it('records nothing for an answer its client hung up on mid-way: the next call sends it in full', async () => {
+    const { url } = await serve();
+    const meta = { conversationId: 'hung-up-mid-answer-0123456789' };
+    const call = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'show', arguments: { files: BIG }, _meta: meta },
+      });
+    // The first chunk only: the rest sits unread when the client goes.
+    await readPartOfAnswer(url, call(51), 1);
+    const next = textOf(JSON.parse((await raw(url, 'POST', MCP, call(52))).text).result);
+    expect(next).toMatch(/^Response #2\b/);
+    expect(next).not.toMatch(/Sent in response/);
+    expect(next).toContain('\n1\texport const value0 = 0 * 2;\n');
   });
 
   it('takes a short token a client sends for no key: contexts over HTTP are keyed by 128 bits', async () => {

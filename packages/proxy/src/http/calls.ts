@@ -25,10 +25,11 @@ export interface HttpCall {
   readonly signal: AbortSignal;
   /**
    * Registers `undo`, run once if the call turns out not to have reached the
-   * client after all: the exchange closed before the answer was written
-   * whole, or a cancellation arrived (here or on another process) while it
-   * was running or shortly after it was answered. Runs at once when that is
-   * already known.
+   * client after all: the exchange closed before the answer's last byte went
+   * to an open socket, the connection was reset while the answer sat unread
+   * in its buffers, or a cancellation arrived (here or on another process)
+   * while it was running or shortly after it was answered. Runs at once when
+   * that is already known.
    */
   onUndelivered(undo: () => void): void;
 }

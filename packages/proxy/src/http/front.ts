@@ -17,6 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { contextIdFromMeta, readContextToken } from 'span-ledger';
@@ -192,6 +193,34 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null
     req.on('error', fail);
     req.on('aborted', () => fail(new Error('the client went away')));
   });
+}
+
+/**
+ * Answers a connection took whole, until its client shows it read them. An
+ * answer that fit in the kernel's buffers is handed over at once, and may
+ * still sit there unread when the client hangs up: its kernel then resets
+ * the connection, which undoes them. The next request on the connection, or
+ * a clean close, confirms them.
+ */
+const unconfirmed = new WeakMap<Socket, Exchange[]>();
+
+function awaitReading(socket: Socket, call: Exchange): void {
+  const held = unconfirmed.get(socket);
+  if (held !== undefined) {
+    held.push(call);
+    return;
+  }
+  unconfirmed.set(socket, [call]);
+  socket.once('close', (hadError: boolean) => {
+    const calls = unconfirmed.get(socket) ?? [];
+    unconfirmed.delete(socket);
+    if (hadError) for (const c of calls) c.undelivered();
+  });
+}
+
+/** A new request on `socket`: its client read every answer before it. */
+function confirmRead(socket: Socket): void {
+  unconfirmed.get(socket)?.splice(0);
 }
 
 /**
@@ -385,8 +414,17 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       return null;
     }
     if (session !== undefined) session.toolCalls++;
+    // 'finish' also fires when the socket was reset under a body it could not
+    // take (and `writableFinished` is then true): handed over means the last
+    // byte went to a socket that was still open.
+    const socket = req.socket;
+    let handedOver = false;
+    res.once('finish', () => {
+      handedOver = !socket.destroyed;
+    });
     res.once('close', () => {
-      admitted.settle(res.writableFinished);
+      admitted.settle(handedOver);
+      if (handedOver) awaitReading(socket, admitted.call);
       if (session !== undefined) session.lastSeen = Date.now();
     });
     (req as IncomingMessage & { auth?: unknown }).auth = authInfoFor(admitted.call);
@@ -488,6 +526,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       connectionsCheckingInterval: 1000,
     },
     async (req, res) => {
+      confirmRead(req.socket);
       try {
         // A loopback server still answers browsers: refuse other Host names
         // (DNS rebinding) and pages of other origins.
