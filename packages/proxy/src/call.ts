@@ -24,7 +24,9 @@ import {
   type CallBudget,
   type CallPlan,
   contextIdFromMeta,
+  type ProjectState,
   planCall,
+  type Refresh,
   readContextToken,
   readRefresh,
 } from 'span-ledger';
@@ -167,6 +169,23 @@ function contextOf(
   if (conversation !== null) return { sessionId: `${prefix}m:${conversation}`, token: null };
   const token = readContextToken(call.args, { shared: setup.sharedTokens }) ?? setup.mintToken();
   return { sessionId: tokenKey(token, call.principal), token };
+}
+
+/**
+ * `prior` without the responses the agent said it lost, whatever the store
+ * did with the prune (a stalled Redis misses its deadline): the call's own
+ * plan never points at them. `stale`: the numbers the store still held, to
+ * prune again once the call is recorded.
+ */
+function forgetRefreshed(
+  prior: ProjectState,
+  refresh: Refresh | null,
+): { prior: ProjectState; stale: number[] } {
+  if (refresh === null) return { prior, stale: [] };
+  const lost = (index: number) => refresh.calls === undefined || refresh.calls.includes(index);
+  const stale = prior.calls.filter((c) => lost(c.index)).map((c) => c.index);
+  if (stale.length === 0) return { prior, stale };
+  return { prior: { ...prior, calls: prior.calls.filter((c) => !lost(c.index)) }, stale };
 }
 
 /** CPU time this process spent since `since`, in ms: the proxy's own work, whatever else the machine runs. */
@@ -352,6 +371,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       const reserved = await store.reserve(root.path, sessionId);
       // No number (the store is away): the upstream's answer as it came, nothing withheld or recorded.
       if (reserved === null) return passThrough(reading.unproven);
+      const { prior, stale } = forgetRefreshed(reserved.prior, refresh);
       const refreshArgument = hasOwn(call.args, 'refresh')
         ? (call.args as { refresh: unknown }).refresh
         : undefined;
@@ -359,7 +379,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       const attempt = (budget: CallBudget): Written => {
         const plan = planCall({
           files: reading.files,
-          prior: reserved.prior,
+          prior,
           enabled: setup.enabled,
           budget,
           holdBack: profile.holdBack(call.tool),
@@ -393,6 +413,8 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       const deliveredChars = written.texts.reduce((sum, text) => sum + text.length, 0);
       // Null when the store could not write it in time: recorded nowhere, the number spent.
       const record = await store.record(written.recorder.finish(deliveredChars), sessionId);
+      // The refresh the store could not apply in time: applied now, or the next call would cite them.
+      if (stale.length > 0) await store.prune({ sessionId, projectRoot: root.path, calls: stale });
       const figures = {
         upstreamChars,
         deliveredChars,

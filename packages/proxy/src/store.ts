@@ -18,6 +18,7 @@ import type {
 } from 'span-ledger';
 import { createSessionStore } from 'span-ledger';
 import { connectRedis, redisBackend } from 'span-ledger/redis';
+import type { SharedStoreBackend } from 'span-ledger/shared';
 import { createSharedSessionStore } from './library.js';
 
 /**
@@ -104,17 +105,32 @@ export async function redisStore(
   const client = await connectRedis(createClient, url, {
     onError: (error) => log(`redis: ${error.message}`),
   });
-  const store = createSharedSessionStore(redisBackend(client, { prefix: 'span-ledger-proxy:' }), {
-    limits,
+  return sharedStore(redisBackend(client, { prefix: 'span-ledger-proxy:' }), limits, async () => {
+    await client.close().catch(() => {});
   });
+}
+
+/**
+ * The shared store over any backend (`createSharedSessionStore`): Redis in
+ * {@link redisStore}, the in-memory backend or a faulty one in tests.
+ *
+ * @example
+ * ```ts
+ * const store = sharedStore(createMemoryBackend(), DEFAULT_LIMITS);
+ * ```
+ */
+export function sharedStore(
+  backend: SharedStoreBackend,
+  limits: Partial<LedgerLimits>,
+  close: () => Promise<void> = async () => {},
+): ProxyStore {
+  const store = createSharedSessionStore(backend, { limits });
   return {
     reserve: (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
     record: (emission, sessionId) => store.record(emission, sessionId),
     prune: (request) => store.prune(request),
     project: (projectRoot, sessionId) => store.project(projectRoot, sessionId).catch(() => null),
     exclusive: lockTable(),
-    close: async () => {
-      await client.close().catch(() => {});
-    },
+    close,
   };
 }
