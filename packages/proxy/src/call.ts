@@ -88,8 +88,8 @@ export interface CallSetup {
   readonly mintToken: () => string;
   /**
    * Contexts more than one client can reach (the HTTP front, a shared
-   * store): a token a client sends keys one only when it has 128 bits (22
-   * chars or more); a shorter one, which anyone could guess, starts a new
+   * store): a token or `_meta` id a client sends keys one only when it has
+   * 128 bits (22 chars or more); a shorter one, which anyone could guess, starts a new
    * context.
    */
   readonly sharedTokens: boolean;
@@ -158,14 +158,15 @@ function isToolResult(value: unknown): value is ToolResult {
  * The bucket of the asking context: the client's conversation id, else the
  * token the agent echoed, else a fresh token (which the response prints).
  * Ids and tokens live in separate key spaces, so a token can never name a
- * conversation id's bucket.
+ * conversation id's bucket; where other clients reach the contexts, an id or
+ * token below 128 bits keys nothing (a fresh token is minted instead).
  */
 function contextOf(
   call: ToolCall,
   setup: Pick<CallSetup, 'mintToken' | 'sharedTokens'>,
 ): { sessionId: string; token: string | null } {
   const prefix = call.principal === undefined ? '' : `p:${call.principal}/`;
-  const conversation = contextIdFromMeta(call.meta);
+  const conversation = contextIdFromMeta(call.meta, { shared: setup.sharedTokens });
   if (conversation !== null) return { sessionId: `${prefix}m:${conversation}`, token: null };
   const token = readContextToken(call.args, { shared: setup.sharedTokens }) ?? setup.mintToken();
   return { sessionId: tokenKey(token, call.principal), token };

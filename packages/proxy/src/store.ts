@@ -15,10 +15,12 @@ import type {
   ProjectState,
   PruneRequest,
   Reservation,
+  SessionStore,
 } from 'span-ledger';
 import { createSessionStore } from 'span-ledger';
 import { connectRedis, redisBackend } from 'span-ledger/redis';
 import type { SharedStoreBackend } from 'span-ledger/shared';
+import { principalPart } from './context.js';
 import { createSharedSessionStore } from './library.js';
 
 /**
@@ -66,7 +68,9 @@ function lockTable(): ProxyStore['exclusive'] {
 }
 
 /**
- * A ledger in this process (`createSessionStore`): one client's contexts.
+ * A ledger in this process (`createSessionStore`), one per principal: each
+ * principal's contexts are bounded by `limits` on their own, so one
+ * principal's many contexts never evict another's.
  *
  * @example
  * ```ts
@@ -74,12 +78,21 @@ function lockTable(): ProxyStore['exclusive'] {
  * ```
  */
 export function localStore(limits: Partial<LedgerLimits>): ProxyStore {
-  const store = createSessionStore(limits);
+  const stores = new Map<string, SessionStore>();
+  const of = (sessionId: string | undefined): SessionStore => {
+    const part = principalPart(sessionId);
+    let store = stores.get(part);
+    if (store === undefined) {
+      store = createSessionStore(limits);
+      stores.set(part, store);
+    }
+    return store;
+  };
   return {
-    reserve: async (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
-    record: async (emission, sessionId) => store.record(emission, sessionId),
-    prune: async (request) => store.prune(request),
-    project: async (projectRoot, sessionId) => store.project(projectRoot, sessionId),
+    reserve: async (projectRoot, sessionId) => of(sessionId).reserve(projectRoot, sessionId),
+    record: async (emission, sessionId) => of(sessionId).record(emission, sessionId),
+    prune: async (request) => of(request.sessionId).prune(request),
+    project: async (projectRoot, sessionId) => of(sessionId).project(projectRoot, sessionId),
     exclusive: lockTable(),
     close: async () => {},
   };

@@ -6,7 +6,7 @@
  * exit 2 for a port in use.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -112,9 +112,9 @@ describe('span-ledger-proxy --http', () => {
     );
   });
 
-  it('passes a cancellation that arrives on a fresh request to the upstream', async () => {
-    const { url } = await serve();
-    const c = await client(url);
+  it("passes a principal's cancellation that arrives on a fresh request to the upstream", async () => {
+    const { url } = await serve(['--token-file', tokens]);
+    const c = await client(url, { authorization: `Bearer ${TOKEN}` });
     const stopCall = new AbortController();
     const pending = c
       .callTool({ name: 'show', arguments: { files: FILES, mode: 'slow' } }, undefined, {
@@ -130,6 +130,38 @@ describe('span-ledger-proxy --http', () => {
       await new Promise((r) => setTimeout(r, 30));
     }
     expect(readFileSync(events, 'utf8')).toContain('"cancelled"');
+  });
+
+  it('without a token file, records nothing for a call its client cancelled from another connection', async () => {
+    const { url } = await serve();
+    const c = await client(url);
+    const meta = { conversationId: 'cancelled-by-the-sdk-client-0001' };
+    const stopCall = new AbortController();
+    const pending = c
+      .callTool(
+        { name: 'show', arguments: { files: FILES, mode: 'slow' }, _meta: meta },
+        undefined,
+        {
+          signal: stopCall.signal,
+        },
+      )
+      .catch(() => null);
+    const started = () => existsSync(events) && readFileSync(events, 'utf8').includes('"slow"');
+    for (let i = 0; i < 100 && !started(); i++) {
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    stopCall.abort();
+    await pending;
+    // Not stopped (another local client could have sent that cancellation), but not counted.
+    const health = url.replace(/\/mcp$/, '/healthz');
+    for (let i = 0; i < 200 && JSON.parse((await raw(health, 'GET', {})).text).calls > 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const next = textOf(
+      await c.callTool({ name: 'show', arguments: { files: FILES }, _meta: meta }),
+    );
+    expect(next).not.toMatch(/Sent in response/);
+    expect(next).toContain('\n1\t/**\n');
   });
 
   it('undoes a call whose cancellation arrives just after its answer went out', async () => {
@@ -174,6 +206,28 @@ describe('span-ledger-proxy --http', () => {
     expect(next).toMatch(/^Response #2\b/);
     expect(next).not.toMatch(/Sent in response/);
     expect(next).toContain('\n1\texport const value0 = 0 * 2;\n');
+  });
+
+  it('takes a short _meta id for no key: another client sending it gets no pointer', async () => {
+    const { url } = await serve();
+    const show = (id: number, meta: Record<string, unknown>) =>
+      raw(
+        url,
+        'POST',
+        MCP,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'show', arguments: { files: FILES }, _meta: meta },
+        }),
+      );
+    for (const meta of [{ conversationId: '1' }, { 'vscode.conversationId': 'x' }]) {
+      await show(61, meta);
+      const other = textOf(JSON.parse((await show(62, meta)).text).result);
+      expect(other).toMatch(/^Response #1\b/);
+      expect(other).not.toMatch(/Sent in response/);
+    }
   });
 
   it('takes a short token a client sends for no key: contexts over HTTP are keyed by 128 bits', async () => {
