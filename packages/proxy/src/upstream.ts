@@ -46,11 +46,13 @@ export type Answer =
 export type Failure = 'exited' | 'timeout' | 'cancelled' | 'too-large' | 'unavailable';
 
 /**
- * The largest single message the proxy reads from the upstream: 256 MiB. A
- * whole-file read is refused well below it (see the filesystem profile); this
- * bounds what any other tool can make the proxy hold.
+ * The largest single message the proxy reads from the upstream, or a client
+ * over stdio: 10 MiB, what the MCP SDK's stdio transport reads (its client
+ * drops the connection past it). A whole-file read is refused well below it
+ * (see the filesystem profile); this bounds what any other tool can make the
+ * proxy hold, and a message past it gets one JSON-RPC error and one line.
  */
-export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** How long a child may take to answer `initialize` before start-up fails. */
 const START_TIMEOUT_MS = 60_000;
@@ -170,46 +172,55 @@ function howEnded(code: number | null, signal: NodeJS.Signals | null): string {
 }
 
 /**
- * Splits a byte stream into lines and parses each as JSON. A line over
- * {@link MAX_MESSAGE_BYTES} is not kept: its tail is, to find the id of the
- * response it was (a JSON-RPC response written by `JSON.stringify` ends with
- * its id).
+ * The id of a JSON-RPC message too large to keep, from its first and last
+ * bytes: a request written by `JSON.stringify` starts with it (after
+ * `jsonrpc`), a response ends with it. `null` when neither says.
  */
-function lineReader(
-  onMessage: (message: Message) => void,
+function idOfOversize(head: string, tail: string): RequestId | null {
+  const match =
+    /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(head) ??
+    /"id":(\d+|"(?:[^"\\]|\\.)*")\}\s*$/.exec(tail);
+  return match ? (JSON.parse(match[1]!) as RequestId) : null;
+}
+
+/**
+ * Splits a byte stream into lines of at most {@link MAX_MESSAGE_BYTES} with
+ * their newline (handed on without it). A longer line is not kept: its first
+ * and last bytes are, to find the id of the message it was.
+ *
+ * @example
+ * ```ts
+ * process.stdin.on('data', splitLines((line) => handle(line), (id) => refuse(id)));
+ * ```
+ */
+export function splitLines(
+  onLine: (line: Buffer) => void,
   onOversize: (id: RequestId | null) => void,
-  onJunk: () => void,
-) {
+): (chunk: Buffer) => void {
   let chunks: Buffer[] = [];
   let size = 0;
   let dropping = false;
+  let head = '';
   let tail = '';
   const flushLine = (last: Buffer) => {
+    if (!dropping && size + last.length + 1 > MAX_MESSAGE_BYTES) {
+      dropping = true;
+      head = (chunks[0] ?? last).subarray(0, 200).toString('utf8');
+      chunks = [];
+      size = 0;
+    }
     if (dropping) {
-      const end = (tail + last.toString('utf8')).slice(-80);
-      const match = /"id":(\d+|"(?:[^"\\]|\\.)*")\}\s*$/.exec(end);
-      onOversize(match ? (JSON.parse(match[1]!) as RequestId) : null);
+      onOversize(idOfOversize(head, (tail + last.toString('utf8')).slice(-80)));
       dropping = false;
+      head = '';
       tail = '';
       return;
     }
     chunks.push(last);
-    const text = Buffer.concat(chunks).toString('utf8').replace(/\r$/, '');
+    const line = chunks.length === 1 ? last : Buffer.concat(chunks);
     chunks = [];
     size = 0;
-    if (text.trim() === '') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      onJunk();
-      return;
-    }
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      onMessage(parsed as Message);
-    } else {
-      onJunk();
-    }
+    onLine(line);
   };
   return (chunk: Buffer) => {
     let start = 0;
@@ -224,8 +235,9 @@ function lineReader(
       return;
     }
     size += rest.length;
-    if (size > MAX_MESSAGE_BYTES) {
+    if (size + 1 > MAX_MESSAGE_BYTES) {
       dropping = true;
+      head = (chunks[0] ?? rest).subarray(0, 200).toString('utf8');
       tail = rest.toString('utf8').slice(-80);
       chunks = [];
       size = 0;
@@ -233,6 +245,30 @@ function lineReader(
     }
     chunks.push(Buffer.from(rest));
   };
+}
+
+/** Splits a byte stream into lines ({@link splitLines}) and parses each as JSON. */
+function lineReader(
+  onMessage: (message: Message) => void,
+  onOversize: (id: RequestId | null) => void,
+  onJunk: () => void,
+) {
+  return splitLines((line) => {
+    const text = line.toString('utf8').replace(/\r$/, '');
+    if (text.trim() === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      onJunk();
+      return;
+    }
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      onMessage(parsed as Message);
+    } else {
+      onJunk();
+    }
+  }, onOversize);
 }
 
 /**
@@ -331,10 +367,13 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       lineReader(
         (message) => onMessage(message, gen),
         (id) => {
-          if (gen !== generation || id === null) return;
-          const p = pending.get(id);
+          if (gen !== generation) return;
+          const p = id === null ? undefined : pending.get(id);
+          options.log(
+            `the upstream wrote a message over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB; dropped${p === undefined ? '' : ', and its request answered with an error'}`,
+          );
           if (p === undefined) return;
-          pending.delete(id);
+          pending.delete(id!);
           p.settle({
             failed: 'too-large',
             message: `the upstream's answer was over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`,

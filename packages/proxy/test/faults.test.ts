@@ -128,6 +128,17 @@ describe('an upstream that fails a call', () => {
     expect((await show(proxy, { files: [CART], context: 'ctx-junk' })).read.number).toBe(1);
   });
 
+  it('answers with over 10 MiB: a one-line tool error, one line on stderr, and the proxy serves on', async () => {
+    const proxy = await start();
+    const huge = await show(proxy, { files: [CART], mode: 'huge', context: 'ctx-huge' });
+    expect(huge.result.isError).toBe(true);
+    expect(huge.text).toBe(
+      "span-ledger-proxy: show got no answer: the upstream's answer was over 10 MiB.",
+    );
+    expect((await show(proxy, { files: [CART], context: 'ctx-huge' })).read.number).toBe(1);
+    expect(proxy.stderr().match(/over 10 MiB/g)).toHaveLength(1);
+  });
+
   it('answers with a tool error: passed through as it is, nothing recorded', async () => {
     const proxy = await start();
     const direct = await startDirect(process.execPath, [FIXTURE, root], { cwd: root });
@@ -156,6 +167,21 @@ describe('an upstream that fails a call', () => {
     const next = await show(proxy, { files: [CART], context: 'ctx-cancel' });
     expect(next.read.number).toBe(1);
     expect(next.read.pointers).toEqual([]);
+  });
+});
+
+describe('a client request over the stdio limit', () => {
+  it('gets one JSON-RPC error and one line on stderr, and the proxy serves on', async () => {
+    const proxy = await start();
+    const sent = proxy.client.callTool({
+      name: 'echo',
+      arguments: { value: 'y'.repeat(10 * 1024 * 1024 + 1) },
+    });
+    await expect(sent).rejects.toThrow(/the request is over 10 MiB/);
+    expect((await show(proxy, { files: [CART], context: 'ctx-big-request' })).read.number).toBe(1);
+    expect(proxy.stderr()).toContain(
+      'span-ledger-proxy: a message from the client was over 10 MiB; dropped, and answered with an error\n',
+    );
   });
 });
 
