@@ -44,6 +44,7 @@ import {
 import {
   probeChosenMetaIds,
   probeCluster,
+  probeFlood,
   probeForeignCancel,
   probeHangUps,
   probePrincipalBound,
@@ -211,6 +212,12 @@ export const PROBES: readonly Probe[] = [
     before:
       '9 of 30 contexts dedup on their second call; keys per master 9/0/0; 0 line(s) on stderr; 0 oracle violation(s)',
     run: () => probeCluster(30),
+  },
+  {
+    name: 'span-ledger-proxy: 200 MB of notifications to a client that stopped reading',
+    before:
+      'peak RSS 895 MB over a 200 MB flood with the client paused 5 s; answered 4.6 s after it read again; MaxListenersExceededWarning on stderr',
+    run: () => probeFlood(200),
   },
   {
     name: 'npm run example:mcp killed',

@@ -400,3 +400,113 @@ export async function probeCluster(contexts = 30): Promise<Figure> {
     await cluster.stop();
   }
 }
+
+/** An upstream that, asked `flood`, writes `mb` MB of log notifications before it answers. */
+const FLOOD_UPSTREAM = `
+const send = (m) => new Promise((done) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n', () => done()));
+let buffer = '';
+process.stdin.on('data', async (chunk) => {
+  buffer += chunk;
+  for (let nl = buffer.indexOf('\\n'); nl !== -1; nl = buffer.indexOf('\\n')) {
+    const message = JSON.parse(buffer.slice(0, nl));
+    buffer = buffer.slice(nl + 1);
+    if (message.method === 'initialize') {
+      await send({ id: message.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {}, logging: {} }, serverInfo: { name: 'flood', version: '1' } } });
+    } else if (message.method === 'tools/list') {
+      await send({ id: message.id, result: { tools: [{ name: 'flood', inputSchema: { type: 'object' } }] } });
+    } else if (message.method === 'tools/call') {
+      const data = 'f'.repeat(100 * 1024);
+      for (let i = 0; i < Number(process.env.FLOOD_MB) * 10; i++) await send({ method: 'notifications/message', params: { level: 'info', data } });
+      await send({ id: message.id, result: { content: [{ type: 'text', text: 'done' }] } });
+    } else if (message.id !== undefined) {
+      await send({ id: message.id, result: {} });
+    }
+  }
+});
+`;
+
+/** The proxy's RSS in MB, from /proc (Linux). */
+async function rssOf(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** A client over stdio that stops reading while the upstream floods `mb` MB of notifications. */
+export async function probeFlood(mb = 200, pausedMs = 5000): Promise<Figure> {
+  const { spawn } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'proxy-flood-'));
+  const upstream = join(dir, 'flood.cjs');
+  writeFileSync(upstream, FLOOD_UPSTREAM);
+  const proc = spawn(
+    process.execPath,
+    [
+      `${REPO}/packages/proxy/bin/span-ledger-proxy.js`,
+      '--root',
+      dir,
+      '--tools',
+      'none',
+      '--',
+      process.execPath,
+      upstream,
+    ],
+    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FLOOD_MB: String(mb) } },
+  );
+  let stderr = '';
+  proc.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  try {
+    const send = (m: unknown) => proc.stdin.write(`${JSON.stringify(m)}\n`);
+    let seen = '';
+    const waitFor = async (text: string, ms: number) => {
+      for (let i = 0; i < ms / 20 && !seen.includes(text); i++) await sleep(20);
+    };
+    const onData = (c: Buffer) => {
+      seen = (seen + c.toString()).slice(-4096);
+    };
+    proc.stdout.on('data', onData);
+    send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'flood', version: '1' },
+      },
+    });
+    await waitFor('"id":0', 20_000);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // The client stops reading, then asks for the flood.
+    proc.stdout.pause();
+    proc.stdout.off('data', onData);
+    send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'flood', arguments: {} } });
+    let peak = 0;
+    for (let t = 0; t < pausedMs; t += 100) {
+      peak = Math.max(peak, await rssOf(proc.pid!));
+      await sleep(100);
+    }
+    proc.stdout.on('data', onData);
+    proc.stdout.resume();
+    const started = Date.now();
+    for (let i = 0; i < 3000 && !seen.includes('"text":"done"'); i++) {
+      peak = Math.max(peak, await rssOf(proc.pid!));
+      await sleep(20);
+    }
+    const answered = seen.includes('"text":"done"');
+    const warned = /MaxListenersExceededWarning/.test(stderr);
+    return {
+      figure: `peak RSS ${peak.toFixed(0)} MB over a ${mb} MB flood with the client paused ${pausedMs / 1000} s; ${answered ? `answered ${((Date.now() - started) / 1000).toFixed(1)} s after it read again` : 'no answer'}; ${warned ? 'MaxListenersExceededWarning on stderr' : 'no warning'}`,
+      met: peak <= 300 && answered && !warned,
+    };
+  } finally {
+    proc.kill('SIGTERM');
+    await new Promise((done) => proc.once('exit', done));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

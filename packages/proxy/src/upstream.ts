@@ -106,6 +106,12 @@ export interface Upstream {
   request(method: string, params: unknown, options: RequestOptions): Promise<Answer>;
   /** Sends a notification (dropped while no child runs). */
   notify(method: string, params: unknown): void;
+  /**
+   * Stops reading the child's stdout until `until` settles: a client that
+   * is not reading slows the upstream down (its pipe fills, its writes
+   * block) instead of the proxy buffering without bound.
+   */
+  hold(until: Promise<unknown>): void;
   /** Stops the child (and its process group) and answers what is in flight with `exited`. */
   close(): Promise<void>;
 }
@@ -293,6 +299,8 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
   /** While a (re)start is under way: what requests wait for. */
   let starting: Promise<boolean> | null = null;
   const restarts: number[] = [];
+  /** Holds on reading the child's stdout (see `hold`). */
+  let holds = 0;
   let initialized: Record<string, unknown> = {};
 
   const settleAll = (failed: Failure, message: string) => {
@@ -572,6 +580,16 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     },
     notify(method, params) {
       write({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+    },
+    hold(until) {
+      const stdout = child?.process.stdout;
+      if (stdout === null || stdout === undefined) return;
+      holds++;
+      stdout.pause();
+      const release = () => {
+        if (--holds === 0) stdout.resume();
+      };
+      until.then(release, release);
     },
     async close() {
       if (closing) return;
