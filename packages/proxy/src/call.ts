@@ -20,6 +20,7 @@
  * - Anything unexpected while re-rendering gives the upstream's own answer,
  *   passed through: never a crash, never a pointer for lines not proven.
  */
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   type CallBudget,
   type CallPlan,
@@ -328,6 +329,17 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       reply: {
         result: toolError(
           `span-ledger-proxy: the upstream's answer to ${call.tool} is not a tool result.`,
+        ),
+      },
+      recorded: null,
+    };
+  }
+  // Items the client's SDK would refuse (and report as a schema dump): one line instead.
+  if (!CallToolResultSchema.safeParse(result).success) {
+    return {
+      reply: {
+        result: toolError(
+          `span-ledger-proxy: the upstream's answer to ${call.tool} has content items that are not MCP content.`,
         ),
       },
       recorded: null,

@@ -309,11 +309,23 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     for (const p of all) p.settle({ failed, message });
   };
 
-  const write = (message: Message): boolean => {
+  /** Writes one serialized message to the child: false while none runs. */
+  const writeLine = (line: string): boolean => {
     const stdin = child?.process.stdin;
     if (stdin === undefined || stdin === null || stdin.destroyed || !stdin.writable) return false;
-    stdin.write(`${JSON.stringify(message)}\n`);
+    stdin.write(`${line}\n`);
     return true;
+  };
+
+  /** Writes `message` (one the proxy made, or passes on as it was parsed): false when it cannot go. */
+  const write = (message: Message): boolean => {
+    let line: string;
+    try {
+      line = JSON.stringify(message);
+    } catch {
+      return false;
+    }
+    return writeLine(line);
   };
 
   const onMessage = (message: Message, from: number) => {
@@ -342,8 +354,15 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     const p = pending.get(id);
     if (p === undefined) return;
     pending.delete(id);
-    if ('error' in message && message.error !== null && typeof message.error === 'object') {
-      p.settle(errorAnswer(message.error, 'upstream error'));
+    const error = message.error;
+    if (error !== null && typeof error === 'object') {
+      p.settle(errorAnswer(error, 'upstream error'));
+    } else if (error !== undefined && error !== null) {
+      // Not an error object (`"error": "boom"`): still an error, with what it said.
+      const said = typeof error === 'string' ? error : JSON.stringify(error);
+      p.settle(
+        errorAnswer({ message: `the upstream answered with an error: ${said.slice(0, 200)}` }, ''),
+      );
     } else {
       p.settle({ result: message.result });
     }
@@ -468,8 +487,25 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       }
       const progressToken = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta
         ?.progressToken;
+      let line: string;
+      try {
+        line = JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method,
+          ...(params === undefined ? {} : { params }),
+        });
+      } catch (error) {
+        // Nested too deeply, or a cycle: nothing is sent, and nothing waits for an answer.
+        const why = error instanceof RangeError ? 'it is nested too deeply' : 'it is not JSON';
+        settle({
+          failed: 'unavailable',
+          message: `the request could not be written upstream: ${why}`,
+        });
+        return;
+      }
       pending.set(id, { settle, progressToken, onProgress: opts.onProgress, rearm: arm });
-      if (!write({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })) {
+      if (!writeLine(line)) {
         pending.delete(id);
         settle({ failed: 'exited', message: 'the upstream is not running' });
         return;
