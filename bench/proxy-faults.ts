@@ -18,7 +18,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createClient } from 'redis';
 import { mintContextToken } from 'span-ledger';
 import { z } from 'zod';
-import { answerCall, type CallSetup, DEFAULT_BUDGET } from '../packages/proxy/src/call.js';
+import { answerCall, type CallSetup } from '../packages/proxy/src/call.js';
 import { openRoot } from '../packages/proxy/src/disk.js';
 import { httpCallOf, serveMcpHttp } from '../packages/proxy/src/http/index.js';
 import { genericProfile, PROXY_LIMITS } from '../packages/proxy/src/sectioned.js';
@@ -65,7 +65,7 @@ async function setupOn(store: ProxyStore): Promise<CallSetup> {
     stats: createStats(),
     profile: genericProfile,
     enabled: true,
-    budget: DEFAULT_BUDGET,
+    maxTokens: 25_000,
     mintToken: () => mintContextToken({ shared: true }),
     sharedTokens: true,
     log: () => {},

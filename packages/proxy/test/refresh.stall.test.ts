@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { DEFAULT_LIMITS, mintContextToken } from 'span-ledger';
 import { createMemoryBackend, type SharedStoreBackend } from 'span-ledger/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerCall, type CallSetup, DEFAULT_BUDGET } from '../src/call.js';
+import { answerCall, type CallSetup } from '../src/call.js';
 import { openRoot } from '../src/disk.js';
 import { genericProfile } from '../src/sectioned.js';
 import { createStats } from '../src/stats.js';
@@ -77,7 +77,7 @@ describe('a refresh while the shared store stalls', () => {
       stats: createStats(),
       profile: genericProfile,
       enabled: true,
-      budget: DEFAULT_BUDGET,
+      maxTokens: 25_000,
       mintToken: () => mintContextToken({ shared: true }),
       sharedTokens: true,
       log: () => {},
