@@ -33,28 +33,34 @@ export function raw(
 }
 
 /**
- * Posts `body` on a raw connection, reads `readBytes` of the answer and
- * hangs up, as a client that crashed mid-answer does; resolves once the
- * connection is gone.
+ * Posts `body` on a raw connection, reads `readBytes` of the answer (into a
+ * buffer that size, so no more leaves the kernel) and hangs up, as a client
+ * that crashed mid-answer does; resolves once the connection is gone.
  */
 export function readPartOfAnswer(url: string, body: string, readBytes: number): Promise<number> {
   const { hostname, port, pathname } = new URL(url);
   return new Promise((done, fail) => {
-    const socket = connect(Number(port), hostname, () => {
+    let read = 0;
+    const socket = connect({
+      port: Number(port),
+      host: hostname,
+      onread: {
+        buffer: Buffer.alloc(Math.min(readBytes, 64 * 1024)),
+        callback: (bytes: number) => {
+          read += bytes;
+          if (read < readBytes) return true;
+          socket.destroy();
+          return false;
+        },
+      },
+    });
+    socket.on('connect', () => {
       const head = Object.entries({ ...MCP_HEADERS, host: `${hostname}:${port}` })
         .map(([k, v]) => `${k}: ${v}\r\n`)
         .join('');
       socket.write(
         `POST ${pathname} HTTP/1.1\r\n${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
-    });
-    let read = 0;
-    socket.on('data', (chunk: Buffer) => {
-      read += chunk.length;
-      if (read >= readBytes) {
-        socket.pause();
-        socket.destroy();
-      }
     });
     socket.on('close', () => done(read));
     socket.on('error', fail);

@@ -200,7 +200,7 @@ describe('span-ledger-proxy --http', () => {
         method: 'tools/call',
         params: { name: 'show', arguments: { files: BIG }, _meta: meta },
       });
-    // The first chunk only: the rest sits unread when the client goes.
+    // One byte read: the rest sits in the client's kernel when it goes.
     await readPartOfAnswer(url, call(51), 1);
     const next = textOf(JSON.parse((await raw(url, 'POST', MCP, call(52))).text).result);
     expect(next).toMatch(/^Response #2\b/);
