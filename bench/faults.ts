@@ -7,6 +7,10 @@
  * are checked here, never in tests; they depend on what else the machine
  * runs, so a run on a loaded machine says so with its figures.
  *
+ * The span-ledger-proxy rows (bench/proxy-faults.ts) were measured before
+ * on the proxy of commit 9ef4e33: its packages/proxy/src beside this
+ * repository's probes, stores and library.
+ *
  * To measure the before column again: a checkout of the old code with its
  * dist/ built, named by FAULTS_DAEMON_REPO (the probes start its daemon). The
  * read proxy's probe starts that checkout's examples/read-proxy; its before
@@ -37,6 +41,16 @@ import {
   stopAll,
   tokenFile,
 } from '../test/e2e/_faults.js';
+import {
+  probeChosenMetaIds,
+  probeCluster,
+  probeFlood,
+  probeForeignCancel,
+  probeHangUps,
+  probePrincipalBound,
+  probeRefreshInStall,
+  probeTokenlessLanes,
+} from './proxy-faults.js';
 
 interface Probe {
   readonly name: string;
@@ -161,6 +175,49 @@ export const PROBES: readonly Probe[] = [
     before:
       'exit 0; 3 line(s) on the way out (session closed (0 open) / pool: a worker exited (code 1) / pool: a worker exited (code 1))',
     run: probeSigterm,
+  },
+  {
+    name: 'span-ledger-proxy: client hangs up after 64 KiB of 1, 5, 30, 100 MB',
+    before: 'record kept (the next call would point at it) at 1, 5, 30, 100 MB of 1, 5, 30, 100 MB',
+    run: () => probeHangUps(),
+  },
+  {
+    name: 'span-ledger-proxy: refresh while Redis sleeps 0.2-0.5 s',
+    before: '41 of 50 trials cite the refreshed response; 164 oracle violation(s)',
+    run: () => probeRefreshInStall(50),
+  },
+  {
+    name: 'span-ledger-proxy: _meta ids another client chooses',
+    before: "2 of 2 other clients pointed at the owner's responses; 4 oracle violation(s)",
+    run: probeChosenMetaIds,
+  },
+  {
+    name: "span-ledger-proxy: another client's cancellation",
+    before: "A's call stopped, not answered",
+    run: probeForeignCancel,
+  },
+  {
+    name: 'span-ledger-proxy: 64 token-less calls from one client',
+    before:
+      '56 of 64 answered "busy"; another client\'s first call answered "busy" in 2 ms vs 21 ms at rest (0.1×)',
+    run: () => probeTokenlessLanes(64),
+  },
+  {
+    name: "span-ledger-proxy: one principal's 100 contexts",
+    before: "after 100 contexts of principal b, a's ledger evicted; 0 oracle violation(s)",
+    run: probePrincipalBound,
+  },
+  {
+    name: 'span-ledger-proxy: Redis Cluster of 3 masters',
+    before:
+      '9 of 30 contexts dedup on their second call; keys per master 9/0/0; 0 line(s) on stderr; 0 oracle violation(s)',
+    run: () => probeCluster(30),
+  },
+  {
+    name: 'span-ledger-proxy: 200 MB of notifications to a client that stopped reading',
+    before:
+      'peak RSS 895 MB over a 200 MB flood with the client paused 5 s; answered 4.6 s after it read again; MaxListenersExceededWarning on stderr',
+    run: () => probeFlood(200),
   },
   {
     name: 'npm run example:mcp killed',

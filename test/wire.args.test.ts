@@ -242,6 +242,17 @@ describe('contextIdFromMeta', () => {
     expect(contextIdFromMeta({ vscode: { conversationId: 'nested' } })).toBeNull();
   });
 
+  it('reads an id shorter than 128 bits (22 chars) as absent where other clients reach', () => {
+    const uuid = '3f1c9a52-8a1e-4c4b-9f0e-2b7d5c8e1a90';
+    expect(contextIdFromMeta({ conversationId: uuid }, { shared: true })).toBe(uuid);
+    expect(contextIdFromMeta({ conversationId: 'x'.repeat(22) }, { shared: true })).toHaveLength(
+      22,
+    );
+    expect(contextIdFromMeta({ conversationId: 'x'.repeat(21) }, { shared: true })).toBeNull();
+    expect(contextIdFromMeta({ 'vscode.conversationId': 'x' }, { shared: true })).toBeNull();
+    expect(contextIdFromMeta({ conversationId: '1' }, { shared: false })).toBe('1');
+  });
+
   it('never throws, and takes only own properties', () => {
     for (const meta of [undefined, null, 'c-1', 3, throwingProxy(false), revoked()]) {
       expect(contextIdFromMeta(meta)).toBeNull();

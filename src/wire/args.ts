@@ -104,13 +104,13 @@ export const REFRESH_INPUT_SCHEMA = /* @__PURE__ */ Object.freeze({
 const TOKEN = /^[A-Za-z0-9_-]{6,64}$/;
 
 /**
- * How {@link readContextToken} reads.
+ * How {@link readContextToken} and {@link contextIdFromMeta} read.
  */
 export interface ReadContextTokenOptions {
   /**
-   * The token keys state other clients reach: only a token of at least 22
-   * chars (as `mintContextToken({ shared: true })` makes) is a key there; a
-   * shorter one, which anyone could guess, reads as absent.
+   * The token (or `_meta` id) keys state other clients reach: only one of at
+   * least 22 chars (128 bits, as `mintContextToken({ shared: true })` makes)
+   * is a key there; a shorter one, which anyone could guess, reads as absent.
    */
   readonly shared?: boolean | undefined;
 }
@@ -172,21 +172,24 @@ const CONVERSATION_KEYS = ['vscode.conversationId', 'sessionID', 'conversationId
  * non-blank string of at most 1,024 chars (trimmed); anything else reads as
  * absent. It takes precedence over a context token: the client knows its
  * conversations better than an echoed token can. Use it as the `sessionId`.
- * Never throws.
+ * With `shared: true` (state other clients reach), an id shorter than 22
+ * chars reads as absent: another client could send it too. Never throws.
  *
  * @example
  * ```ts
  * contextIdFromMeta({ 'vscode.conversationId': 'c-81f2' }); // 'c-81f2'
  * contextIdFromMeta({ conversationId: '   ' });             // null
  * contextIdFromMeta(undefined);                             // null
+ * contextIdFromMeta({ conversationId: '1' }, { shared: true }); // null: guessable where others reach
  * ```
  */
-export function contextIdFromMeta(meta: unknown): string | null {
+export function contextIdFromMeta(meta: unknown, options?: ReadContextTokenOptions): string | null {
   for (const key of CONVERSATION_KEYS) {
     const raw = ownProp(meta, key);
     if (typeof raw !== 'string') continue;
     const id = raw.trim();
-    if (id !== '' && id.length <= MAX_CONVERSATION_ID) return id;
+    if (id === '' || id.length > MAX_CONVERSATION_ID) continue;
+    return prop(options, 'shared') === true && id.length < SHARED_TOKEN_CHARS ? null : id;
   }
   return null;
 }

@@ -20,11 +20,14 @@
  * - Anything unexpected while re-rendering gives the upstream's own answer,
  *   passed through: never a crash, never a pointer for lines not proven.
  */
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   type CallBudget,
   type CallPlan,
   contextIdFromMeta,
+  type ProjectState,
   planCall,
+  type Refresh,
   readContextToken,
   readRefresh,
 } from 'span-ledger';
@@ -86,8 +89,8 @@ export interface CallSetup {
   readonly mintToken: () => string;
   /**
    * Contexts more than one client can reach (the HTTP front, a shared
-   * store): a token a client sends keys one only when it has 128 bits (22
-   * chars or more); a shorter one, which anyone could guess, starts a new
+   * store): a token or `_meta` id a client sends keys one only when it has
+   * 128 bits (22 chars or more); a shorter one, which anyone could guess, starts a new
    * context.
    */
   readonly sharedTokens: boolean;
@@ -156,17 +159,35 @@ function isToolResult(value: unknown): value is ToolResult {
  * The bucket of the asking context: the client's conversation id, else the
  * token the agent echoed, else a fresh token (which the response prints).
  * Ids and tokens live in separate key spaces, so a token can never name a
- * conversation id's bucket.
+ * conversation id's bucket; where other clients reach the contexts, an id or
+ * token below 128 bits keys nothing (a fresh token is minted instead).
  */
 function contextOf(
   call: ToolCall,
   setup: Pick<CallSetup, 'mintToken' | 'sharedTokens'>,
 ): { sessionId: string; token: string | null } {
   const prefix = call.principal === undefined ? '' : `p:${call.principal}/`;
-  const conversation = contextIdFromMeta(call.meta);
+  const conversation = contextIdFromMeta(call.meta, { shared: setup.sharedTokens });
   if (conversation !== null) return { sessionId: `${prefix}m:${conversation}`, token: null };
   const token = readContextToken(call.args, { shared: setup.sharedTokens }) ?? setup.mintToken();
   return { sessionId: tokenKey(token, call.principal), token };
+}
+
+/**
+ * `prior` without the responses the agent said it lost, whatever the store
+ * did with the prune (a stalled Redis misses its deadline): the call's own
+ * plan never points at them. `stale`: the numbers the store still held, to
+ * prune again once the call is recorded.
+ */
+function forgetRefreshed(
+  prior: ProjectState,
+  refresh: Refresh | null,
+): { prior: ProjectState; stale: number[] } {
+  if (refresh === null) return { prior, stale: [] };
+  const lost = (index: number) => refresh.calls === undefined || refresh.calls.includes(index);
+  const stale = prior.calls.filter((c) => lost(c.index)).map((c) => c.index);
+  if (stale.length === 0) return { prior, stale };
+  return { prior: { ...prior, calls: prior.calls.filter((c) => !lost(c.index)) }, stale };
 }
 
 /** CPU time this process spent since `since`, in ms: the proxy's own work, whatever else the machine runs. */
@@ -313,6 +334,17 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       recorded: null,
     };
   }
+  // Items the client's SDK would refuse (and report as a schema dump): one line instead.
+  if (!CallToolResultSchema.safeParse(result).success) {
+    return {
+      reply: {
+        result: toolError(
+          `span-ledger-proxy: the upstream's answer to ${call.tool} has content items that are not MCP content.`,
+        ),
+      },
+      recorded: null,
+    };
+  }
   if (result.isError === true || call.signal.aborted) {
     return call.signal.aborted ? null : { reply: { result }, recorded: null };
   }
@@ -352,6 +384,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       const reserved = await store.reserve(root.path, sessionId);
       // No number (the store is away): the upstream's answer as it came, nothing withheld or recorded.
       if (reserved === null) return passThrough(reading.unproven);
+      const { prior, stale } = forgetRefreshed(reserved.prior, refresh);
       const refreshArgument = hasOwn(call.args, 'refresh')
         ? (call.args as { refresh: unknown }).refresh
         : undefined;
@@ -359,7 +392,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       const attempt = (budget: CallBudget): Written => {
         const plan = planCall({
           files: reading.files,
-          prior: reserved.prior,
+          prior,
           enabled: setup.enabled,
           budget,
           holdBack: profile.holdBack(call.tool),
@@ -393,6 +426,8 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       const deliveredChars = written.texts.reduce((sum, text) => sum + text.length, 0);
       // Null when the store could not write it in time: recorded nowhere, the number spent.
       const record = await store.record(written.recorder.finish(deliveredChars), sessionId);
+      // The refresh the store could not apply in time: applied now, or the next call would cite them.
+      if (stale.length > 0) await store.prune({ sessionId, projectRoot: root.path, calls: stale });
       const figures = {
         upstreamChars,
         deliveredChars,

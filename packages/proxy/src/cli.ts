@@ -120,7 +120,9 @@ async function run(options: RunOptions): Promise<void> {
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());
   process.stdout.on('error', () => void stop());
-  await server.connect(new StdioServerTransport());
+  // Messages over the stdio limit are answered with an error there, never closing the transport.
+  const { boundedStdin } = await import('./stdio.js');
+  await server.connect(new StdioServerTransport(boundedStdin(process.stdin, process.stdout, say)));
   say(`${proxy.profile} profile, re-rendering ${proxy.tools().join(', ') || 'no tool'}; ready`);
 }
 

@@ -19,6 +19,21 @@ export function tokenKey(token: string, principal: string | undefined): string {
   return `${principal === undefined ? '' : `p:${principal}/`}t:${token}`;
 }
 
+/**
+ * The principal part of a store key (`''` for none): whose bound a context
+ * counts against in the proxy's own ledger.
+ *
+ * @example
+ * ```ts
+ * principalPart(tokenKey('k7f3q2ab', 'ab12')); // 'p:ab12/'
+ * principalPart('m:conversation-7');           // ''
+ * ```
+ */
+export function principalPart(sessionId: string | undefined): string {
+  if (sessionId === undefined || !sessionId.startsWith('p:')) return '';
+  return sessionId.slice(0, sessionId.indexOf('/') + 1);
+}
+
 /** What every harness-made context id starts with. */
 const HARNESS_ID_PREFIX = 'cc-';
 

@@ -205,7 +205,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       },
       log,
       onNotification: (message: Message) => {
-        for (const relay of relays) relay.notify(message);
+        // A client that stopped reading holds the upstream until its transport has caught up.
+        const behind: Promise<void>[] = [];
+        for (const relay of relays) {
+          const drained = relay.notify(message);
+          if (drained !== null) behind.push(drained);
+        }
+        if (behind.length > 0) upstream.hold(Promise.all(behind));
       },
       onRequest: async (message: Message) => {
         if (message.method === 'ping') return { result: {} };

@@ -120,13 +120,24 @@ export interface ProxyServer {
  * A relay as the core sees it.
  */
 export interface Relay extends ProxyServer {
-  /** Sends an upstream notification to the client. */
-  notify(message: Message): void;
+  /**
+   * Sends an upstream notification to the client. Past
+   * {@link MAX_UNSENT} messages its transport has not taken yet, a promise
+   * that settles once it has taken them all (the core holds the upstream
+   * until then); else `null`.
+   */
+  notify(message: Message): Promise<void> | null;
   /** Asks the client a request the upstream sent (sampling, roots, elicitation). */
   ask(message: Message): Promise<Answer>;
 }
 
 let progressTokens = 0;
+
+/**
+ * Messages a client's transport may hold unsent (a client that stopped
+ * reading) before the upstream is held: bounded buffers, whatever it writes.
+ */
+export const MAX_UNSENT = 64;
 
 function keyOf(id: unknown): string {
   return typeof id === 'string' ? `s:${id}` : `n:${String(id)}`;
@@ -204,12 +215,27 @@ export function createRelay(
   const asked = new Map<string, (answer: Answer) => void>();
   let askedIds = 0;
 
+  /** Messages handed to the transport and not yet taken, and who waits for none to be left. */
+  let unsent = 0;
+  let queue = Promise.resolve();
+  let drained: { promise: Promise<void>; resolve: () => void } | null = null;
+
   const send = async (
     message: Record<string, unknown>,
     relatedRequestId?: RequestId,
   ): Promise<boolean> => {
     if (transport === null || closed) return false;
+    unsent++;
+    // One at a time, in order: a transport that waits for its stream to
+    // drain then holds one message (and one listener), never one per message.
+    const turn = queue;
+    let done = () => {};
+    queue = new Promise<void>((next) => {
+      done = next;
+    });
     try {
+      await turn;
+      if (transport === null || closed) return false;
       await transport.send(
         message as JSONRPCMessage,
         relatedRequestId === undefined ? undefined : { relatedRequestId },
@@ -217,6 +243,12 @@ export function createRelay(
       return true;
     } catch {
       return false;
+    } finally {
+      done();
+      if (--unsent === 0 && drained !== null) {
+        drained.resolve();
+        drained = null;
+      }
     }
   };
 
@@ -459,6 +491,8 @@ export function createRelay(
       closed = true;
       core.relays.delete(relay);
       for (const controller of inflight.values()) controller.abort();
+      drained?.resolve();
+      drained = null;
       for (const settle of asked.values())
         settle({ failed: 'cancelled', message: 'the client went away' });
       asked.clear();
@@ -469,6 +503,15 @@ export function createRelay(
     },
     notify(message) {
       void send(message);
+      if (unsent < MAX_UNSENT) return null;
+      if (drained === null) {
+        let resolve = () => {};
+        const promise = new Promise<void>((done) => {
+          resolve = done;
+        });
+        drained = { promise, resolve };
+      }
+      return drained.promise;
     },
     ask(message) {
       if (closed || transport === null) {

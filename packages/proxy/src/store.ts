@@ -8,6 +8,7 @@
  * Not a cache of results: only the ledger (paths, line spans, fingerprints,
  * response numbers) is kept.
  */
+import { randomUUID } from 'node:crypto';
 import type {
   CallRecord,
   Emission,
@@ -15,9 +16,12 @@ import type {
   ProjectState,
   PruneRequest,
   Reservation,
+  SessionStore,
 } from 'span-ledger';
 import { createSessionStore } from 'span-ledger';
-import { connectRedis, redisBackend } from 'span-ledger/redis';
+import { connectRedis, type RedisClientLike, redisBackend } from 'span-ledger/redis';
+import type { SharedStoreBackend } from 'span-ledger/shared';
+import { principalPart } from './context.js';
 import { createSharedSessionStore } from './library.js';
 
 /**
@@ -65,7 +69,9 @@ function lockTable(): ProxyStore['exclusive'] {
 }
 
 /**
- * A ledger in this process (`createSessionStore`): one client's contexts.
+ * A ledger in this process (`createSessionStore`), one per principal: each
+ * principal's contexts are bounded by `limits` on their own, so one
+ * principal's many contexts never evict another's.
  *
  * @example
  * ```ts
@@ -73,22 +79,59 @@ function lockTable(): ProxyStore['exclusive'] {
  * ```
  */
 export function localStore(limits: Partial<LedgerLimits>): ProxyStore {
-  const store = createSessionStore(limits);
+  const stores = new Map<string, SessionStore>();
+  const of = (sessionId: string | undefined): SessionStore => {
+    const part = principalPart(sessionId);
+    let store = stores.get(part);
+    if (store === undefined) {
+      store = createSessionStore(limits);
+      stores.set(part, store);
+    }
+    return store;
+  };
   return {
-    reserve: async (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
-    record: async (emission, sessionId) => store.record(emission, sessionId),
-    prune: async (request) => store.prune(request),
-    project: async (projectRoot, sessionId) => store.project(projectRoot, sessionId),
+    reserve: async (projectRoot, sessionId) => of(sessionId).reserve(projectRoot, sessionId),
+    record: async (emission, sessionId) => of(sessionId).record(emission, sessionId),
+    prune: async (request) => of(request.sessionId).prune(request),
+    project: async (projectRoot, sessionId) => of(sessionId).project(projectRoot, sessionId),
     exclusive: lockTable(),
     close: async () => {},
   };
 }
 
 /**
+ * One line per change of the Redis connection's state, not per reconnect
+ * attempt: "lost" once, "back" once.
+ */
+function connectionLines(log: (line: string) => void): {
+  lost: (e: Error) => void;
+  back: () => void;
+} {
+  let up = true;
+  return {
+    lost(error) {
+      if (!up) return;
+      up = false;
+      log(`redis: ${error.message}; calls pass through untracked until it is back`);
+    },
+    back() {
+      if (up) return;
+      up = true;
+      log('redis: connected again; calls are tracked again');
+    },
+  };
+}
+
+/**
  * The shared store over Redis at `url` (`createSharedSessionStore` with
- * `span-ledger/redis`). Rejects with one line when Redis cannot be reached at
- * start-up; once connected, a Redis outage degrades every call to "nothing
- * recorded, nothing withheld" instead of failing it.
+ * `span-ledger/redis`): a single server, or a Redis Cluster (detected with
+ * `INFO cluster`, then reached with node-redis's cluster client; every
+ * operation touches one key). Rejects with one line when the server cannot
+ * be reached or used at start-up (a cluster not in `cluster_state:ok`, a
+ * read-only replica, a server without scripting): the start-up probe writes
+ * one key the way every call will. Once running, a Redis outage degrades
+ * every call to "nothing recorded, nothing withheld" instead of failing it,
+ * with one line when the connection goes and one when it is back.
  *
  * @example
  * ```ts
@@ -100,21 +143,71 @@ export async function redisStore(
   limits: Partial<LedgerLimits>,
   log: (line: string) => void,
 ): Promise<ProxyStore> {
-  const { createClient } = await import('redis');
-  const client = await connectRedis(createClient, url, {
-    onError: (error) => log(`redis: ${error.message}`),
-  });
-  const store = createSharedSessionStore(redisBackend(client, { prefix: 'span-ledger-proxy:' }), {
-    limits,
-  });
+  const { createClient, createCluster } = await import('redis');
+  const lines = connectionLines(log);
+  const single = await connectRedis(createClient, url, { onError: lines.lost });
+  single.on('ready', lines.back);
+  let client: RedisClientLike = single;
+  let close = async () => {
+    await single.close().catch(() => {});
+  };
+  try {
+    const info = String(await single.sendCommand(['INFO', 'cluster']));
+    if (/^cluster_enabled:1\b/m.test(info)) {
+      const state = String(await single.sendCommand(['CLUSTER', 'INFO']));
+      await close();
+      if (!/^cluster_state:ok\b/m.test(state))
+        throw new Error('the cluster is not in cluster_state:ok');
+      const cluster = createCluster({
+        rootNodes: [{ url }],
+        defaults: { disableOfflineQueue: true, socket: { connectTimeout: 2000 } },
+      });
+      cluster.on('error', lines.lost);
+      cluster.on('node-error', lines.lost);
+      cluster.on('node-ready', lines.back);
+      close = async () => {
+        await cluster.close().catch(() => {});
+      };
+      await cluster.connect();
+      client = cluster;
+    }
+    const backend = redisBackend(client, { prefix: PREFIX });
+    const probe = `probe:${randomUUID()}`;
+    if ((await backend.compareAndSet(probe, null, '1', 1000)) !== true) {
+      throw new Error('a compare-and-set did not apply');
+    }
+    return sharedStore(backend, limits, close);
+  } catch (error) {
+    await close();
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot use the Redis of --redis: ${why}`.replace(/\s+/g, ' '));
+  }
+}
+
+/** Before every key of the proxy's store, apart from other programs' keys. */
+const PREFIX = 'span-ledger-proxy:';
+
+/**
+ * The shared store over any backend (`createSharedSessionStore`): Redis in
+ * {@link redisStore}, the in-memory backend or a faulty one in tests.
+ *
+ * @example
+ * ```ts
+ * const store = sharedStore(createMemoryBackend(), DEFAULT_LIMITS);
+ * ```
+ */
+export function sharedStore(
+  backend: SharedStoreBackend,
+  limits: Partial<LedgerLimits>,
+  close: () => Promise<void> = async () => {},
+): ProxyStore {
+  const store = createSharedSessionStore(backend, { limits });
   return {
     reserve: (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
     record: (emission, sessionId) => store.record(emission, sessionId),
     prune: (request) => store.prune(request),
     project: (projectRoot, sessionId) => store.project(projectRoot, sessionId).catch(() => null),
     exclusive: lockTable(),
-    close: async () => {
-      await client.close().catch(() => {});
-    },
+    close,
   };
 }

@@ -46,11 +46,13 @@ export type Answer =
 export type Failure = 'exited' | 'timeout' | 'cancelled' | 'too-large' | 'unavailable';
 
 /**
- * The largest single message the proxy reads from the upstream: 256 MiB. A
- * whole-file read is refused well below it (see the filesystem profile); this
- * bounds what any other tool can make the proxy hold.
+ * The largest single message the proxy reads from the upstream, or a client
+ * over stdio: 10 MiB, what the MCP SDK's stdio transport reads (its client
+ * drops the connection past it). A whole-file read is refused well below it
+ * (see the filesystem profile); this bounds what any other tool can make the
+ * proxy hold, and a message past it gets one JSON-RPC error and one line.
  */
-export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** How long a child may take to answer `initialize` before start-up fails. */
 const START_TIMEOUT_MS = 60_000;
@@ -104,6 +106,12 @@ export interface Upstream {
   request(method: string, params: unknown, options: RequestOptions): Promise<Answer>;
   /** Sends a notification (dropped while no child runs). */
   notify(method: string, params: unknown): void;
+  /**
+   * Stops reading the child's stdout until `until` settles: a client that
+   * is not reading slows the upstream down (its pipe fills, its writes
+   * block) instead of the proxy buffering without bound.
+   */
+  hold(until: Promise<unknown>): void;
   /** Stops the child (and its process group) and answers what is in flight with `exited`. */
   close(): Promise<void>;
 }
@@ -170,46 +178,55 @@ function howEnded(code: number | null, signal: NodeJS.Signals | null): string {
 }
 
 /**
- * Splits a byte stream into lines and parses each as JSON. A line over
- * {@link MAX_MESSAGE_BYTES} is not kept: its tail is, to find the id of the
- * response it was (a JSON-RPC response written by `JSON.stringify` ends with
- * its id).
+ * The id of a JSON-RPC message too large to keep, from its first and last
+ * bytes: a request written by `JSON.stringify` starts with it (after
+ * `jsonrpc`), a response ends with it. `null` when neither says.
  */
-function lineReader(
-  onMessage: (message: Message) => void,
+function idOfOversize(head: string, tail: string): RequestId | null {
+  const match =
+    /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(head) ??
+    /"id":(\d+|"(?:[^"\\]|\\.)*")\}\s*$/.exec(tail);
+  return match ? (JSON.parse(match[1]!) as RequestId) : null;
+}
+
+/**
+ * Splits a byte stream into lines of at most {@link MAX_MESSAGE_BYTES} with
+ * their newline (handed on without it). A longer line is not kept: its first
+ * and last bytes are, to find the id of the message it was.
+ *
+ * @example
+ * ```ts
+ * process.stdin.on('data', splitLines((line) => handle(line), (id) => refuse(id)));
+ * ```
+ */
+export function splitLines(
+  onLine: (line: Buffer) => void,
   onOversize: (id: RequestId | null) => void,
-  onJunk: () => void,
-) {
+): (chunk: Buffer) => void {
   let chunks: Buffer[] = [];
   let size = 0;
   let dropping = false;
+  let head = '';
   let tail = '';
   const flushLine = (last: Buffer) => {
+    if (!dropping && size + last.length + 1 > MAX_MESSAGE_BYTES) {
+      dropping = true;
+      head = (chunks[0] ?? last).subarray(0, 200).toString('utf8');
+      chunks = [];
+      size = 0;
+    }
     if (dropping) {
-      const end = (tail + last.toString('utf8')).slice(-80);
-      const match = /"id":(\d+|"(?:[^"\\]|\\.)*")\}\s*$/.exec(end);
-      onOversize(match ? (JSON.parse(match[1]!) as RequestId) : null);
+      onOversize(idOfOversize(head, (tail + last.toString('utf8')).slice(-80)));
       dropping = false;
+      head = '';
       tail = '';
       return;
     }
     chunks.push(last);
-    const text = Buffer.concat(chunks).toString('utf8').replace(/\r$/, '');
+    const line = chunks.length === 1 ? last : Buffer.concat(chunks);
     chunks = [];
     size = 0;
-    if (text.trim() === '') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      onJunk();
-      return;
-    }
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      onMessage(parsed as Message);
-    } else {
-      onJunk();
-    }
+    onLine(line);
   };
   return (chunk: Buffer) => {
     let start = 0;
@@ -224,8 +241,9 @@ function lineReader(
       return;
     }
     size += rest.length;
-    if (size > MAX_MESSAGE_BYTES) {
+    if (size + 1 > MAX_MESSAGE_BYTES) {
       dropping = true;
+      head = (chunks[0] ?? rest).subarray(0, 200).toString('utf8');
       tail = rest.toString('utf8').slice(-80);
       chunks = [];
       size = 0;
@@ -233,6 +251,30 @@ function lineReader(
     }
     chunks.push(Buffer.from(rest));
   };
+}
+
+/** Splits a byte stream into lines ({@link splitLines}) and parses each as JSON. */
+function lineReader(
+  onMessage: (message: Message) => void,
+  onOversize: (id: RequestId | null) => void,
+  onJunk: () => void,
+) {
+  return splitLines((line) => {
+    const text = line.toString('utf8').replace(/\r$/, '');
+    if (text.trim() === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      onJunk();
+      return;
+    }
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      onMessage(parsed as Message);
+    } else {
+      onJunk();
+    }
+  }, onOversize);
 }
 
 /**
@@ -257,6 +299,8 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
   /** While a (re)start is under way: what requests wait for. */
   let starting: Promise<boolean> | null = null;
   const restarts: number[] = [];
+  /** Holds on reading the child's stdout (see `hold`). */
+  let holds = 0;
   let initialized: Record<string, unknown> = {};
 
   const settleAll = (failed: Failure, message: string) => {
@@ -265,11 +309,23 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     for (const p of all) p.settle({ failed, message });
   };
 
-  const write = (message: Message): boolean => {
+  /** Writes one serialized message to the child: false while none runs. */
+  const writeLine = (line: string): boolean => {
     const stdin = child?.process.stdin;
     if (stdin === undefined || stdin === null || stdin.destroyed || !stdin.writable) return false;
-    stdin.write(`${JSON.stringify(message)}\n`);
+    stdin.write(`${line}\n`);
     return true;
+  };
+
+  /** Writes `message` (one the proxy made, or passes on as it was parsed): false when it cannot go. */
+  const write = (message: Message): boolean => {
+    let line: string;
+    try {
+      line = JSON.stringify(message);
+    } catch {
+      return false;
+    }
+    return writeLine(line);
   };
 
   const onMessage = (message: Message, from: number) => {
@@ -298,8 +354,15 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     const p = pending.get(id);
     if (p === undefined) return;
     pending.delete(id);
-    if ('error' in message && message.error !== null && typeof message.error === 'object') {
-      p.settle(errorAnswer(message.error, 'upstream error'));
+    const error = message.error;
+    if (error !== null && typeof error === 'object') {
+      p.settle(errorAnswer(error, 'upstream error'));
+    } else if (error !== undefined && error !== null) {
+      // Not an error object (`"error": "boom"`): still an error, with what it said.
+      const said = typeof error === 'string' ? error : JSON.stringify(error);
+      p.settle(
+        errorAnswer({ message: `the upstream answered with an error: ${said.slice(0, 200)}` }, ''),
+      );
     } else {
       p.settle({ result: message.result });
     }
@@ -331,10 +394,13 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       lineReader(
         (message) => onMessage(message, gen),
         (id) => {
-          if (gen !== generation || id === null) return;
-          const p = pending.get(id);
+          if (gen !== generation) return;
+          const p = id === null ? undefined : pending.get(id);
+          options.log(
+            `the upstream wrote a message over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB; dropped${p === undefined ? '' : ', and its request answered with an error'}`,
+          );
           if (p === undefined) return;
-          pending.delete(id);
+          pending.delete(id!);
           p.settle({
             failed: 'too-large',
             message: `the upstream's answer was over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`,
@@ -421,8 +487,25 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       }
       const progressToken = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta
         ?.progressToken;
+      let line: string;
+      try {
+        line = JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method,
+          ...(params === undefined ? {} : { params }),
+        });
+      } catch (error) {
+        // Nested too deeply, or a cycle: nothing is sent, and nothing waits for an answer.
+        const why = error instanceof RangeError ? 'it is nested too deeply' : 'it is not JSON';
+        settle({
+          failed: 'unavailable',
+          message: `the request could not be written upstream: ${why}`,
+        });
+        return;
+      }
       pending.set(id, { settle, progressToken, onProgress: opts.onProgress, rearm: arm });
-      if (!write({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })) {
+      if (!writeLine(line)) {
         pending.delete(id);
         settle({ failed: 'exited', message: 'the upstream is not running' });
         return;
@@ -533,6 +616,16 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     },
     notify(method, params) {
       write({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+    },
+    hold(until) {
+      const stdout = child?.process.stdout;
+      if (stdout === null || stdout === undefined) return;
+      holds++;
+      stdout.pause();
+      const release = () => {
+        if (--holds === 0) stdout.resume();
+      };
+      until.then(release, release);
     },
     async close() {
       if (closing) return;

@@ -6,12 +6,13 @@
  * one-line tool error, records nothing, and leaves the proxy working. And
  * everything the proxy does not re-render passes through as it came.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE, REPO } from './_bin.js';
+import { BIN, PACKAGE, REPO } from './_bin.js';
 import {
   alive,
   childrenOf,
@@ -128,6 +129,82 @@ describe('an upstream that fails a call', () => {
     expect((await show(proxy, { files: [CART], context: 'ctx-junk' })).read.number).toBe(1);
   });
 
+  it('answers with over 10 MiB: a one-line tool error, one line on stderr, and the proxy serves on', async () => {
+    const proxy = await start();
+    const huge = await show(proxy, { files: [CART], mode: 'huge', context: 'ctx-huge' });
+    expect(huge.result.isError).toBe(true);
+    expect(huge.text).toBe(
+      "span-ledger-proxy: show got no answer: the upstream's answer was over 10 MiB.",
+    );
+    expect((await show(proxy, { files: [CART], context: 'ctx-huge' })).read.number).toBe(1);
+    expect(proxy.stderr().match(/over 10 MiB/g)).toHaveLength(1);
+  });
+
+  it('answers with content items that are not MCP content: one line, nothing recorded', async () => {
+    const proxy = await start();
+    const junk = await show(proxy, { files: [CART], mode: 'junk-items', context: 'ctx-items' });
+    expect(junk.result.isError).toBe(true);
+    expect(junk.text).toBe(
+      "span-ledger-proxy: the upstream's answer to show has content items that are not MCP content.",
+    );
+    expect((await show(proxy, { files: [CART], context: 'ctx-items' })).read.number).toBe(1);
+  });
+
+  it('answers error: "boom": a JSON-RPC error that says so, and the proxy serves on', async () => {
+    const proxy = await start();
+    const failed = proxy.client.callTool({
+      name: 'show',
+      arguments: { files: [CART], mode: 'string-error', context: 'ctx-boom' },
+    });
+    await expect(failed).rejects.toThrow('the upstream answered with an error: boom');
+    expect((await show(proxy, { files: [CART], context: 'ctx-boom' })).read.number).toBe(1);
+  });
+
+  it('is sent a 100,000-deep argument: one error at once, nothing left waiting', async () => {
+    // Raw over stdio: a client library could not even write it.
+    const proc = spawn(
+      process.execPath,
+      [BIN, '--root', root, '--', process.execPath, FIXTURE, root],
+      {
+        cwd: root,
+        env: testEnv({ UPSTREAM_EVENTS: events }),
+        stdio: ['pipe', 'pipe', 'ignore'],
+      },
+    );
+    try {
+      let out = '';
+      proc.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      const send = (m: string) => proc.stdin.write(`${m}\n`);
+      send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        }),
+      );
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      send(
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":${deep}}}}`,
+      );
+      await until(() => out.includes('"id":1'));
+      expect(out).toContain(
+        'span-ledger-proxy: echo got no answer: the request could not be written upstream: it is nested too deeply.',
+      );
+      send('{"jsonrpc":"2.0","id":2,"method":"ping"}');
+      await until(() => out.includes('"id":2'));
+      expect(out).toContain('{"jsonrpc":"2.0","id":2,"result":{}}');
+    } finally {
+      proc.kill('SIGTERM');
+    }
+  });
+
   it('answers with a tool error: passed through as it is, nothing recorded', async () => {
     const proxy = await start();
     const direct = await startDirect(process.execPath, [FIXTURE, root], { cwd: root });
@@ -156,6 +233,21 @@ describe('an upstream that fails a call', () => {
     const next = await show(proxy, { files: [CART], context: 'ctx-cancel' });
     expect(next.read.number).toBe(1);
     expect(next.read.pointers).toEqual([]);
+  });
+});
+
+describe('a client request over the stdio limit', () => {
+  it('gets one JSON-RPC error and one line on stderr, and the proxy serves on', async () => {
+    const proxy = await start();
+    const sent = proxy.client.callTool({
+      name: 'echo',
+      arguments: { value: 'y'.repeat(10 * 1024 * 1024 + 1) },
+    });
+    await expect(sent).rejects.toThrow(/the request is over 10 MiB/);
+    expect((await show(proxy, { files: [CART], context: 'ctx-big-request' })).read.number).toBe(1);
+    expect(proxy.stderr()).toContain(
+      'span-ledger-proxy: a message from the client was over 10 MiB; dropped, and answered with an error\n',
+    );
   });
 });
 

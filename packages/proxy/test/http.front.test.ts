@@ -4,7 +4,7 @@
  * (`httpCallOf`) and can be told to wait: the security rules, the bounds,
  * and each call's delivery and cancellation, stateful and stateless.
  */
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,7 +20,7 @@ import {
   serveMcpHttp,
   tokenSet,
 } from '../src/http/index.js';
-import { INITIALIZE, MCP, raw } from './_http.js';
+import { INITIALIZE, MCP, raw, readPartOfAnswer } from './_http.js';
 
 /** What the probe tool saw: its calls' tags whose answers turned out undelivered, and servers built. */
 interface Seen {
@@ -34,8 +34,14 @@ function probeServer(seen: Seen): McpServer {
   const server = new McpServer({ name: 'probe', version: '1.0.0' });
   server.registerTool(
     'probe',
-    { inputSchema: { tag: z.string().optional(), wait: z.number().optional() } },
-    async ({ tag = '', wait = 0 }, extra) => {
+    {
+      inputSchema: {
+        tag: z.string().optional(),
+        wait: z.number().optional(),
+        bytes: z.number().optional(),
+      },
+    },
+    async ({ tag = '', wait = 0, bytes = 0 }, extra) => {
       const call = httpCallOf(extra);
       if (wait > 0 && call !== null) {
         await new Promise<void>((done) => {
@@ -49,7 +55,8 @@ function probeServer(seen: Seen): McpServer {
       }
       call?.onUndelivered(() => seen.undelivered.push(tag));
       const text = JSON.stringify({ principal: call?.principal ?? null, lane: call?.lane ?? null });
-      return { content: [{ type: 'text', text }] };
+      const filler = bytes > 0 ? [{ type: 'text' as const, text: 'x'.repeat(bytes) }] : [];
+      return { content: [{ type: 'text', text }, ...filler] };
     },
   );
   return server;
@@ -292,15 +299,105 @@ describe('bounds per client', () => {
 });
 
 describe('delivery and cancellation', () => {
-  it('aborts a stateless call when its cancellation arrives on a fresh request, and undoes it', async () => {
+  // Seed-free: the sizes are fixed. 256 KiB fits in the kernel's buffers on
+  // loopback (handed over whole, then reset unread); 4 MiB does not (the
+  // socket is reset under the body, and Node still says 'finish').
+  it.each([
+    ['taken whole by the kernel', 256 * 1024],
+    ['larger than the kernel takes', 4 * 1024 * 1024],
+  ])('undoes an answer whose client read 64 KiB of it and hung up (%s)', async (_, bytes) => {
     const { front, seen } = await start({ stateful: false });
-    const answer = raw(front.url, 'POST', MCP, callMessage(7, { tag: 'cancelled', wait: 2000 }));
+    const read = await readPartOfAnswer(
+      front.url,
+      callMessage(21, { tag: 'hung-up-mid-answer', bytes }),
+      64 * 1024,
+    );
+    expect(read).toBeLessThan(bytes);
+    await until(() => seen.undelivered.length === 1);
+    expect(seen.undelivered).toEqual(['hung-up-mid-answer']);
+  });
+
+  it('keeps an answer its client read whole, on a connection it then closed', async () => {
+    const { front, seen } = await start({ stateful: false });
+    const bytes = 256 * 1024;
+    const read = await readPartOfAnswer(
+      front.url,
+      callMessage(22, { tag: 'read-whole', bytes }),
+      bytes + 200,
+    );
+    expect(read).toBeGreaterThan(bytes);
+    await raw(front.url, 'POST', MCP, callMessage(23, { tag: 'after' }));
+    expect(seen.undelivered).toEqual([]);
+  });
+
+  it('aborts a stateless call when its principal cancels it on a fresh request, and undoes it', async () => {
+    const { front, seen } = await start({ stateful: false, tokens: tokenSet([TOKEN_A, TOKEN_B]) });
+    const as = (token: string) => ({ ...MCP, authorization: `Bearer ${token}` });
+    const answer = raw(
+      front.url,
+      'POST',
+      as(TOKEN_A),
+      callMessage(7, { tag: 'cancelled', wait: 2000 }),
+    );
     await until(() => front.stats().calls === 1);
-    const cancel = await raw(front.url, 'POST', MCP, cancelMessage(7));
+    // Another principal's cancellation of the same id affects nothing.
+    expect((await raw(front.url, 'POST', as(TOKEN_B), cancelMessage(7))).status).toBe(202);
+    expect(seen.aborted).toEqual([]);
+    const cancel = await raw(front.url, 'POST', as(TOKEN_A), cancelMessage(7));
     expect(cancel.status).toBe(202);
     await answer;
     expect(seen.aborted).toEqual(['cancelled']);
     expect(seen.undelivered).toEqual(['cancelled']);
+  });
+
+  it('without a token file, stops a call only on a cancellation from its own connection', async () => {
+    const { front, seen } = await start({ stateful: false });
+    // Another local client numbers its requests the same way, from 0: its
+    // cancellation, on another connection, never stops this call; it can
+    // only make it count as not delivered (as the SDK client's own
+    // cancellation, sent on a fresh request, must).
+    const answer = raw(front.url, 'POST', MCP, callMessage(0, { tag: 'mine', wait: 300 }));
+    await until(() => front.stats().calls === 1);
+    expect((await raw(front.url, 'POST', MCP, cancelMessage(0))).status).toBe(202);
+    const text = JSON.parse((await answer).text).result.content[0].text;
+    expect(JSON.parse(text).principal).toBeNull();
+    expect(seen.aborted).toEqual([]);
+    expect(seen.undelivered).toEqual(['mine']);
+
+    // On its own connection, a cancellation stops it.
+    const own = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const post = (body: string) =>
+        new Promise<string>((done, fail) => {
+          const req = request(front.url, { method: 'POST', headers: MCP, agent: own }, (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => {
+              text += c.toString();
+            });
+            res.on('end', () => done(text));
+          });
+          req.on('error', fail);
+          req.end(body);
+        });
+      // HTTP/1.1: the cancellation waits behind the call on the one connection, so it names an answered call.
+      await post(callMessage(1, { tag: 'own' }));
+      await post(cancelMessage(1));
+      expect(seen.undelivered).toEqual(['mine', 'own']);
+    } finally {
+      own.destroy();
+    }
+  });
+
+  it('queues token-less calls per connection: nine slow ones leave the tenth client served', async () => {
+    const { front, seen } = await start({ stateful: false });
+    const slow = Array.from({ length: 9 }, (_, i) =>
+      raw(front.url, 'POST', MCP, callMessage(100 + i, { tag: `slow-${i}`, wait: 1000 })),
+    );
+    await until(() => front.stats().calls === 9);
+    const answer = await raw(front.url, 'POST', MCP, callMessage(200, { tag: 'other' }));
+    expect(JSON.parse(answer.text).result.isError).not.toBe(true);
+    await Promise.all(slow);
+    expect(seen.undelivered).toEqual([]);
   });
 
   it('undoes a call whose cancellation arrives just after its answer went out', async () => {
@@ -356,11 +453,18 @@ describe('delivery and cancellation', () => {
       },
       async close() {},
     });
-    const a = await start({ stateful: false, relay: relay() });
-    const b = await start({ stateful: false, relay: relay() });
-    const answer = raw(a.front.url, 'POST', MCP, callMessage(11, { tag: 'elsewhere', wait: 2000 }));
+    const tokens = tokenSet([TOKEN_A]);
+    const headers = { ...MCP, authorization: `Bearer ${TOKEN_A}` };
+    const a = await start({ stateful: false, relay: relay(), tokens });
+    const b = await start({ stateful: false, relay: relay(), tokens });
+    const answer = raw(
+      a.front.url,
+      'POST',
+      headers,
+      callMessage(11, { tag: 'elsewhere', wait: 2000 }),
+    );
     await until(() => a.front.stats().calls === 1);
-    expect((await raw(b.front.url, 'POST', MCP, cancelMessage(11))).status).toBe(202);
+    expect((await raw(b.front.url, 'POST', headers, cancelMessage(11))).status).toBe(202);
     await answer;
     expect(a.seen.aborted).toEqual(['elsewhere']);
     expect(a.seen.undelivered).toEqual(['elsewhere']);
@@ -376,7 +480,7 @@ describe('delivery and cancellation', () => {
       callMessage(12, {}, { conversationId: 'c-1' }),
     );
     const text = JSON.parse(answer.text).result.content[0].text;
-    expect(JSON.parse(text).lane).toBe('local\0meta:c-1');
+    expect(JSON.parse(text).lane).toMatch(/^local\/\d+\0meta:c-1$/);
   });
 });
 

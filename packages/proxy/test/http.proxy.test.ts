@@ -6,7 +6,7 @@
  * exit 2 for a port in use.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, PACKAGE, runBin } from './_bin.js';
-import { INITIALIZE, MCP, raw } from './_http.js';
+import { INITIALIZE, MCP, raw, readPartOfAnswer } from './_http.js';
 import { sampleScratch, testEnv, textOf } from './_proxy.js';
 
 const FIXTURE = join(PACKAGE, 'test/fixtures/upstream.mjs');
@@ -27,6 +27,9 @@ let tokens = '';
 beforeAll(() => {
   ({ scratch, root, events } = sampleScratch('proxy-http-'));
   tokens = join(scratch, 'tokens');
+  // An answer larger than one read of a socket (64 KiB), within the proxy's budget.
+  const big = Array.from({ length: 2500 }, (_, i) => `export const value${i} = ${i} * 2;`);
+  writeFileSync(join(root, 'big.ts'), `${big.join('\n')}\n`);
   writeFileSync(tokens, `${TOKEN}\n`, { mode: 0o600 });
 });
 
@@ -81,6 +84,8 @@ const FILES = [
   { path: 'money.ts', start: 1, end: 51 },
 ];
 
+const BIG = [{ path: 'big.ts', start: 1, end: 2500 }];
+
 describe('span-ledger-proxy --http', () => {
   it('refuses a page of another origin, and serves a context by its 128-bit token', async () => {
     const { url } = await serve();
@@ -107,9 +112,9 @@ describe('span-ledger-proxy --http', () => {
     );
   });
 
-  it('passes a cancellation that arrives on a fresh request to the upstream', async () => {
-    const { url } = await serve();
-    const c = await client(url);
+  it("passes a principal's cancellation that arrives on a fresh request to the upstream", async () => {
+    const { url } = await serve(['--token-file', tokens]);
+    const c = await client(url, { authorization: `Bearer ${TOKEN}` });
     const stopCall = new AbortController();
     const pending = c
       .callTool({ name: 'show', arguments: { files: FILES, mode: 'slow' } }, undefined, {
@@ -125,6 +130,38 @@ describe('span-ledger-proxy --http', () => {
       await new Promise((r) => setTimeout(r, 30));
     }
     expect(readFileSync(events, 'utf8')).toContain('"cancelled"');
+  });
+
+  it('without a token file, records nothing for a call its client cancelled from another connection', async () => {
+    const { url } = await serve();
+    const c = await client(url);
+    const meta = { conversationId: 'cancelled-by-the-sdk-client-0001' };
+    const stopCall = new AbortController();
+    const pending = c
+      .callTool(
+        { name: 'show', arguments: { files: FILES, mode: 'slow' }, _meta: meta },
+        undefined,
+        {
+          signal: stopCall.signal,
+        },
+      )
+      .catch(() => null);
+    const started = () => existsSync(events) && readFileSync(events, 'utf8').includes('"slow"');
+    for (let i = 0; i < 100 && !started(); i++) {
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    stopCall.abort();
+    await pending;
+    // Not stopped (another local client could have sent that cancellation), but not counted.
+    const health = url.replace(/\/mcp$/, '/healthz');
+    for (let i = 0; i < 200 && JSON.parse((await raw(health, 'GET', {})).text).calls > 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const next = textOf(
+      await c.callTool({ name: 'show', arguments: { files: FILES }, _meta: meta }),
+    );
+    expect(next).not.toMatch(/Sent in response/);
+    expect(next).toContain('\n1\t/**\n');
   });
 
   it('undoes a call whose cancellation arrives just after its answer went out', async () => {
@@ -151,6 +188,46 @@ describe('span-ledger-proxy --http', () => {
     expect(next).toMatch(/^Response #2\b/);
     expect(next).not.toMatch(/Sent in response/);
     expect(next).toContain('\n1\t/**\n');
+  });
+
+  it('records nothing for an answer its client hung up on mid-way: the next call sends it in full', async () => {
+    const { url } = await serve();
+    const meta = { conversationId: 'hung-up-mid-answer-0123456789' };
+    const call = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'show', arguments: { files: BIG }, _meta: meta },
+      });
+    // One byte read: the rest sits in the client's kernel when it goes.
+    await readPartOfAnswer(url, call(51), 1);
+    const next = textOf(JSON.parse((await raw(url, 'POST', MCP, call(52))).text).result);
+    expect(next).toMatch(/^Response #2\b/);
+    expect(next).not.toMatch(/Sent in response/);
+    expect(next).toContain('\n1\texport const value0 = 0 * 2;\n');
+  });
+
+  it('takes a short _meta id for no key: another client sending it gets no pointer', async () => {
+    const { url } = await serve();
+    const show = (id: number, meta: Record<string, unknown>) =>
+      raw(
+        url,
+        'POST',
+        MCP,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'show', arguments: { files: FILES }, _meta: meta },
+        }),
+      );
+    for (const meta of [{ conversationId: '1' }, { 'vscode.conversationId': 'x' }]) {
+      await show(61, meta);
+      const other = textOf(JSON.parse((await show(62, meta)).text).result);
+      expect(other).toMatch(/^Response #1\b/);
+      expect(other).not.toMatch(/Sent in response/);
+    }
   });
 
   it('takes a short token a client sends for no key: contexts over HTTP are keyed by 128 bits', async () => {

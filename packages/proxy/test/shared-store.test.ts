@@ -190,6 +190,30 @@ describe('the proxy on a shared store', () => {
     }
   });
 
+  it('says once that Redis went away and once that it is back, however many reconnects between', async () => {
+    const lines: string[] = [];
+    const proxy = await startProxy({
+      command: process.execPath,
+      args: [SERVER, root],
+      root,
+      redis: redis.url,
+      log: (line) => lines.push(line),
+    });
+    proxies.push(proxy);
+    const wait = async (done: () => boolean) => {
+      for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+    };
+    await redis.halt();
+    await wait(() => lines.length > 0);
+    // Reconnect attempts back off from 50 ms: several fail meanwhile.
+    await new Promise((r) => setTimeout(r, 1000));
+    await redis.restart();
+    await wait(() => lines.length > 1);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^redis: .*; calls pass through untracked until it is back$/);
+    expect(lines[1]).toBe('redis: connected again; calls are tracked again');
+  });
+
   it('refuses to start with one line when Redis cannot be reached', async () => {
     const start = startProxy({
       command: process.execPath,

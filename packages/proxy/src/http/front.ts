@@ -17,6 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { contextIdFromMeta, readContextToken } from 'span-ledger';
@@ -54,7 +55,7 @@ export const HTTP_LIMITS = Object.freeze({
   unusedIdleMs: 60_000,
   /** Tool calls in flight per context (an MCP session, or a stateless context); past it: busy. */
   maxCallsPerContext: 8,
-  /** Tool calls in flight per client (principal); past it: busy. */
+  /** Tool calls in flight per client (its principal; without a token file, its connection); past it: busy. */
   maxCallsPerClient: 64,
   /**
    * How long a refusal waits before it goes out — a "busy" answer, a 401, a
@@ -195,6 +196,54 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null
 }
 
 /**
+ * Answers a connection took whole, until its client shows it read them. An
+ * answer that fit in the kernel's buffers is handed over at once, and may
+ * still sit there unread when the client hangs up: its kernel then resets
+ * the connection, which undoes them. The next request on the connection, or
+ * a clean close, confirms them.
+ */
+const unconfirmed = new WeakMap<Socket, Exchange[]>();
+
+function awaitReading(socket: Socket, call: Exchange): void {
+  const held = unconfirmed.get(socket);
+  if (held !== undefined) {
+    held.push(call);
+    return;
+  }
+  unconfirmed.set(socket, [call]);
+  socket.once('close', (hadError: boolean) => {
+    const calls = unconfirmed.get(socket) ?? [];
+    unconfirmed.delete(socket);
+    if (hadError) for (const c of calls) c.undelivered();
+  });
+}
+
+/** The scope of a stateless call's second name, when no token file tells clients apart. */
+const ANYONE = 'local';
+
+let connections = 0;
+const connectionIds = new WeakMap<Socket, string>();
+
+/**
+ * Who a request comes from when no token file says: its connection. Nothing
+ * else of a local client is its own — every one is 127.0.0.1, and ids,
+ * `_meta` ids and request numbers are the client's to choose.
+ */
+function connectionOf(socket: Socket): string {
+  let id = connectionIds.get(socket);
+  if (id === undefined) {
+    id = `local/${++connections}`;
+    connectionIds.set(socket, id);
+  }
+  return id;
+}
+
+/** A new request on `socket`: its client read every answer before it. */
+function confirmRead(socket: Socket): void {
+  unconfirmed.get(socket)?.splice(0);
+}
+
+/**
  * The key of a call within `scope` (its session, or stateless its client):
  * what the call table holds it by and what a cancellation of it names.
  */
@@ -229,10 +278,18 @@ function contextLane(message: Message): string {
  *   client (a "busy" tool error past them), and (stateful) open sessions per
  *   client and in all, with abandoned sessions closed after `unusedIdleMs`
  *   and the least recently used unused one making room for a new one.
+ * - **Clients**: a principal with `tokens`; without, each connection is a
+ *   client of its own (its own lanes and bound).
  * - **Delivery**: each tool call's `HttpCall` (`httpCallOf(extra)`) aborts
  *   when the client hangs up or cancels — the cancellation is read here, so a
  *   stateless server sees it too, and with `relay` so does the process that
- *   runs the call — and says whether the answer went out whole.
+ *   runs the call — and says whether the answer's last byte reached an open
+ *   socket. A cancellation stops a call only when it comes from the
+ *   session, principal or (without `tokens`) connection that sent it; only a
+ *   principal's goes to the relay. Stateless without `tokens`, one from
+ *   another connection (the SDK client sends it on a fresh request) undoes a
+ *   call of that id without stopping it: the answer still goes out, it only
+ *   counts as not delivered.
  * - **`/healthz`**: `GET` only, answers counters and renders nothing.
  *
  * Resolves once listening; rejects with a `StartupError` (one line: the port
@@ -379,27 +436,47 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     session?: Session,
   ): Exchange | null => {
     const scope = session?.id ?? client;
-    const admitted = calls.admit(scope, callKey(scope, message.id), principal, client, lane);
+    // Stateless and without a token file, a client's cancellation may come on
+    // another connection, indistinguishable from another client's: it can
+    // undo the call under this second name, never stop it.
+    const alias =
+      session === undefined && principal === null ? callKey(ANYONE, message.id) : undefined;
+    const admitted = calls.admit(scope, callKey(scope, message.id), principal, client, lane, alias);
     if ('refused' in admitted) {
       later(() => busy(res, message.id, admitted.refused));
       return null;
     }
     if (session !== undefined) session.toolCalls++;
+    // 'finish' also fires when the socket was reset under a body it could not
+    // take (and `writableFinished` is then true): handed over means the last
+    // byte went to a socket that was still open.
+    const socket = req.socket;
+    let handedOver = false;
+    res.once('finish', () => {
+      handedOver = !socket.destroyed;
+    });
     res.once('close', () => {
-      admitted.settle(res.writableFinished);
+      admitted.settle(handedOver);
+      if (handedOver) awaitReading(socket, admitted.call);
       if (session !== undefined) session.lastSeen = Date.now();
     });
     (req as IncomingMessage & { auth?: unknown }).auth = authInfoFor(admitted.call);
     return admitted.call;
   };
 
-  /** A `notifications/cancelled`: aborts the call it names here, or passes it on. */
-  const cancelled = (message: Message, scope: string): void => {
+  /**
+   * A `notifications/cancelled`: aborts the call it names within `scope` (its
+   * session, principal or connection) here, or, `relayed` (a principal's, the
+   * one scope other processes know too), passes it on.
+   */
+  const cancelled = (message: Message, scope: string, relayed: boolean): void => {
     const params = isRecord(message.params) ? message.params : {};
     const id = params.requestId;
     if (typeof id !== 'string' && typeof id !== 'number') return;
     const key = callKey(scope, id);
-    if (!calls.cancel(key)) void relay?.send(JSON.stringify({ key }));
+    if (calls.cancel(key)) return;
+    if (relayed) void relay?.send(JSON.stringify({ key }));
+    else if (!options.stateful) calls.undoAlias(callKey(ANYONE, id));
   };
 
   const stateful: Mode = async (req, res, message, principal, client) => {
@@ -425,7 +502,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       return reply(res, 404, 'Unknown session: initialize a new one');
     }
     session.lastSeen = Date.now();
-    if (message?.method === 'notifications/cancelled') cancelled(message, session.id);
+    if (message?.method === 'notifications/cancelled') cancelled(message, session.id, false);
     if (message?.method === 'tools/call' && 'id' in message) {
       if (track(req, res, message, principal, client, session.lane, session) === null) {
         return;
@@ -441,7 +518,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       });
     }
     if (message.method === 'notifications/cancelled') {
-      cancelled(message, client);
+      cancelled(message, client, principal !== null);
       res.writeHead(202).end();
       return;
     }
@@ -488,6 +565,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
       connectionsCheckingInterval: 1000,
     },
     async (req, res) => {
+      confirmRead(req.socket);
       try {
         // A loopback server still answers browsers: refuse other Host names
         // (DNS rebinding) and pages of other origins.
@@ -520,7 +598,9 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
             });
           }
         }
-        const client = principal ?? 'local';
+        // Without a token file, each connection is a client of its own: its
+        // calls queue in lanes of their own, and only it can cancel them.
+        const client = principal ?? connectionOf(req.socket);
 
         let message: Message | undefined;
         if (req.method === 'POST') {

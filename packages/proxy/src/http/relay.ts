@@ -4,7 +4,9 @@
  * that is not running the call (a load balancer picks any); that process
  * passes it on, and the one running the call aborts it (or undoes its record
  * when its answer had just gone out). Messages name a call by principal and
- * JSON-RPC id only: no context, no query.
+ * JSON-RPC id only: no context, no query. Only an authenticated principal's
+ * cancellations travel: without a token file a call can be cancelled only
+ * on the connection that sent it, which no other process knows.
  */
 
 /**
