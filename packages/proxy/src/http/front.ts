@@ -286,10 +286,10 @@ function contextLane(message: Message): string {
  *   runs the call — and says whether the answer's last byte reached an open
  *   socket. A cancellation stops a call only when it comes from the
  *   session, principal or (without `tokens`) connection that sent it; only a
- *   principal's goes to the relay. Stateless without `tokens`, one from
- *   another connection (the SDK client sends it on a fresh request) undoes a
- *   call of that id without stopping it: the answer still goes out, it only
- *   counts as not delivered.
+ *   principal's goes to the relay to stop the call. Stateless without
+ *   `tokens`, one from another connection (the SDK client sends it on a fresh
+ *   request) undoes a call of that id, here or through the relay, without
+ *   stopping it: the answer still goes out, it only counts as not delivered.
  * - **`/healthz`**: `GET` only, answers counters and renders nothing.
  *
  * Resolves once listening; rejects with a `StartupError` (one line: the port
@@ -326,8 +326,9 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
   const relay = options.relay;
   await relay?.listen((message) => {
     try {
-      const { key } = JSON.parse(message) as { key?: unknown };
+      const { key, alias } = JSON.parse(message) as { key?: unknown; alias?: unknown };
       if (typeof key === 'string') calls.cancel(key);
+      if (typeof alias === 'string') calls.undoAlias(alias);
     } catch {
       // Not one of ours.
     }
@@ -476,7 +477,10 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
     const key = callKey(scope, id);
     if (calls.cancel(key)) return;
     if (relayed) void relay?.send(JSON.stringify({ key }));
-    else if (!options.stateful) calls.undoAlias(callKey(ANYONE, id));
+    else if (!options.stateful) {
+      const alias = callKey(ANYONE, id);
+      if (!calls.undoAlias(alias)) void relay?.send(JSON.stringify({ alias }));
+    }
   };
 
   const stateful: Mode = async (req, res, message, principal, client) => {
