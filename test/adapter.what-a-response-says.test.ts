@@ -151,7 +151,7 @@ describe('a refresh the tool could not read', () => {
         `Response #4\n${note}`,
       );
     }
-    for (const fine of [undefined, null, false, 'false', '', true, 'true', '3', '[3, 5]', [2]]) {
+    for (const fine of [undefined, null, false, 'false', '', true, 'true', '3', '[2, 3]', [2]]) {
       expect(formatResponseHeader({ callIndex: 4, refreshArgument: fine })).toBe('Response #4');
     }
     expect(formatResponseHeader({ refreshArgument: 'yes' })).toBe(note);
@@ -159,6 +159,41 @@ describe('a refresh the tool could not read', () => {
       refreshArgument: 'yes',
     });
     expect(text.split('\n').slice(0, 2)).toEqual(['Response #1', note]);
+  });
+});
+
+describe('a refresh or a context the tool has no use for', () => {
+  it('says in one line which refresh numbers this context has not sent yet', () => {
+    expect(formatResponseHeader({ callIndex: 3, refreshArgument: [1, 99] }).split('\n')).toEqual([
+      'Response #3',
+      '`refresh` named #99, which this context has not sent (this is #3): nothing was sent again for it.',
+    ]);
+    expect(formatResponseHeader({ callIndex: 3, refreshArgument: [3, 4] }).split('\n')[1]).toMatch(
+      /named #3, #4, .* for them\.$/,
+    );
+    expect(formatResponseHeader({ callIndex: 3, refreshArgument: [1, 2] })).toBe('Response #3');
+    expect(formatResponseHeader({ callIndex: 3, refreshArgument: true })).toBe('Response #3');
+  });
+
+  it('says in one line that a context it was sent is not a token it gave, and which to send', () => {
+    expect(
+      formatResponseHeader({ callIndex: 1, context: 'k7f3q2ab', contextArgument: 'x!' }).split(
+        '\n',
+      ),
+    ).toEqual([
+      'Response #1 · context k7f3q2ab (send "context": "k7f3q2ab" with your later calls to this tool)',
+      '`context` "x!" is not a token a response of this tool gave, so this response starts a new context: send k7f3q2ab.',
+    ]);
+    for (const fine of [undefined, null, '', 'k7f3q2ab']) {
+      expect(
+        formatResponseHeader({ callIndex: 1, context: 'k7f3q2ab', contextArgument: fine }).split(
+          '\n',
+        ),
+      ).toHaveLength(1);
+    }
+    expect(formatResponseHeader({ callIndex: 1, contextArgument: 'y'.repeat(80) })).toMatch(
+      /^Response #1\n`context` "y{22}… is not a token a response of this tool gave\.$/,
+    );
   });
 });
 

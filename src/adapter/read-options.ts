@@ -63,6 +63,10 @@ export interface ResponseHeader {
   readonly refresh: boolean;
   /** The client sent a `refresh` that could not be read: the response says so. */
   readonly unread: boolean;
+  /** Numbers a readable `refresh` named that this context has not printed yet (at or after `callIndex`). */
+  readonly unknownCalls: readonly number[];
+  /** The `context` the client sent when it is not the token printed (junk, or another's): shown quoted, cut to 24 chars. */
+  readonly strayContext: string | null;
 }
 
 /** `renderMarkdown`'s options, read. */
@@ -187,13 +191,31 @@ export function readResponseHeader(
   const callIndex = given === undefined ? planIndex : given;
   const tag = prop(options, 'generation');
   const context = prop(options, 'context');
+  const index = positiveOrNull(callIndex);
+  const token = isContextToken(context) ? context : null;
+  const refresh = parseRefresh(prop(options, 'refreshArgument'));
+  const sent = prop(options, 'contextArgument');
   return {
-    callIndex: positiveOrNull(callIndex),
+    callIndex: index,
     generation: readGeneration(tag === undefined ? planGeneration : tag) ?? null,
-    context: isContextToken(context) ? context : null,
+    context: token,
     refresh: prop(options, 'refresh') === true,
-    unread: parseRefresh(prop(options, 'refreshArgument')) === null,
+    unread: refresh === null,
+    unknownCalls: index === null ? [] : (refresh?.calls ?? []).filter((n) => n >= index),
+    strayContext:
+      sent === undefined || sent === null || sent === '' || sent === token ? null : shown(sent),
   };
+}
+
+/** A value a client sent, as a line may quote it: JSON, at most 24 chars. */
+function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(typeof value);
+  } catch {
+    text = String(typeof value);
+  }
+  return text.length > 24 ? `${text.slice(0, 23)}…` : text;
 }
 
 /**

@@ -100,6 +100,12 @@ export interface ResponseHeaderInput {
    * so, and how to pass it.
    */
   readonly refreshArgument?: unknown;
+  /**
+   * The `context` argument as the client sent it (`args.context`): when it
+   * was sent but is not the token printed (junk, or one this host does not
+   * accept), a line under the number says a new context started.
+   */
+  readonly contextArgument?: unknown;
 }
 
 /**
@@ -160,7 +166,14 @@ function quote(text: string): string {
 }
 
 /** The lines that open a response: its number and token, a `refresh` it could not read; none when there is nothing to say. */
-function headerLines({ callIndex, generation, context, unread }: ResponseHeader): string[] {
+function headerLines({
+  callIndex,
+  generation,
+  context,
+  unread,
+  unknownCalls,
+  strayContext,
+}: ResponseHeader): string[] {
   const token =
     context === null
       ? ''
@@ -176,6 +189,17 @@ function headerLines({ callIndex, generation, context, unread }: ResponseHeader)
   if (unread) {
     lines.push(
       '`refresh` was not understood, so nothing was sent again: pass true, or the numbers of the responses to send again, e.g. [3].',
+    );
+  }
+  if (unknownCalls.length > 0 && callIndex !== null) {
+    const named = unknownCalls.map((n) => `#${n}`).join(', ');
+    lines.push(
+      `\`refresh\` named ${named}, which this context has not sent (this is #${callIndex}): nothing was sent again for ${unknownCalls.length === 1 ? 'it' : 'them'}.`,
+    );
+  }
+  if (strayContext !== null) {
+    lines.push(
+      `\`context\` ${strayContext} is not a token a response of this tool gave${context === null ? '' : `, so this response starts a new context: send ${context}`}.`,
     );
   }
   return lines.filter((line) => line !== '');

@@ -388,6 +388,10 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       const refreshArgument = hasOwn(call.args, 'refresh')
         ? (call.args as { refresh: unknown }).refresh
         : undefined;
+      const contextArgument =
+        token !== null && hasOwn(call.args, 'context')
+          ? (call.args as { context: unknown }).context
+          : undefined;
       let header: string | null = null;
       const attempt = (budget: CallBudget): Written => {
         const plan = planCall({
@@ -404,6 +408,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
           // A harness-made id is carried by the harness's hook: the model need not pass it on.
           context: isHarnessContextId(token) ? null : token,
           refreshArgument,
+          contextArgument,
         });
         const recorder = createEmissionRecorder({ projectRoot: root.path, query: call.tool });
         // Recorded under the number the response prints, or not at all.

@@ -345,6 +345,24 @@ describe('arguments of the proxy the client sends wrong', () => {
     },
   );
 
+  it('refresh naming a response this context has not sent says so in one line', async () => {
+    const proxy = await start();
+    await show(proxy, { files: BOTH, context: 'ctx-ahead' });
+    const got = await show(proxy, { files: BOTH, context: 'ctx-ahead', refresh: [99] });
+    expect(got.text.split('\n')[1]).toMatch(
+      /^`refresh` named #99, which this context has not sent \(this is #2[^)]*\): nothing was sent again for it\.$/,
+    );
+    expect(got.read.pointers.length).toBeGreaterThan(0);
+  });
+
+  it('a junk context token says in one line that a new context started, and which token to send', async () => {
+    const proxy = await start();
+    const got = await show(proxy, { files: [CART], context: 'x!' });
+    expect(got.text.split('\n')[1]).toBe(
+      `\`context\` "x!" is not a token a response of this tool gave, so this response starts a new context: send ${got.read.token}.`,
+    );
+  });
+
   it('refresh: false is no refresh, and says nothing', async () => {
     const proxy = await start();
     await show(proxy, { files: [CART], context: 'ctx-false' });
