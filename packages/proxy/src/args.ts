@@ -47,8 +47,14 @@ export type CommandLine =
 export interface RunOptions {
   /** `--profile`; `null`: chosen from the upstream's tool list. */
   readonly profile: ProfileName | null;
-  /** `--root`, absolute: where sections are proved from disk (default: the working directory). */
-  readonly root: string;
+  /**
+   * `--root`, absolute, once per `--root`: where sections are proved from
+   * disk. `null`: from the upstream (the filesystem server's allowed
+   * directories, the project Codegraph serves), else the working directory.
+   */
+  readonly root: readonly string[] | null;
+  /** `--cwd`, absolute: where the upstream starts (default: the proxy's working directory). */
+  readonly cwd: string;
   /** `--http PORT [--redis URL] [--token-file FILE] [--host ADDRESS]`; `null`: stdio. */
   readonly http: {
     readonly port: number;
@@ -64,7 +70,7 @@ export interface RunOptions {
   readonly tools: readonly string[] | null;
   /** `--max-tokens N`: the client's cap on a tool result when it passes none in `MAX_MCP_OUTPUT_TOKENS`; `null`: 25,000. */
   readonly maxTokens: number | null;
-  /** The upstream command (the first word after `--`) and its arguments. */
+  /** The upstream command (the first word after the proxy's options, or after `--`) and its arguments. */
   readonly command: string;
   readonly args: readonly string[];
 }
@@ -72,7 +78,7 @@ export interface RunOptions {
 /**
  * The `--help` text.
  */
-export const HELP = `span-ledger-proxy [options] -- <upstream command> [arguments…]
+export const HELP = `span-ledger-proxy [options] <upstream command> [arguments…]
 
 Starts an MCP server (the upstream) as a child over stdio and answers its
 clients in its place. For the tools its profile knows, source lines the asking
@@ -82,8 +88,10 @@ that carried them; everything else is forwarded unchanged.
 Options:
   --profile NAME     codegraph, filesystem or generic
                      (default: chosen from the upstream's tools)
-  --root DIR         where sections are proved from disk (default: the working
-                     directory); use the upstream's project or allowed directory
+  --root DIR         where sections are proved from disk; repeat for several
+                     (default: the filesystem server's allowed directories, the
+                     project Codegraph serves, else the working directory)
+  --cwd DIR          where the upstream starts (default: the working directory)
   --http PORT        serve MCP over HTTP on 127.0.0.1:PORT, stateless, instead of stdio
   --redis URL        with --http: keep every context's ledger in Redis
   --token-file FILE  with --http: require a bearer token of FILE (one per line)
@@ -113,14 +121,19 @@ Environment:
                        the client's cap on one tool result (Claude Code's, which
                        its MCP servers inherit): responses are sized under it
 
+The upstream command starts at the first word that is not an option of the
+proxy's; everything from there on is the upstream's own (a \`--\` before it
+works too).
+
 Examples:
-  span-ledger-proxy -- codegraph serve --mcp
-  span-ledger-proxy --root ~/project -- npx -y @modelcontextprotocol/server-filesystem ~/project
+  span-ledger-proxy codegraph serve --mcp
+  span-ledger-proxy npx -y @modelcontextprotocol/server-filesystem ~/project
 `;
 
 const OPTIONS = {
   profile: { type: 'string' },
-  root: { type: 'string' },
+  root: { type: 'string', multiple: true },
+  cwd: { type: 'string' },
   http: { type: 'string' },
   redis: { type: 'string' },
   'token-file': { type: 'string' },
@@ -136,6 +149,45 @@ function error(message: string): CommandLine {
   return { kind: 'error', message };
 }
 
+/** What each option that takes a value takes, for the line that says it is missing. */
+const VALUE_OF: Readonly<Record<string, string>> = {
+  profile: 'a profile name',
+  root: 'a directory',
+  cwd: 'a directory',
+  http: 'a port number',
+  redis: 'a redis:// URL',
+  'token-file': 'a file',
+  host: 'an address',
+  timeout: 'a number of seconds',
+  tools: 'tool names separated by commas',
+  'max-tokens': 'a number of tokens',
+};
+
+/**
+ * Where the proxy's own options end: at `--` (dropped), or at the first
+ * word that is neither an option nor an option's value. A value option
+ * followed by nothing, by `--` or by another option is missing its value.
+ */
+function splitAt(
+  argv: readonly string[],
+): { own: string[]; upstream: string[] } | { missing: string } {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return { own: argv.slice(0, i), upstream: argv.slice(i + 1) };
+    if (!word.startsWith('-') || word === '-') {
+      return { own: argv.slice(0, i), upstream: argv.slice(i) };
+    }
+    const name = word.replace(/^--?/, '');
+    if (word.startsWith('--') && name.includes('=')) continue;
+    if (Object.hasOwn(VALUE_OF, name) && word.startsWith('--')) {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('-')) return { missing: name };
+      i++;
+    }
+  }
+  return { own: [...argv], upstream: [] };
+}
+
 /** The message of a parse failure, without Node's advice on how to fix the call to parseArgs. */
 function reason(thrown: unknown): string {
   const text = thrown instanceof Error ? thrown.message : String(thrown);
@@ -143,15 +195,17 @@ function reason(thrown: unknown): string {
 }
 
 /**
- * Reads a command line (`argv` without the node binary and script). Everything
- * after the first `--` is the upstream command, untouched: its own options
- * (`serve --mcp`) are never read as the proxy's. `cwd` resolves `--root`.
+ * Reads a command line (`argv` without the node binary and script). The
+ * upstream command starts at the first word that is not one of the proxy's
+ * options (or after the first `--`), and from there on everything is the
+ * upstream's, untouched: its own options (`serve --mcp`) are never read as
+ * the proxy's. `cwd` resolves `--root` and `--cwd`.
  *
  * @example
  * ```ts
- * const line = parseCommandLine(['--root', 'app', '--', 'codegraph', 'serve', '--mcp'], '/home/me');
+ * const line = parseCommandLine(['--root', 'app', 'codegraph', 'serve', '--mcp'], '/home/me');
  * line.kind;                                        // 'run'
- * line.kind === 'run' && [line.root, line.command]; // ['/home/me/app', 'codegraph']
+ * line.kind === 'run' && [line.root, line.command]; // [['/home/me/app'], 'codegraph']
  * line.kind === 'run' && line.args;                 // ['serve', '--mcp']: the upstream's own
  * parseCommandLine(['--profile', 'git'], '/home/me');
  * // → { kind: 'error', message: '--profile must be one of codegraph, filesystem, generic (got "git")' }
@@ -159,10 +213,12 @@ function reason(thrown: unknown): string {
  */
 export function parseCommandLine(argv: readonly string[], cwd: string): CommandLine {
   if (argv[0] === 'install' || argv[0] === 'uninstall') return parseInstallLine(argv, cwd);
-  const split = argv.indexOf('--');
-  const own = split < 0 ? [...argv] : argv.slice(0, split);
-  const upstream = split < 0 ? [] : argv.slice(split + 1);
-  let values: { [K in keyof typeof OPTIONS]?: string | boolean };
+  const split = splitAt(argv);
+  if ('missing' in split) {
+    return error(`--${split.missing} needs ${VALUE_OF[split.missing]} after it`);
+  }
+  const { own, upstream } = split;
+  let values: { [K in keyof typeof OPTIONS]?: string | boolean | string[] };
   try {
     ({ values } = parseArgs({
       args: own,
@@ -171,7 +227,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
       allowPositionals: false,
     }));
   } catch (thrown) {
-    return error(`${reason(thrown)}; the upstream command goes after --`);
+    return error(reason(thrown));
   }
   if (values.help === true) return { kind: 'help' };
   if (values.version === true) return { kind: 'version' };
@@ -236,14 +292,15 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
   const [command, ...args] = upstream;
   if (command === undefined || command === '') {
     return error(
-      'name the upstream command after --, e.g. span-ledger-proxy -- codegraph serve --mcp',
+      'name the upstream command after the options, e.g. span-ledger-proxy codegraph serve --mcp',
     );
   }
-  const root = values.root as string | undefined;
+  const roots = values.root as string[] | undefined;
   return {
     kind: 'run',
     profile: (profile as ProfileName | undefined) ?? null,
-    root: resolve(cwd, root ?? '.'),
+    root: roots === undefined ? null : roots.map((root) => resolve(cwd, root)),
+    cwd: resolve(cwd, (values.cwd as string | undefined) ?? '.'),
     http,
     timeoutMs,
     tools,

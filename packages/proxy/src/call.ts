@@ -95,6 +95,8 @@ export interface CallSetup {
    */
   readonly sharedTokens: boolean;
   readonly log: (line: string) => void;
+  /** Told of each path a result names that lies under none of the root's directories. */
+  readonly outside?: ((path: string) => void) | undefined;
 }
 
 /**
@@ -291,7 +293,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
   const started = performance.now();
   const cpu = process.cpuUsage();
   const args = upstreamArgs(call.args);
-  const place = { root, read: diskReader(root) };
+  const place = { root, read: diskReader(root, setup.outside) };
   let forwarded = args;
   if (
     profile.prepare !== undefined &&

@@ -15,6 +15,16 @@ function say(line: string): void {
   process.stderr.write(`${PREFIX} ${line}\n`);
 }
 
+/** What the proxy does, once it runs: its profile, the tools it re-renders, and where it proves them. */
+function readyLine(proxy: {
+  profile: string;
+  tools(): readonly string[];
+  roots: readonly string[];
+  rootsFrom: string;
+}): string {
+  return `${proxy.profile} profile, re-rendering ${proxy.tools().join(', ') || 'no tool'}, proving under ${proxy.roots.join(', ')} (${proxy.rootsFrom})`;
+}
+
 /**
  * `--http PORT`: the proxy behind the HTTP front (`./http/`), stateless — one
  * `proxy.createServer({ principal })` per request, a context keyed by its
@@ -86,9 +96,7 @@ async function runHttp(options: RunOptions, http: NonNullable<RunOptions['http']
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());
   if (server.warning !== null) say(server.warning);
-  say(
-    `${proxy.profile} profile, re-rendering ${proxy.tools().join(', ') || 'no tool'}; listening on ${server.url}`,
-  );
+  say(`${readyLine(proxy)}; listening on ${server.url}`);
 }
 
 async function run(options: RunOptions): Promise<void> {
@@ -123,7 +131,7 @@ async function run(options: RunOptions): Promise<void> {
   // Messages over the stdio limit are answered with an error there, never closing the transport.
   const { boundedStdin } = await import('./stdio.js');
   await server.connect(new StdioServerTransport(boundedStdin(process.stdin, process.stdout, say)));
-  say(`${proxy.profile} profile, re-rendering ${proxy.tools().join(', ') || 'no tool'}; ready`);
+  say(`${readyLine(proxy)}; ready`);
 }
 
 const line = parseCommandLine(process.argv.slice(2), process.cwd());

@@ -30,11 +30,22 @@ import { extractSymbols } from 'span-ledger/adapter';
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 /**
- * The root sections are proved under: as given, and with symlinks resolved.
+ * One directory sections are proved under: as given, and with symlinks resolved.
  */
-export interface Root {
+export interface RootDir {
   readonly path: string;
   readonly real: string;
+}
+
+/**
+ * The directories sections are proved under. `path` and `real` are the
+ * first's: relative paths resolve against it, and a file under it is named
+ * relative to it in the ledger; a file under another is named by its
+ * absolute path.
+ */
+export interface Root extends RootDir {
+  /** Every directory, the first one first. */
+  readonly dirs: readonly RootDir[];
 }
 
 /**
@@ -154,12 +165,55 @@ export function diskFile(name: string, content: string): DiskFile {
  * ```
  */
 export async function openRoot(dir: string): Promise<Root | null> {
-  try {
-    const real = await realpath(dir);
-    return (await stat(real)).isDirectory() ? { path: resolve(dir), real } : null;
-  } catch {
-    return null;
+  const opened = await openRoots([dir]);
+  return 'root' in opened ? opened.root : null;
+}
+
+/**
+ * Resolves every directory of `dirs` (in order, each once) into one
+ * {@link Root}, or names the first that is not a directory that exists.
+ *
+ * @example
+ * ```ts
+ * const opened = await openRoots(['/repo/app', '/repo/lib']);
+ * 'root' in opened ? opened.root.dirs.length : opened.problem; // 2
+ * ```
+ */
+export async function openRoots(
+  dirs: readonly string[],
+): Promise<{ readonly root: Root } | { readonly problem: string }> {
+  const opened: RootDir[] = [];
+  for (const dir of dirs) {
+    let real: string;
+    try {
+      real = await realpath(dir);
+    } catch {
+      return { problem: `the root ${dir} is not a directory that exists` };
+    }
+    if (!(await stat(real)).isDirectory()) {
+      return { problem: `the root ${dir} is a file; a root is the directory files are read under` };
+    }
+    if (!opened.some((known) => known.real === real)) opened.push({ path: resolve(dir), real });
   }
+  const [first] = opened;
+  if (first === undefined) return { problem: 'no root was given' };
+  return { root: { ...first, dirs: opened } };
+}
+
+/**
+ * Whether `raw` names a path under none of the root's directories (lexically):
+ * its sections can never be proved, whatever is on disk.
+ *
+ * @example
+ * ```ts
+ * outsideRoot(root, '/etc/hosts'); // true
+ * outsideRoot(root, 'src/a.ts');   // false: relative to the first directory
+ * ```
+ */
+export function outsideRoot(root: Root, raw: unknown): boolean {
+  if (typeof raw !== 'string' || raw === '' || raw.includes('\0')) return false;
+  const abs = absolutePath(root, raw);
+  return root.dirs.every((dir) => inside(dir.path, abs) === null && inside(dir.real, abs) === null);
 }
 
 function inside(dir: string, path: string): string | null {
@@ -210,15 +264,24 @@ export async function readUnderRoot(root: Root, raw: unknown): Promise<DiskFile 
 function readNow(root: Root, raw: unknown): DiskFile | null {
   if (typeof raw !== 'string' || raw === '' || raw.length > 4096 || raw.includes('\0')) return null;
   const abs = absolutePath(root, raw);
-  const rel = inside(root.path, abs) ?? inside(root.real, abs);
-  if (rel === null) return null;
+  let dir: RootDir | undefined;
+  let rel: string | null = null;
+  for (const candidate of root.dirs) {
+    rel = inside(candidate.path, abs) ?? inside(candidate.real, abs);
+    if (rel !== null) {
+      dir = candidate;
+      break;
+    }
+  }
+  if (dir === undefined || rel === null) return null;
   let fd: number | undefined;
   try {
     fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
     const stat = fstatSync(fd, { bigint: true });
     if (!stat.isFile() || stat.size > BigInt(MAX_FILE_BYTES)) return null;
-    if (inside(root.real, realpathSync(abs)) === null) return null;
-    const name = rel.split(sep).join('/');
+    if (inside(dir.real, realpathSync(abs)) === null) return null;
+    // Under the first directory: relative to it; under another: the absolute path, so no two files share a name.
+    const name = (dir === root.dirs[0] ? rel : abs).split(sep).join('/');
     const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
     const kept = cache.get(abs);
     if (kept !== undefined && kept.identity === identity && kept.file.name === name) {
@@ -243,7 +306,8 @@ function readNow(root: Root, raw: unknown): DiskFile | null {
 
 /**
  * A reader that reads each path once per call (a response may name a file in
- * several sections).
+ * several sections), and tells `onOutside` of a path under none of the root's
+ * directories.
  *
  * @example
  * ```ts
@@ -251,12 +315,16 @@ function readNow(root: Root, raw: unknown): DiskFile | null {
  * const [a, b] = await Promise.all([read('src/a.ts'), read('src/a.ts')]); // one read
  * ```
  */
-export function diskReader(root: Root): (raw: unknown) => Promise<DiskFile | null> {
+export function diskReader(
+  root: Root,
+  onOutside?: (raw: string) => void,
+): (raw: unknown) => Promise<DiskFile | null> {
   const seen = new Map<string, Promise<DiskFile | null>>();
   return (raw) => {
     if (typeof raw !== 'string') return Promise.resolve(null);
     let got = seen.get(raw);
     if (got === undefined) {
+      if (onOutside !== undefined && outsideRoot(root, raw)) onOutside(raw);
       got = readUnderRoot(root, raw);
       seen.set(raw, got);
     }

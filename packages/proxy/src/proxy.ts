@@ -14,11 +14,12 @@
 import { dedupEnabledFromEnv, mintContextToken } from 'span-ledger';
 import { DEFAULT_TIMEOUT_MS, type ProfileName } from './args.js';
 import { outputCap } from './cap.js';
-import { openRoot } from './disk.js';
+import { openRoots, type Root } from './disk.js';
 import { filesystemProfile } from './filesystem.js';
 import { createHookState } from './hook.js';
 import type { Profile, ToolInfo } from './profile.js';
 import { createRelay, type ProxyServer, type Relay, type RelayCore } from './relay.js';
+import { defaultRoot } from './roots.js';
 import { codegraphProfile, genericProfile, PROXY_LIMITS } from './sectioned.js';
 import { createStats, type StatsReport } from './stats.js';
 import { localStore, type ProxyStore, redisStore } from './store.js';
@@ -40,8 +41,14 @@ export interface ProxyOptions {
   /** The upstream command and its arguments. */
   readonly command: string;
   readonly args: readonly string[];
-  /** Where sections are proved from disk; also the upstream's working directory. */
-  readonly root: string;
+  /**
+   * Where sections are proved from disk: one directory or several. Absent or
+   * `null`: the upstream's own (the filesystem server's allowed directories,
+   * the project Codegraph serves), else `cwd`.
+   */
+  readonly root?: string | readonly string[] | null | undefined;
+  /** Where the upstream starts (default: this process's working directory). */
+  readonly cwd?: string | undefined;
   /** The profile; absent or `null`: chosen from the upstream's tool list. */
   readonly profile?: ProfileName | null | undefined;
   /** The tools to re-render instead of the profile's. */
@@ -80,6 +87,10 @@ export interface ProxyOptions {
 export interface RunningProxy {
   /** The profile in use. */
   readonly profile: ProfileName;
+  /** The directories sections are proved under, the first one first. */
+  readonly roots: readonly string[];
+  /** Where the roots came from, in words: `--root`, the filesystem server's allowed directories, … */
+  readonly rootsFrom: string;
   /** The upstream tools re-rendered now. */
   tools(): readonly string[];
   /** A server for one client transport; `principal` keys its contexts apart from other callers'. */
@@ -155,25 +166,37 @@ function takesProxyArguments(tool: ToolInfo): boolean {
 
 /**
  * Starts the upstream, picks the profile from its tools (or takes the one
- * named) and opens the store. Rejects with a {@link StartupError} — one line
- * to print before exit 2 — when the root is not a directory, Redis cannot be
- * reached, or the upstream cannot start.
+ * named), finds the root (or opens the one named) and opens the store.
+ * Rejects with a {@link StartupError} — one line to print before exit 2 —
+ * when a root named is not a directory, Redis cannot be reached, or the
+ * upstream cannot start.
  *
  * @example
  * ```ts
  * const proxy = await startProxy({
- *   command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/repo'], root: '/repo',
+ *   command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/repo'],
  * });
  * proxy.profile; // 'filesystem'
+ * proxy.roots;   // ['/repo']: the server's allowed directory
  * await proxy.close();
  * ```
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const log =
     options.log ?? ((line: string) => process.stderr.write(`span-ledger-proxy: ${line}\n`));
-  const root = await openRoot(options.root);
-  if (root === null)
-    throw new StartupError(`the root ${options.root} is not a directory that exists`);
+  const cwd = options.cwd ?? process.cwd();
+  const namedRoots =
+    options.root === undefined || options.root === null
+      ? null
+      : typeof options.root === 'string'
+        ? [options.root]
+        : options.root;
+  let root: Root | null = null;
+  if (namedRoots !== null) {
+    const opened = await openRoots(namedRoots);
+    if ('problem' in opened) throw new StartupError(opened.problem);
+    root = opened.root;
+  }
   let store: ProxyStore;
   if (typeof options.redis === 'string') {
     try {
@@ -196,7 +219,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream = await startUpstream({
       command: options.command,
       args: options.args,
-      cwd: root.path,
+      cwd,
       env: options.env ?? process.env,
       initialize: {
         protocolVersion: '2025-11-25',
@@ -234,6 +257,31 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     warmUp(),
   ]);
   const profile = options.profile ? PROFILES[options.profile] : detect(listed);
+  let rootsFrom = '--root';
+  if (root === null) {
+    const found = await defaultRoot(profile.name, options.args, cwd, (name) =>
+      listed.some((tool) => tool.name === name)
+        ? upstream.request('tools/call', { name, arguments: {} }, { timeoutMs })
+        : Promise.resolve({ result: null }),
+    );
+    const opened = await openRoots(found.dirs);
+    if ('problem' in opened) {
+      await upstream.close();
+      await store.close();
+      throw new StartupError(opened.problem);
+    }
+    root = opened.root;
+    rootsFrom = found.from;
+  }
+  const roots = root.dirs.map((dir) => dir.path);
+  let toldOutside = false;
+  const outside = (path: string) => {
+    if (toldOutside) return;
+    toldOutside = true;
+    log(
+      `${path} is outside the ${roots.length === 1 ? 'root' : 'roots'} ${roots.join(', ')} (${rootsFrom}): its sections pass through unproven, never pointed at; name the directory with --root DIR (repeat it for several)`,
+    );
+  };
   const named = options.tools ? new Set(options.tools) : null;
   const warned = new Set<string>();
   const choose = (tool: ToolInfo): boolean => {
@@ -270,11 +318,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       mintToken: options.mintToken ?? (shared ? mintSharedToken : () => mintContextToken()),
       sharedTokens: shared,
       log,
+      outside,
     },
   };
   let closing: Promise<void> | null = null;
   return {
     profile: profile.name,
+    roots,
+    rootsFrom,
     tools: () => [...core.proxied],
     createServer: (serverOptions = {}) => createRelay(core, { principal: serverOptions.principal }),
     stats: () => stats.report(),

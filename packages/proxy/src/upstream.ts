@@ -18,6 +18,8 @@
  * Not a client: it does not check results against the protocol's schemas.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 
 /**
  * A JSON-RPC message as it crosses the pipe: parsed JSON, read field by field.
@@ -522,7 +524,7 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     } catch (error) {
       const why =
         (error as NodeJS.ErrnoException).code === 'ENOENT'
-          ? 'command not found'
+          ? notFound(options.command, options.cwd, options.env)
           : String((error as Error).message);
       throw new StartupError(`cannot start the upstream \`${shown}\`: ${why}`);
     }
@@ -637,4 +639,22 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       if (c !== null) await stopChild(c);
     },
   };
+}
+
+/**
+ * Why a spawn found nothing to run, in words a person can act on: the
+ * directory it started in (a `--cwd` that does not exist), the file a path
+ * named, or the PATH a bare command was looked for on.
+ */
+function notFound(command: string, cwd: string, env: NodeJS.ProcessEnv): string {
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {}
+  if (!isDir) return `its working directory ${cwd} is not a directory that exists (--cwd sets it)`;
+  if (/[\\/]/.test(command)) {
+    return `no such file ${resolvePath(cwd, command)} (a relative command is read from ${cwd}; --cwd sets it)`;
+  }
+  const path = env.PATH ?? env.Path ?? '';
+  return `command not found on PATH (${path === '' ? 'empty' : path}), started in ${cwd}`;
 }

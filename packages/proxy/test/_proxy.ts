@@ -52,7 +52,8 @@ export async function closeAll(): Promise<void> {
 }
 
 /**
- * Starts `span-ledger-proxy [proxyArgs] -- upstream…` in `cwd` and connects a client to it.
+ * Starts `span-ledger-proxy [proxyArgs] -- upstream…` in `cwd` and connects a client to it
+ * (`span-ledger-proxy [proxyArgs]` alone when `upstream` is empty: the upstream is in `args`).
  */
 export async function startProxy(
   upstream: readonly string[],
@@ -66,7 +67,11 @@ export async function startProxy(
 ): Promise<Running> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [options.bin ?? BIN, ...(options.args ?? []), '--', ...upstream],
+    args: [
+      options.bin ?? BIN,
+      ...(options.args ?? []),
+      ...(upstream.length > 0 ? ['--', ...upstream] : []),
+    ],
     cwd: options.cwd,
     env: options.env ?? testEnv(),
     stderr: 'pipe',

@@ -13,7 +13,7 @@ describe('the bin', () => {
   it('answers --help with the usage on stdout and exit 0', () => {
     const run = runBin(['--help']);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^span-ledger-proxy \[options\] -- <upstream command>/);
+    expect(run.stdout).toMatch(/^span-ledger-proxy \[options\] <upstream command>/);
     expect(run.stdout).toContain('--profile NAME');
     expect(run.stderr).toBe('');
   });
@@ -28,7 +28,10 @@ describe('the bin', () => {
   it.each([
     [['--frobnicate', '--', 'x'], /Unknown option '--frobnicate'/],
     [['--profile', 'git', '--', 'x'], /--profile must be one of codegraph, filesystem, generic/],
-    [[], /name the upstream command after --/],
+    [[], /name the upstream command after the options/],
+    [['--root'], /^span-ledger-proxy: --root needs a directory after it \(see --help\)\n$/],
+    [['--root', '--', 'x'], /^span-ledger-proxy: --root needs a directory after it/],
+    [['--root', '--profile', 'generic', 'x'], /--root needs a directory after it/],
     [['--redis', 'redis://127.0.0.1:1', '--', 'x'], /--redis needs --http/],
     [['--max-tokens', '2k', '--', 'x'], /--max-tokens takes a whole number of tokens above 0/],
   ])('refuses %j with one line on stderr and exit 2', (args, message) => {
@@ -45,7 +48,19 @@ describe('a run that cannot start', () => {
   it.each([
     [
       ['--', 'no-such-upstream-command-xyz'],
-      /^span-ledger-proxy: cannot start the upstream `no-such-upstream-command-xyz`: command not found\n$/,
+      /^span-ledger-proxy: cannot start the upstream `no-such-upstream-command-xyz`: command not found on PATH \(.+\), started in \/.+\n$/,
+    ],
+    [
+      ['./node_modules/.bin/no-such-server'],
+      /^span-ledger-proxy: cannot start the upstream `\.\/node_modules\/\.bin\/no-such-server`: no such file \/.+\/node_modules\/\.bin\/no-such-server \(a relative command is read from \/.+; --cwd sets it\)\n$/,
+    ],
+    [
+      ['--cwd', 'no/such/dir', 'x'],
+      /^span-ledger-proxy: cannot start the upstream `x`: its working directory .+no\/such\/dir is not a directory that exists \(--cwd sets it\)\n$/,
+    ],
+    [
+      ['--root', 'package.json', '--', process.execPath],
+      /^span-ledger-proxy: the root .+package\.json is a file; a root is the directory files are read under\n$/,
     ],
     [
       ['--', process.execPath, '-e', 'process.exit(3)'],
@@ -74,7 +89,8 @@ describe('parseCommandLine', () => {
     ).toEqual({
       kind: 'run',
       profile: null,
-      root: '/home/me/app',
+      root: ['/home/me/app'],
+      cwd: '/home/me',
       http: null,
       timeoutMs: 120_000,
       tools: null,
@@ -82,6 +98,33 @@ describe('parseCommandLine', () => {
       command: 'codegraph',
       args: ['serve', '--mcp'],
     });
+  });
+
+  it('starts the upstream command at the first word that is not an option of the proxy', () => {
+    const line = parseCommandLine(
+      ['--profile', 'codegraph', '--timeout=5', 'codegraph', 'serve', '--mcp', '--', '-x'],
+      '/home/me',
+    );
+    expect(line).toMatchObject({
+      kind: 'run',
+      profile: 'codegraph',
+      timeoutMs: 5000,
+      root: null,
+      cwd: '/home/me',
+      command: 'codegraph',
+      args: ['serve', '--mcp', '--', '-x'],
+    });
+    expect(parseCommandLine(['npx', '-y', 'srv', '--root', 'x'], '/')).toMatchObject({
+      command: 'npx',
+      args: ['-y', 'srv', '--root', 'x'],
+      root: null,
+    });
+  });
+
+  it('takes --root once per directory and --cwd, both against the working directory', () => {
+    expect(
+      parseCommandLine(['--root', 'a', '--root', '/b', '--cwd', 'srv', 'x'], '/home/me'),
+    ).toMatchObject({ root: ['/home/me/a', '/b'], cwd: '/home/me/srv', command: 'x' });
   });
 
   it('reads --http with --redis, --timeout and --tools', () => {
@@ -141,7 +184,8 @@ describe('parseCommandLine', () => {
     [['--max-tokens=-5', '--', 'x'], /--max-tokens takes a whole number/],
     [['--max-tokens', '1.5', '--', 'x'], /--max-tokens takes a whole number/],
     [['--max-tokens', '', '--', 'x'], /--max-tokens takes a whole number/],
-    [['--root'], /argument missing/],
+    [['--root'], /^--root needs a directory after it$/],
+    [['--http'], /^--http needs a port number after it$/],
   ])('answers %j with a usage error', (args, message) => {
     const line = parseCommandLine(args, '/');
     expect(line.kind).toBe('error');

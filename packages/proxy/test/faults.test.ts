@@ -293,6 +293,20 @@ describe('sections the proxy cannot prove', () => {
     expect(stats.total.pointers).toBe(0);
   });
 
+  it('says once on stderr, naming the roots and --root, that a section lies outside every root', async () => {
+    const proxy = await start();
+    const text = fenced(join(tmpdir(), 'elsewhere.ts'), ['x', 'y']);
+    await show(proxy, { text, context: 'ctx-outside' });
+    await show(proxy, { text: fenced('../outside.ts', ['z']), context: 'ctx-outside' });
+    const lines = proxy
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('is outside the root'));
+    expect(lines).toEqual([
+      `span-ledger-proxy: ${join(tmpdir(), 'elsewhere.ts')} is outside the root ${root} (the working directory): its sections pass through unproven, never pointed at; name the directory with --root DIR (repeat it for several)`,
+    ]);
+  });
+
   it('proves the sections it can beside one it cannot, and points only at the proved one', async () => {
     const proxy = await start();
     const money = readFileSync(join(root, 'money.ts'), 'utf8').split('\n').slice(0, 40);

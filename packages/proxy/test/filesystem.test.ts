@@ -17,6 +17,7 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
+  realpathSync,
   rmSync,
   truncateSync,
   writeFileSync,
@@ -128,6 +129,24 @@ function expectShows(got: ReadResponse, name: string, from: number, to: number):
   expect([...lines.keys()]).toEqual(Array.from({ length: to - from + 1 }, (_, i) => from + i));
   for (const [n, text] of lines) expect(text, `${name}:${n}`).toBe(want[n]);
 }
+
+describe('the root when none is named', () => {
+  it("is the server's allowed directory, wherever the client starts the proxy (no --, no --root)", async () => {
+    const proxy = await startProxy([], {
+      cwd: tmpdir(),
+      args: [process.execPath, SERVER, root],
+    });
+    const path = join(root, 'errors.ts');
+    const first = await read(proxy, { path });
+    expect(first.pointers).toEqual([]);
+    const again = await read(proxy, { path }, first);
+    expect(again.pointers).toHaveLength(1);
+    expect(proxy.stderr()).toContain(
+      `, proving under ${realpathSync(root)} (the filesystem server's allowed directories); ready`,
+    );
+    expect(proxy.stderr()).not.toContain('is outside the root');
+  });
+});
 
 describe('reads through the proxy', () => {
   it('send a pointer and only the new lines for overlapping head and tail windows', async () => {

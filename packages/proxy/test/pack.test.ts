@@ -98,7 +98,7 @@ describe('the packed span-ledger-proxy', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^span-ledger-proxy \[options\] -- <upstream command>/);
+    expect(run.stdout).toMatch(/^span-ledger-proxy \[options\] <upstream command>/);
   });
 
   it('proxies the filesystem server from the installed package', async () => {
