@@ -59,7 +59,7 @@ describe('renderMarkdown: pointers and the refresh offer', () => {
       prior(['a.ts', a, [r(10, 14)], 2], ['b.ts', b, [r(1, 30)], 3]),
     );
     const out = text.split('\n');
-    expect(out).toContain('> `a.ts` L10-14: unchanged, in #2.');
+    expect(out).toContain('> `a.ts` L10-14: unchanged, sent in #2.');
     expect(out).toContain(
       '> Sent in response #3 of this conversation: `b.ts` L1-30. The file is unchanged since.',
     );

@@ -41,7 +41,7 @@ describe('the size gate: a whole held section', () => {
       calls: [1],
       compact: true,
     });
-    expect(compact).toBe('`a.ts` L10-14: unchanged, in #1.');
+    expect(compact).toBe('`a.ts` L10-14: unchanged, sent in #1.');
     expect(2 * compact.length).toBeLessThanOrEqual(200);
   });
 

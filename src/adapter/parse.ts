@@ -94,7 +94,7 @@ function point(section: Building, line: string): void {
  * parseRenderedResponse('**`src/a.ts`**\n```ts\n3\tconst a = 1;\n4\t\n```\n');
  * // → { sections: [{ path: 'src/a.ts', pointer: false, pointed: [],
  * //      lines: [{ line: 3, text: 'const a = 1;' }, { line: 4, text: '' }] }] }
- * parseRenderedResponse('Response #2\n`a.ts` L1-5: unchanged, in #1.\n     6\tx\n');
+ * parseRenderedResponse('Response #2\n`a.ts` L1-5: unchanged, sent in #1.\n     6\tx\n');
  * // → { sections: [{ path: 'a.ts', pointer: true, pointed: [{ start: 1, end: 5 }],
  * //      lines: [{ line: 6, text: 'x' }] }] }
  * ```

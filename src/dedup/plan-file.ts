@@ -266,8 +266,8 @@ function earned(
   if (earnsPointer(run, t.minCoveredLines)) return true;
   if (!whole) return false;
   const chars = charsOfLines(work.index, run.start, run.end);
-  // The shortest compact pointer: the path and `` ` L1: unchanged, in #1.``.
-  if (2 * (work.file.path.length + 22) > chars) return false;
+  // The shortest compact pointer: the path and `` ` L1: unchanged, sent in #1.``.
+  if (2 * (work.file.path.length + 27) > chars) return false;
   const pointer = writePointer({
     path: work.file.path,
     covered: [run],

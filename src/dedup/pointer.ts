@@ -67,7 +67,7 @@ export interface PointerWords {
   readonly unchanged?: string | undefined;
   /** Follows the opening when new lines follow. `'The file is unchanged since; only the lines not sent before follow.'` */
   readonly partial?: string | undefined;
-  /** The one-line form, citing numbers. `'{what}: unchanged, in {numbers}.'` */
+  /** The one-line form, citing numbers. `'{what}: unchanged, sent in {numbers}.'` */
   readonly compact?: string | undefined;
   /** The one-line form without numbers. `'{what}: unchanged, sent earlier in this conversation.'` */
   readonly compactEarlier?: string | undefined;
@@ -96,7 +96,7 @@ const WORDS: Wording = /* @__PURE__ */ Object.freeze({
   sentEarlier: (f: Fills) => `Sent earlier in this conversation: ${f.what}.`,
   unchanged: () => 'The file is unchanged since.',
   partial: () => 'The file is unchanged since; only the lines not sent before follow.',
-  compact: (f: Fills) => `${f.what}: unchanged, in ${f.numbers}.`,
+  compact: (f: Fills) => `${f.what}: unchanged, sent in ${f.numbers}.`,
   compactEarlier: (f: Fills) => `${f.what}: unchanged, sent earlier in this conversation.`,
   refresh: (f: Fills) =>
     `If ${f.responses} ${f.is} no longer in your context, call this tool again with \`refresh: ${f.refresh}\`.`,
@@ -189,7 +189,7 @@ export function refreshOffer(
  * delivered them (`calls`: "response #3", "responses #5 and #3"), says the
  * file is unchanged since, and — when `partial` — that only the new lines
  * follow. `compact` gives the one-line form of a whole small section
- * (`` `src/a.ts` L248-254: unchanged, in #2. ``). With `refresh:
+ * (`` `src/a.ts` L248-254: unchanged, sent in #2. ``). With `refresh:
  * true` it ends with {@link formatRefreshOffer}'s sentence, for a host that
  * writes one pointer a response. It never sends the reader to the file.
  *
@@ -214,7 +214,7 @@ export function refreshOffer(
  * //   + ' The file is unchanged since; only the lines not sent before follow.'
  * //   + ' If response #3 is no longer in your context, call this tool again with `refresh: [3]`.'
  * formatPointer({ path: 'core/util.ts', covered: [{ start: 248, end: 254 }], calls: [2], compact: true });
- * // → '`core/util.ts` L248-254: unchanged, in #2.'
+ * // → '`core/util.ts` L248-254: unchanged, sent in #2.'
  * formatPointer(
  *   { path: 'src/auth.ts', covered: [{ start: 10, end: 80 }], calls: [3] },
  *   { sent: 'Already shown in {responses}: {what}.', unchanged: 42 as unknown as string },

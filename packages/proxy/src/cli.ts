@@ -26,6 +26,26 @@ function readyLine(proxy: {
 }
 
 /**
+ * Rejects with the front's one line when `port` cannot be listened on now
+ * (in use, no such address); port 0 is always free.
+ */
+async function portFree(
+  front: typeof import('./http/index.js'),
+  port: number,
+  host: string | null,
+  authenticated: boolean,
+): Promise<void> {
+  if (port === 0) return;
+  const { createServer } = await import('node:net');
+  const bound = front.bindAddress(host ?? undefined, authenticated).host;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error) => reject(front.listenFailure(error, bound, port)));
+    probe.listen(port, bound, () => probe.close(() => resolve()));
+  });
+}
+
+/**
  * `--http PORT`: the proxy behind the HTTP front (`./http/`), stateless — one
  * `proxy.createServer({ principal })` per request, a context keyed by its
  * `_meta` id or its 128-bit token (under the principal with a token file) —
@@ -50,6 +70,8 @@ async function runHttp(options: RunOptions, http: NonNullable<RunOptions['http']
           .then(() => front.readTokenFile(tokenFile))
           .catch(fail);
   const warning = tokenFile === null ? null : front.tokenFileWarning(tokenFile);
+  // The port first: a port in use is said before the upstream starts (and prints its banner).
+  await portFree(front, http.port, http.host, tokens !== null).catch(fail);
   if (warning !== null) say(warning);
   const proxy = await startProxy({
     ...options,

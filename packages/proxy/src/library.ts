@@ -42,7 +42,7 @@ export function refreshOfferFor(cited: ReadonlySet<number>, generation: string |
  * @example
  * ```ts
  * pointerFor(plan, 'src/a.ts', [{ start: 5, end: 11 }], ['parse'], false, 280);
- * // '`src/a.ts` L5-11 (parse): unchanged, in #2.'
+ * // '`src/a.ts` L5-11 (parse): unchanged, sent in #2.'
  * ```
  */
 export function pointerFor(

@@ -28,9 +28,9 @@ const SECTION =
 /** The library's pointer: `Sent in response #3 of this conversation: `path` L1-40, L52 (…)`. */
 const POINTER =
   /^>? ?Sent (?:in responses? ((?:#\d+(?:\/[a-z]+)?(?:, | and )?)+)|earlier) of this conversation: `([^`]+)`((?: L\d+(?:-\d+)?,?)*)/;
-/** The library's compact pointer of a whole small section: `` `path` L5-11 (…): unchanged, in #2. ``. */
+/** The library's compact pointer of a whole small section: `` `path` L5-11 (…): unchanged, sent in #2. ``. */
 const COMPACT_POINTER =
-  /^>? ?()`([^`]+)`((?: L\d+(?:-\d+)?,?)*)(?: \([^)]*\))?: unchanged, (?:in ((?:#\d+(?:\/[a-z]+)?(?:, | and )?)+)|sent earlier in this conversation)\./;
+  /^>? ?()`([^`]+)`((?: L\d+(?:-\d+)?,?)*)(?: \([^)]*\))?: unchanged, (?:sent in ((?:#\d+(?:\/[a-z]+)?(?:, | and )?)+)|sent earlier in this conversation)\./;
 /** Codegraph's own (its explore dedup): `> **Already sent earlier in this conversation:** `path` L1-40 …`. */
 const CODEGRAPH_POINTER =
   /^> \*\*Already sent earlier in this conversation:\*\* ()`([^`]+)`((?: L\d+(?:-\d+)?,?)*)/;
