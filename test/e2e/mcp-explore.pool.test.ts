@@ -119,7 +119,8 @@ describe('a full queue', () => {
     const running = explore(sessions[0]!, { query: 'slow:zzz' });
     await daemon.slowCallStarted();
     const queued = [explore(sessions[1]!, { query: WIDE }), explore(sessions[2]!, { query: WIDE })];
-    await sleep(300); // both reach the daemon and wait behind the busy worker
+    // Both reach the daemon and wait behind the busy worker (polled, however long that takes).
+    for (let i = 0; i < 200 && (await health(daemon.origin)).body.queued < 2; i++) await sleep(25);
     expect(await exploreError(sessions[3]!, { query: WIDE })).toBe(
       'explore could not answer: the server is busy (2 calls waiting): try again shortly.',
     );
@@ -173,7 +174,8 @@ describe('lanes', () => {
       const flood = Array.from({ length: 10 }, () =>
         pool.run({ query: `slow:${WIDE}` }, { lane: 'flooder' }).catch(() => null),
       );
-      await sleep(SLOW_MS + 300);
+      // Once the first two are done (however long a busy machine takes): one runs, seven wait.
+      await Promise.all(flood.slice(0, 2));
       expect(pool.stats()).toMatchObject({ running: 1, queued: 7 });
       // Another lane's call runs at once, on the worker the flood may not take.
       const other = pool.run({ query: WIDE }, { lane: 'well-behaved' });
