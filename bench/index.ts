@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- name…]` (`ranges`, `ledger`, `dedup`, `tokens`, `faults`): every benchmark (or those whose name contains
+ * `npm run bench [-- name…] [--check]` (`ranges`, `ledger`, `dedup`, `tokens`, `faults`): every benchmark (or those whose name contains
  * one of the arguments), one process, peers side by side. Each suite prints
- * its ratios and returns whether it met its targets.
+ * its ratios and returns whether it met its targets; the last line names the
+ * suites that missed one, and `--check` makes that exit 1.
  *
  * The script compiles this file to .bench/ and runs it on plain Node, where
  * `span-ledger` resolves to dist/ through the package's own exports: the
@@ -30,7 +31,9 @@ const suites: [string, () => boolean | Promise<boolean>][] = [
   ],
 ];
 
-const wanted = process.argv.slice(2);
+// `--check`: exit 1 when a suite missed a target (CI); without it the run only reports.
+const check = process.argv.includes('--check');
+const wanted = process.argv.slice(2).filter((word) => word !== '--check');
 const chosen = suites.filter(
   ([name]) => wanted.length === 0 || wanted.some((w) => name.includes(w)),
 );
@@ -38,9 +41,12 @@ if (chosen.length === 0) {
   console.error(`no benchmark matches ${wanted.join(', ')}: ${suites.map(([n]) => n).join('; ')}`);
   process.exit(2);
 }
-let missed = 0;
+const missed: string[] = [];
 for (const [name, run] of chosen) {
   console.log(`\n# ${name}`);
-  if (!(await run())) missed++;
+  if (!(await run())) missed.push(name.split(':')[0]!);
 }
-console.log(`\n${missed === 0 ? 'All targets met.' : `${missed} suite(s) missed a target.`}`);
+console.log(
+  `\n${missed.length === 0 ? 'All targets met.' : `targets missed: ${missed.join(', ')} (each suite's table above says which)`}`,
+);
+if (check && missed.length > 0) process.exitCode = 1;

@@ -14,7 +14,7 @@
  * Prints the table of each server, the proxy's added latency (its own work,
  * measured inside it, and end to end: each call's time at the client less the
  * upstream's time on it, over five rounds of the session), its start-up beside
- * the upstream's, and each target of issue 25 with its verdict. `--json`
+ * the upstream's, and each target of issue 25 with its verdict, then "targets missed: …" on stderr (`--check`: exit 1 when any is). `--json`
  * prints the figures instead.
  */
 import { execFileSync } from 'node:child_process';
@@ -334,8 +334,21 @@ const ROUNDS = 5;
 
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
+/**
+ * The line naming the targets missed (on stderr, so `--json` stays JSON), and
+ * with `--check` exit code 1 when there is one.
+ */
+function missedTargets(targets: readonly (readonly string[])[], check: boolean): void {
+  const missed = targets.filter((t) => t[2] === verdict(false)).map((t) => t[0]);
+  process.stderr.write(
+    missed.length === 0 ? 'all targets met\n' : `targets missed: ${missed.join('; ')}\n`,
+  );
+  if (check && missed.length > 0) process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
+  const check = process.argv.includes('--check');
   const scratch = mkdtempSync(join(tmpdir(), 'bench-proxy-'));
   const say = (line: string) => {
     if (!json) console.log(line);
@@ -481,6 +494,7 @@ async function main(): Promise<void> {
           2,
         ),
       );
+      missedTargets(targets, check);
       return;
     }
     const lat = (l: Latency) =>
@@ -530,6 +544,7 @@ async function main(): Promise<void> {
     );
     say('');
     say(table(['target (issue 25)', 'measured', 'verdict'], targets));
+    missedTargets(targets, check);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
