@@ -47,6 +47,16 @@ export interface Counters {
   refreshes: number;
   /** File sections passed through as they were, because the proxy could not prove them from disk. */
   unproven: number;
+  /**
+   * Chars the calls that grew added: what re-rendering costs where nothing
+   * was withheld (the response's number, the token, `cat -n` numbering).
+   */
+  addedChars: number;
+  /**
+   * Chars the calls that shrank saved: pointers in place of source, less the
+   * numbering those same calls added (so it never overstates dedup).
+   */
+  withheldChars: number;
 }
 
 /**
@@ -108,7 +118,15 @@ export interface CountersReport extends Readonly<Counters> {
 
 function zero(): Counters {
   const none = { upstreamChars: 0, deliveredChars: 0, upstreamTokens: 0, deliveredTokens: 0 };
-  return { calls: 0, ...none, pointers: 0, refreshes: 0, unproven: 0 };
+  return {
+    calls: 0,
+    ...none,
+    pointers: 0,
+    refreshes: 0,
+    unproven: 0,
+    addedChars: 0,
+    withheldChars: 0,
+  };
 }
 
 function add(into: Counters, call: CallFigures): void {
@@ -120,6 +138,9 @@ function add(into: Counters, call: CallFigures): void {
   into.pointers += call.pointers;
   into.refreshes += call.refreshed ? 1 : 0;
   into.unproven += call.unproven;
+  const change = call.deliveredChars - call.upstreamChars;
+  if (change > 0) into.addedChars += change;
+  else into.withheldChars -= change;
 }
 
 function report(c: Counters): CountersReport {
@@ -147,7 +168,8 @@ function quantile(sorted: readonly number[], q: number): number {
  *   tool: 'codegraph_explore', upstreamChars: 900, deliveredChars: 300, upstreamTokens: 230,
  *   deliveredTokens: 80, pointers: 1, refreshed: false, unproven: 0, upstreamMs: 30, ownMs: 1, cpuMs: 1,
  * });
- * stats.summary(); // '1 call: 900 chars from the upstream, 300 delivered (67% fewer, ~150 tokens saved), …'
+ * stats.summary();
+ * // '1 call: 900 chars from the upstream, 300 delivered (67% fewer, ~150 tokens saved; numbering added 0 chars, dedup saved 600), …'
  * ```
  */
 export function createStats() {
@@ -219,11 +241,15 @@ export function createStats() {
       const r = report(total);
       const calls = `${r.calls} ${r.calls === 1 ? 'call' : 'calls'}`;
       if (r.calls === 0) return `${calls} re-rendered`;
+      const n = (x: number) => x.toLocaleString('en-US');
       const share = r.upstreamChars > 0 ? Math.round((100 * r.savedChars) / r.upstreamChars) : 0;
-      const fewer = share >= 0 ? `${share}% fewer` : `${-share}% more`;
+      const net =
+        r.savedChars >= 0
+          ? `${share}% fewer, ~${n(r.savedTokens)} tokens saved`
+          : `${-share}% more, ~${n(-r.savedTokens)} tokens more`;
       return (
-        `${calls}: ${r.upstreamChars.toLocaleString('en-US')} chars from the upstream, ` +
-        `${r.deliveredChars.toLocaleString('en-US')} delivered (${fewer}, ~${r.savedTokens.toLocaleString('en-US')} tokens saved), ` +
+        `${calls}: ${n(r.upstreamChars)} chars from the upstream, ` +
+        `${n(r.deliveredChars)} delivered (${net}; numbering added ${n(r.addedChars)} chars, dedup saved ${n(r.withheldChars)}), ` +
         `${r.pointers} ${r.pointers === 1 ? 'pointer' : 'pointers'}, ${r.refreshes} ${r.refreshes === 1 ? 'refresh' : 'refreshes'}, ` +
         `${r.unproven} unproven ${r.unproven === 1 ? 'section' : 'sections'}`
       );

@@ -446,7 +446,7 @@ describe('what the proxy does not re-render', () => {
     await until(() => !alive(children[0]!), 5000, 'the upstream to stop');
     const last = proxy.stderr().trimEnd().split('\n').at(-1);
     expect(last).toMatch(
-      /^span-ledger-proxy: 2 calls: [\d,]+ chars from the upstream, [\d,]+ delivered \(\d+% fewer, ~[\d,]+ tokens saved\), 2 pointers, 0 refreshes, 0 unproven sections$/,
+      /^span-ledger-proxy: 2 calls: [\d,]+ chars from the upstream, [\d,]+ delivered \(\d+% fewer, ~[\d,]+ tokens saved; numbering added [\d,]+ chars, dedup saved [\d,]+\), 2 pointers, 0 refreshes, 0 unproven sections$/,
     );
   });
 });
