@@ -52,13 +52,15 @@ function fail(message) {
   process.exit(1);
 }
 
-if (!existsSync(join(ROOT, 'dist', 'index.js')))
-  fail('dist/index.js is missing; run `npm run build` first.');
 if (!existsSync(EXECUTABLE)) {
   fail(
     `no Chromium at ${EXECUTABLE}. Install the system package (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.`,
   );
 }
+// `--preflight`: only the checks that need no build (`npm run test:browser` runs it before building).
+if (process.argv.includes('--preflight')) process.exit(0);
+if (!existsSync(join(ROOT, 'dist', 'index.js')))
+  fail('dist/index.js is missing; run `npm run build` first.');
 
 const { chromium } = await import('playwright-core');
 const ts = (await import('typescript')).default;
