@@ -108,6 +108,19 @@ describe('span-ledger --help and demo', () => {
     expect(share(withDedup)).toBeLessThan(share(without) / 10);
   });
 
+  it('says the result in words, and each call with and without dedup side by side', () => {
+    const lines = run('demo').out.split('\n');
+    expect(lines.find((l) => l.startsWith('In words: '))).toBe(
+      'In words: with dedup the agent was sent 21% fewer response chars (13,142 → 10,416) and 26% more source it had not seen before (6,317 → 7,977 unique chars); no line it had not seen was withheld.',
+    );
+    const header = lines.findIndex((l) => l.startsWith('call  chars without dedup'));
+    expect(lines.slice(header + 2, header + 5).map((l) => l.split(/\s+/)[0])).toEqual([
+      '1',
+      '2',
+      '3',
+    ]);
+  });
+
   it('rejects an unknown sequence with exit code 2', () => {
     const r = run('demo', '--sequence', 'nope');
     expect(r.code).toBe(2);

@@ -114,6 +114,26 @@ function measure(args: readonly string[], io: CliIo): number {
   return 0;
 }
 
+/** The demo's result in one sentence: how much smaller, how much more unseen source, what was withheld. */
+function inWords(
+  without: { report: { responseChars: number; uniqueChars: number } },
+  withDedup: { report: { responseChars: number; uniqueChars: number } },
+  withheldUnseen: string,
+): string {
+  const change = (from: number, to: number) =>
+    from === 0 ? 0 : Math.round((100 * Math.abs(to - from)) / from);
+  const a = without.report;
+  const b = withDedup.report;
+  const smaller = b.responseChars <= a.responseChars ? 'fewer' : 'more';
+  const unseen = b.uniqueChars >= a.uniqueChars ? 'more' : 'less';
+  return (
+    `In words: with dedup the agent was sent ${change(a.responseChars, b.responseChars)}% ${smaller} response chars ` +
+    `(${formatCount(a.responseChars)} → ${formatCount(b.responseChars)}) and ${change(a.uniqueChars, b.uniqueChars)}% ${unseen} ` +
+    `source it had not seen before (${formatCount(a.uniqueChars)} → ${formatCount(b.uniqueChars)} unique chars); ` +
+    `${withheldUnseen === '0' ? 'no line it had not seen was withheld' : `${withheldUnseen} lines it had not seen were withheld`}.`
+  );
+}
+
 function demo(args: readonly string[], io: CliIo): number {
   const parsed = parseArgs(args, ['--sequence']);
   expectOnly(parsed, ['--sequence', '--full'], 0);
@@ -134,6 +154,18 @@ function demo(args: readonly string[], io: CliIo): number {
       ` (${project.size} files, TypeScript and Python)\n` +
       `budget per call: ${formatCount(budget.maxChars ?? 0)} source chars, ${budget.maxFiles ?? '∞'} files\n`,
   );
+  io.out(
+    formatTable(
+      ['call', 'chars without dedup', 'chars with dedup', 'pointers'],
+      dedup.calls.map((call, i) => [
+        String(i + 1),
+        formatCount(baseline.calls[i]?.text.length ?? 0),
+        formatCount(call.text.length),
+        formatCount(call.text.split('\n').filter((line) => line.startsWith('> Sent in')).length),
+      ]),
+    ),
+  );
+  io.out('');
   dedup.calls.forEach((call, i) => {
     io.out(`── call ${i + 1} with dedup ──────────────────────────────`);
     io.out(parsed.flags.has('--full') ? call.text : abridge(call.text));
@@ -167,6 +199,7 @@ function demo(args: readonly string[], io: CliIo): number {
       ],
     ),
   );
+  io.out(`\n${inWords(baseline, dedup, withheld(dedup))}`);
   io.out(
     '\nMeasured by parsing the rendered responses: a source line is duplicate when an earlier\n' +
       'response delivered the same file, line and text; a withheld unseen line is one a pointer\n' +
