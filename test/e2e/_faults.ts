@@ -1114,11 +1114,14 @@ function oneLine(stderr: string): string {
 export async function probeStartupFailures(): Promise<Figure> {
   const daemon = await startDaemon();
   try {
-    const taken = await runServer(['--http', String(daemon.port)], {}, 5000);
+    // Each is given 20 s to exit by itself: a bound, not an expectation (a node process on a
+    // busy machine can take more than 3 s to load and reach its check; one that outlives
+    // 20 s is a server that started anyway).
+    const taken = await runServer(['--http', String(daemon.port)], {}, 20_000);
     const missing = await runServer(
       ['--http', '0'],
       { EXPLORE_ROOT: join(tmpdir(), 'no-such-root-span-ledger') },
-      3000,
+      20_000,
     );
     const missingFigure = missing.stillRunning
       ? 'missing EXPLORE_ROOT: starts and runs'
