@@ -4,8 +4,9 @@
  * (`npm install -g --prefix`), and the installed bin run from a directory
  * that is neither the project nor the prefix — as a client starts it — in
  * Claude Code's config form (`"command": "span-ledger-proxy", "args": [the
- * upstream command]`, no `--`, no `--root`): its `--help`, then a session
- * in front of the filesystem server where the second read of a file points.
+ * upstream command]`, no `--`, no `--root`): its `--help`, `--redis` without
+ * the optional `redis` package (one line, exit 2), then a session in front of
+ * the filesystem server where the second read of a file points.
  *
  * Reaches the registry for the proxy's dependencies (`--prefer-offline`: the
  * npm cache first), so it is a CI step (`npm run test:packed`), not a unit
@@ -64,6 +65,21 @@ try {
     throw new Error(`--help printed ${JSON.stringify(help.split('\n')[0])}`);
   }
   step('span-ledger-proxy --help answers');
+
+  // `redis` is an optional peer, not installed with the proxy: --redis says so in one line, exit 2.
+  let said = '';
+  try {
+    execFileSync(bin, ['--http', '0', '--redis', 'redis://127.0.0.1:9', process.execPath], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  } catch (error) {
+    said = `${error.status}: ${error.stderr}`;
+  }
+  if (!said.startsWith('2: span-ledger-proxy: --redis needs the redis package')) {
+    throw new Error(`--redis without the redis package said ${JSON.stringify(said)}`);
+  }
+  step(`--redis without the redis package: ${said.trim()}`);
 
   const project = join(dir, 'project');
   const elsewhere = join(dir, 'elsewhere');

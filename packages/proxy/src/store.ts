@@ -143,7 +143,12 @@ export async function redisStore(
   limits: Partial<LedgerLimits>,
   log: (line: string) => void,
 ): Promise<ProxyStore> {
-  const { createClient, createCluster } = await import('redis');
+  // `redis` is an optional peer: only --redis needs it, so it is loaded here and said when missing.
+  const { createClient, createCluster } = await import('redis').catch(() => {
+    throw new Error(
+      '--redis needs the redis package beside span-ledger-proxy: npm install redis (with -g for a global install)',
+    );
+  });
   const lines = connectionLines(log);
   const single = await connectRedis(createClient, url, { onError: lines.lost });
   single.on('ready', lines.back);
