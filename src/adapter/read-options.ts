@@ -209,12 +209,7 @@ export function readResponseHeader(
 
 /** A value a client sent, as a line may quote it: JSON, at most 24 chars. */
 function shown(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(typeof value);
-  } catch {
-    text = String(typeof value);
-  }
+  const text = readOr(() => JSON.stringify(value) ?? typeof value, typeof value);
   return text.length > 24 ? `${text.slice(0, 23)}…` : text;
 }
 

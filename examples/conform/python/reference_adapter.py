@@ -193,14 +193,14 @@ def unmatched(records, path):
 
 def compact_pointer_earned(run, path, text, served, t):
     chars = text.chars([run])
-    if 2 * (u16(path) + 22) > chars:
+    if 2 * (u16(path) + 27) > chars:
         return False
     what = ("`%s`" % path) if path != "" else "this file"
     listed = spans_text([run], t["maxSpansInPointer"])
     if listed:
         what += " " + listed
     calls = citing(served, [run])
-    where = "sent earlier in this conversation" if not calls else "in " + numbers(calls)
+    where = "sent earlier in this conversation" if not calls else "sent in " + numbers(calls)
     return 2 * u16("%s: unchanged, %s." % (what, where)) <= chars
 
 

@@ -50,7 +50,7 @@ const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-0
  */
 export const INSTRUCTIONS =
   'Tools that take `context` and `refresh` number their responses ("Response #N"). A pointer in ' +
-  'place of source ("Sent in response #N …" or "`path` L5-11: unchanged, in #N.") means response ' +
+  'place of source ("Sent in response #N …" or "`path` L5-11: unchanged, sent in #N.") means response ' +
   '#N already sent you those lines and the file is unchanged since. If #N is no longer in your ' +
   'context, call the tool again with `refresh: [N]` (or `true`): the source comes back in full. ' +
   'The context token a response gives you tells your context from others on the connection: ' +
