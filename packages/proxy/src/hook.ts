@@ -327,7 +327,7 @@ const POINTER = /`([^`\n]+)` (L\d+(?:-\d+)?(?:, L\d+(?:-\d+)?)*)(,? \+\d+ more s
  * ```ts
  * citedLines('> Sent in response #3 of this conversation: `src/a.ts` L10-80 (login).');
  * // → [{ path: 'src/a.ts', spans: [{ start: 10, end: 80 }], calls: [3] }]
- * citedLines('> `core/util.ts` L248-254: unchanged, in #2.');
+ * citedLines('> `core/util.ts` L248-254: unchanged, sent in #2.');
  * // → [{ path: 'core/util.ts', spans: [{ start: 248, end: 254 }], calls: [2] }]
  * ```
  */

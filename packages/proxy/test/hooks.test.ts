@@ -239,7 +239,7 @@ describe('pointers read back from a response', () => {
         [
           'Response #3/kq',
           '> Sent in responses #2/kq and #1/kq of this conversation: `src/a.ts` L10-80, L90 (login). The file is unchanged since.',
-          '> `core/util.ts` L248-254: unchanged, in #2.',
+          '> `core/util.ts` L248-254: unchanged, sent in #2.',
           'Sent in response #1 of this conversation: `b.ts` L1-4, L6-9, L12, L15-16, +2 more spans (x).',
           'no pointer `here` at all',
         ].join('\n'),
