@@ -26,21 +26,10 @@ import { createStats } from '../packages/proxy/src/stats.js';
 import { localStore, type ProxyStore, redisStore } from '../packages/proxy/src/store.js';
 import { type Figure, REPO } from '../test/e2e/_faults.js';
 import { startRedis, startRedisCluster } from '../test/e2e/_redis.js';
+import { prng } from './_harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-
-/** A fixed-seed generator (mulberry32), so every run stalls Redis the same way. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // -- the call path, in process ----------------------------------------------
 
@@ -181,7 +170,7 @@ export async function probeRefreshInStall(trials = 50): Promise<Figure> {
   try {
     const setup = await setupOn(store);
     const body = await sections();
-    const random = seeded(31);
+    const random = prng(31);
     let bad = 0;
     let violations = 0;
     for (let t = 0; t < trials; t++) {
