@@ -5,7 +5,7 @@
  * withhold lines on its say-so.
  */
 import { frozenEach } from '../boundary/freeze.js';
-import type { CallRecord, Emission, ProjectState } from './types.js';
+import type { Emission, ProjectState } from './types.js';
 
 /** Freezes a fresh emission (or record) all the way down. */
 export function freezeEmission<T extends Emission>(emission: T): T {
@@ -17,14 +17,9 @@ export function freezeEmission<T extends Emission>(emission: T): T {
   return Object.freeze(emission);
 }
 
-/** Freezes a fresh record all the way down. */
-export function freezeRecord(record: CallRecord): CallRecord {
-  return freezeEmission(record);
-}
-
 /** Freezes a fresh project state and its records all the way down. */
 export function freezeProject(project: ProjectState): ProjectState {
-  for (const call of project.calls) freezeRecord(call);
+  for (const call of project.calls) freezeEmission(call);
   Object.freeze(project.calls);
   return Object.freeze(project);
 }

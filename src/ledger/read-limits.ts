@@ -4,16 +4,18 @@
  * `readLimits` is for places that may not throw (the wire, a foreign ledger),
  * where each unusable field takes its default.
  */
-import { arrayOrNot, field, prop, UNREADABLE } from '../boundary/read.js';
+import {
+  arrayOrNot,
+  field,
+  isNonNegativeInteger as isBound,
+  prop,
+  UNREADABLE,
+} from '../boundary/read.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import type { LedgerLimits } from './types.js';
 
 /** Every bound a ledger keeps, in the order `DEFAULT_LIMITS` lists them. */
 const FIELDS = /* @__PURE__ */ Object.keys(DEFAULT_LIMITS) as readonly (keyof LedgerLimits)[];
-
-function isBound(x: unknown): x is number {
-  return Number.isSafeInteger(x) && (x as number) >= 0;
-}
 
 /**
  * Checks a caller's limits at the boundary: missing fields take the default,

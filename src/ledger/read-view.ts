@@ -16,6 +16,7 @@ import {
   shortString,
 } from '../boundary/read.js';
 import { freezeProject } from './_freeze.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import { projectKey } from './project-key.js';
 import { readGeneration } from './random.js';
 import { MAX_ROOT_CHARS, sanitizeRecord } from './read-emission.js';
@@ -77,15 +78,11 @@ const OPEN = Number.MAX_SAFE_INTEGER;
  * No bounds: how the selectors read a view the library did not build (one a
  * caller wrote by hand), checked but not cut.
  */
-export const OPEN_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
-  maxProjects: OPEN,
-  maxCallsRetained: OPEN,
-  maxFilesPerCall: OPEN,
-  maxRangesPerFile: OPEN,
-  maxViewCalls: OPEN,
-  maxRangesRetained: OPEN,
-  maxViewRanges: OPEN,
-});
+export const OPEN_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze(
+  /* @__PURE__ */ Object.fromEntries(
+    /* @__PURE__ */ Object.keys(DEFAULT_LIMITS).map((name) => [name, OPEN]),
+  ) as unknown as LedgerLimits,
+);
 
 /**
  * `raw` as a version-1 view, or `null` when it is not one (absent, another

@@ -6,7 +6,7 @@
  * deep-frozen data again.
  */
 import { own } from '../boundary/own.js';
-import { freezeRecord, tagged } from './_freeze.js';
+import { freezeEmission, tagged } from './_freeze.js';
 import { addCounts } from './counts.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
@@ -114,7 +114,7 @@ function numbered(
         pending = pending.filter((n) => n !== index);
       } else if (index !== callCount) return ledger;
     }
-    const record = freezeRecord({ ...fields, index: index ?? callCount });
+    const record = freezeEmission({ ...fields, index: index ?? callCount });
     calls = appendWithin(calls, record, limits.maxCallsRetained, limits.maxRangesRetained);
     responseChars = addCounts(responseChars, emission.responseChars);
   }

@@ -3,6 +3,7 @@
  * reports more spans than it retains.
  */
 import { frozen } from '../boundary/freeze.js';
+import { isNonNegativeInteger } from '../boundary/read.js';
 import { mergeRanges } from './merge.js';
 import type { LineRange } from './range.js';
 
@@ -34,7 +35,7 @@ export interface CoalescedRanges {
  */
 export function coalesceRanges(ranges: readonly LineRange[], max = 24): CoalescedRanges {
   const merged = mergeRanges(ranges);
-  const keep = Number.isSafeInteger(max) && max >= 0 ? max : 0;
+  const keep = isNonNegativeInteger(max) ? max : 0;
   if (merged.length <= keep) return Object.freeze({ ranges: merged, truncated: false });
   const size = (i: number): number => merged[i]!.end - merged[i]!.start;
   // Larger first; the sort is stable, so on equal size the earlier span wins.

@@ -1,6 +1,7 @@
 /**
  * Naming spans for a reader: `L12`, `L12-40`.
  */
+import { isNonNegativeInteger } from '../boundary/read.js';
 import { mergeRanges } from './merge.js';
 import type { LineRange } from './range.js';
 
@@ -17,7 +18,7 @@ import type { LineRange } from './range.js';
  * ```
  */
 export function formatSpans(set: readonly LineRange[], max = 4): string {
-  return spansText(mergeRanges(set), Number.isSafeInteger(max) && max >= 0 ? max : 4);
+  return spansText(mergeRanges(set), isNonNegativeInteger(max) ? max : 4);
 }
 
 /**
