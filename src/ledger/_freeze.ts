@@ -5,7 +5,7 @@
  * withhold lines on its say-so.
  */
 import { frozenEach } from '../boundary/freeze.js';
-import type { Emission, ProjectState } from './types.js';
+import type { Emission, EvictedCounters, LedgerEntry, ProjectState } from './types.js';
 
 /** Freezes a fresh emission (or record) all the way down. */
 export function freezeEmission<T extends Emission>(emission: T): T {
@@ -27,4 +27,14 @@ export function freezeProject(project: ProjectState): ProjectState {
 /** `fields`, frozen, with the numbering tag `generation` when there is one. */
 export function tagged<T extends object>(fields: T, generation: string | undefined): T {
   return Object.freeze(generation === undefined ? fields : { ...fields, generation });
+}
+
+/**
+ * The counters an entry leaves behind when it is evicted past `maxProjects`
+ * (by the reducer, or when a stored ledger is read back): whole, with its
+ * numbering tag.
+ */
+export function countersOf({ session, key, project }: LedgerEntry): EvictedCounters {
+  const { callCount, responseChars, generation } = project;
+  return tagged({ session, key, callCount, responseChars }, generation);
 }

@@ -150,3 +150,20 @@ export function sanitizeRecord(raw: unknown, limits: LedgerLimits): CallRecord |
   const { generation: _, ...rest } = emission;
   return { ...rest, index };
 }
+
+/**
+ * @internal `project` given the numbering `raw` carries, each part only when
+ * well formed: its numbering tag (`generation`) and, with `callIndex`, the
+ * number reserved for the call being planned. For a prior and a view alike.
+ */
+export function withNumbering<T extends { generation?: string; callIndex?: number }>(
+  project: T,
+  raw: unknown,
+  callIndex = true,
+): T {
+  const generation = readGeneration(prop(raw, 'generation'));
+  if (generation !== undefined) project.generation = generation;
+  const index = prop(raw, 'callIndex');
+  if (callIndex && isPositiveInteger(index)) project.callIndex = index;
+  return project;
+}

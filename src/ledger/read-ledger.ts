@@ -5,8 +5,16 @@
  */
 
 import { own } from '../boundary/own.js';
-import { at, isArray, listOf, positiveIntegers, prop, readEach } from '../boundary/read.js';
-import { tagged } from './_freeze.js';
+import {
+  at,
+  isArray,
+  isNonNegativeInteger,
+  listOf,
+  positiveIntegers,
+  prop,
+  readEach,
+} from '../boundary/read.js';
+import { countersOf, tagged } from './_freeze.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
 import { readGeneration } from './random.js';
@@ -23,9 +31,7 @@ function isCounters(c: unknown): c is EvictedCounters {
   return (
     typeof key === 'string' &&
     (session === null || typeof session === 'string') &&
-    typeof callCount === 'number' &&
-    Number.isSafeInteger(callCount) &&
-    callCount >= 0 &&
+    isNonNegativeInteger(callCount) &&
     typeof responseChars === 'number' &&
     Number.isFinite(responseChars) &&
     responseChars >= 0
@@ -90,10 +96,7 @@ export function readLedger(raw: unknown): Ledger | null {
   // Past maxProjects the least recently used go, as the reducer evicts them:
   // whole, keeping their counters and numbering tag.
   const over = Math.max(0, entries.length - limits.maxProjects);
-  for (const { session, key, project } of entries.slice(0, over)) {
-    const { callCount, responseChars, generation } = project;
-    evicted.push(tagged({ session, key, callCount, responseChars }, generation));
-  }
+  for (const entry of entries.slice(0, over)) evicted.push(countersOf(entry));
   return own(
     Object.freeze({
       version: 1,

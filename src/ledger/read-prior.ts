@@ -16,8 +16,7 @@ import {
   stringOf,
 } from '../boundary/read.js';
 import { readRanges } from '../ranges/read.js';
-import { readGeneration } from './random.js';
-import { readFingerprint } from './read-emission.js';
+import { readFingerprint, withNumbering } from './read-emission.js';
 import type { CallRecord, FileEmission, ProjectState } from './types.js';
 
 /** One file of a prior record: only the paths asked about, only with a usable fingerprint. */
@@ -58,10 +57,5 @@ export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): Pro
     responseChars: count(prop(raw, 'responseChars')),
     calls,
   };
-  // The number reserved for this call and its numbering tag, when well formed.
-  const callIndex = prop(raw, 'callIndex');
-  if (isPositiveInteger(callIndex)) prior.callIndex = callIndex;
-  const generation = readGeneration(prop(raw, 'generation'));
-  if (generation !== undefined) prior.generation = generation;
-  return prior;
+  return withNumbering(prior, raw);
 }

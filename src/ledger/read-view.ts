@@ -18,8 +18,7 @@ import {
 import { freezeProject } from './_freeze.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { projectKey } from './project-key.js';
-import { readGeneration } from './random.js';
-import { MAX_ROOT_CHARS, sanitizeRecord } from './read-emission.js';
+import { MAX_ROOT_CHARS, sanitizeRecord, withNumbering } from './read-emission.js';
 import { viewOfProjects } from './reduce.js';
 import type { CallRecord, LedgerLimits, ProjectState, SessionView } from './types.js';
 import { rangesOf } from './window.js';
@@ -65,11 +64,7 @@ export function sanitizeProject(
     responseChars: count(prop(raw, 'responseChars')),
     calls,
   };
-  const generation = readGeneration(prop(raw, 'generation'));
-  if (generation !== undefined) project.generation = generation;
-  const callIndex = prop(raw, 'callIndex');
-  if (!inLedger && isPositiveInteger(callIndex)) project.callIndex = callIndex;
-  return freezeProject(project);
+  return freezeProject(withNumbering(project, raw, !inLedger));
 }
 
 const OPEN = Number.MAX_SAFE_INTEGER;

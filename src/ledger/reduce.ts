@@ -6,7 +6,7 @@
  * deep-frozen data again.
  */
 import { own } from '../boundary/own.js';
-import { freezeEmission, tagged } from './_freeze.js';
+import { countersOf, freezeEmission, tagged } from './_freeze.js';
 import { addCounts } from './counts.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
@@ -129,11 +129,7 @@ function numbered(
   // only their counters.
   const over = Math.max(0, next.length - limits.maxProjects);
   if (over > 0) {
-    const gone = next.slice(0, over).map((e) => {
-      const { callCount: n, responseChars: chars, generation: g } = e.project;
-      return tagged({ session: e.session, key: e.key, callCount: n, responseChars: chars }, g);
-    });
-    evicted = [...evicted, ...gone].slice(-MAX_EVICTED_COUNTERS);
+    evicted = [...evicted, ...next.slice(0, over).map(countersOf)].slice(-MAX_EVICTED_COUNTERS);
   }
   return freezeLedger(ledger, next.slice(over), evicted);
 }
