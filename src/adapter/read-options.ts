@@ -11,12 +11,12 @@
  * dropped, and a recorder that fails loses what it failed to record.
  */
 import {
+  contained,
   limitOr,
   listOf,
   positiveOrNull,
   prop,
   readEach,
-  readOr,
   stringOf,
 } from '../boundary/read.js';
 import { type PointerWriter, readPointerWriter } from '../dedup/pointer.js';
@@ -145,16 +145,6 @@ function readSources(raw: unknown): Map<string, SourceFile> {
       return source === null ? null : ([path, source] as const);
     }),
   );
-}
-
-/**
- * A host callback `f` called on `self` with `args`: what it returns, or
- * `undefined` when it throws. A recorder or a pointer writer that fails loses
- * what it was asked for (under-reported, the safe direction); the response
- * still goes out.
- */
-function contained(f: unknown, self: unknown, args: unknown[]): unknown {
-  return readOr(() => Reflect.apply(f as (...a: unknown[]) => unknown, self, args), undefined);
 }
 
 /** The recorder's four reporting methods, each contained; null when `raw` lacks any of them. */

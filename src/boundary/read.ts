@@ -119,6 +119,16 @@ export function readOr<T, F>(read: () => T, fallback: F): T | F {
   }
 }
 
+/**
+ * A host callback `f` called on `self` with `args`: what it returns, or
+ * `undefined` when it throws. A recorder or a pointer writer that fails loses
+ * what it was asked for (under-reported, the safe direction); the response
+ * still goes out.
+ */
+export function contained(f: unknown, self: unknown, args: unknown[]): unknown {
+  return readOr(() => Reflect.apply(f as (...a: unknown[]) => unknown, self, args), undefined);
+}
+
 /** `text` parsed as JSON, or `undefined` when it is not JSON (JSON never parses to `undefined`). */
 export function parseJson(text: string): unknown {
   return readOr(() => JSON.parse(text) as unknown, undefined);

@@ -9,7 +9,7 @@
  */
 
 import { frozen, frozenEach } from '../boundary/freeze.js';
-import { prop, readOr } from '../boundary/read.js';
+import { contained, prop } from '../boundary/read.js';
 import { readGeneration } from '../ledger/random.js';
 import { spansText } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
@@ -260,7 +260,7 @@ export function readPointerWriter(raw: unknown): PointerWriter {
       symbols: frozen([...parts.symbols]),
       calls: frozen([...parts.calls]),
     });
-    const out = readOr(() => Reflect.apply(raw, undefined, [shown]) as unknown, undefined);
+    const out = contained(raw, undefined, [shown]);
     return typeof out === 'string' ? out : writePointer(parts);
   };
 }
