@@ -7,11 +7,11 @@
  * kept. It renders nothing and decides nothing about what a call may withhold
  * (that is the dedup layer's, reading the view through the selectors).
  */
-import { isOwn, own } from '../boundary/own.js';
+import { isOwn } from '../boundary/own.js';
 import { readEvent } from './read-event.js';
 import { readLedger } from './read-ledger.js';
 import { checkLimits } from './read-limits.js';
-import { applyEvent, emptyView, viewOf } from './reduce.js';
+import { applyEvent, emptyView, ledgerOf, viewOf } from './reduce.js';
 import { normalizeSessionId } from './session-id.js';
 import type { Ledger, LedgerEvent, LedgerLimits, SessionView } from './types.js';
 
@@ -29,15 +29,7 @@ import type { Ledger, LedgerEvent, LedgerLimits, SessionView } from './types.js'
  * ```
  */
 export function createLedger(limits?: Partial<LedgerLimits>): Ledger {
-  const checked = Object.freeze(checkLimits(limits, 'createLedger(limits)'));
-  return own(
-    Object.freeze({
-      version: 1,
-      limits: checked,
-      entries: Object.freeze([]),
-      evicted: Object.freeze([]),
-    }),
-  );
+  return ledgerOf(Object.freeze(checkLimits(limits, 'createLedger(limits)')), [], []);
 }
 
 /**

@@ -4,7 +4,6 @@
  * frozen one the reducer and the selectors can trust.
  */
 
-import { own } from '../boundary/own.js';
 import {
   at,
   isArray,
@@ -20,6 +19,7 @@ import { projectKey } from './project-key.js';
 import { readGeneration } from './random.js';
 import { readLimits } from './read-limits.js';
 import { sanitizeProject } from './read-view.js';
+import { ledgerOf } from './reduce.js';
 import { normalizeSessionId } from './session-id.js';
 import type { EvictedCounters, Ledger, LedgerEntry } from './types.js';
 
@@ -97,12 +97,5 @@ export function readLedger(raw: unknown): Ledger | null {
   // whole, keeping their counters and numbering tag.
   const over = Math.max(0, entries.length - limits.maxProjects);
   for (const entry of entries.slice(0, over)) evicted.push(countersOf(entry));
-  return own(
-    Object.freeze({
-      version: 1,
-      limits,
-      entries: Object.freeze(entries.slice(over)),
-      evicted: Object.freeze(evicted.slice(-MAX_EVICTED_COUNTERS)),
-    }),
-  );
+  return ledgerOf(limits, entries.slice(over), evicted.slice(-MAX_EVICTED_COUNTERS));
 }

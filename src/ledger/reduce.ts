@@ -17,6 +17,7 @@ import type {
   EvictedCounters,
   Ledger,
   LedgerEntry,
+  LedgerLimits,
   ProjectState,
   Reservation,
   SessionView,
@@ -40,26 +41,31 @@ export function applyEvent(ledger: Ledger, event: CheckedEvent): Ledger {
       if (entries.length === ledger.entries.length && evicted.length === ledger.evicted.length) {
         return ledger;
       }
-      return freezeLedger(ledger, entries, evicted);
+      return ledgerOf(ledger.limits, entries, evicted);
     }
     case 'cleared':
       return ledger.entries.length === 0 && ledger.evicted.length === 0
         ? ledger
-        : freezeLedger(ledger, [], []);
+        : ledgerOf(ledger.limits, [], []);
     case 'pruned':
       return pruned(ledger, event.session, event.key, event.calls);
   }
 }
 
-function freezeLedger(
-  ledger: Ledger,
+/**
+ * @internal A ledger of `limits` (frozen already) holding `entries` and
+ * `evicted`, frozen and marked as the library's own: the one way every
+ * ledger is made (created, reduced, read back).
+ */
+export function ledgerOf(
+  limits: LedgerLimits,
   entries: readonly LedgerEntry[],
   evicted: readonly EvictedCounters[],
 ): Ledger {
   return own(
     Object.freeze({
       version: 1,
-      limits: ledger.limits,
+      limits,
       entries: Object.freeze(entries),
       evicted: Object.freeze(evicted),
     }),
@@ -131,7 +137,7 @@ function numbered(
   if (over > 0) {
     evicted = [...evicted, ...next.slice(0, over).map(countersOf)].slice(-MAX_EVICTED_COUNTERS);
   }
-  return freezeLedger(ledger, next.slice(over), evicted);
+  return ledgerOf(limits, next.slice(over), evicted);
 }
 
 /**
@@ -158,7 +164,7 @@ function pruned(
     const project = Object.freeze({ ...entry.project, calls: Object.freeze(kept) });
     return Object.freeze({ ...entry, project, pending: Object.freeze(pending) });
   });
-  return changed ? freezeLedger(ledger, entries, ledger.evicted) : ledger;
+  return changed ? ledgerOf(ledger.limits, entries, ledger.evicted) : ledger;
 }
 
 /**
