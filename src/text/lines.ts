@@ -10,7 +10,6 @@
  * without one ends at the content's end), so the chars of all lines add up to
  * `content.length`.
  */
-import { isPositiveInteger } from '../boundary/read.js';
 import type { LineRange } from '../ranges/range.js';
 
 /**
@@ -32,7 +31,7 @@ export interface LineIndex {
  * slower once its garbage is counted).
  */
 export function indexLines(content: string, upTo = Number.POSITIVE_INFINITY): LineIndex {
-  const limit = isPositiveInteger(upTo) ? upTo : Number.POSITIVE_INFINITY;
+  const limit = Number.isSafeInteger(upTo) && upTo >= 1 ? upTo : Number.POSITIVE_INFINITY;
   // Room for line starts up to `limit` and one end: no growth when a limit is given.
   let cap = Math.max(16, Math.min((content.length >>> 5) + 2, limit + 2));
   // 32 bits hold any offset: no engine allows a string of 2^32 chars.
