@@ -12,6 +12,7 @@
  */
 import {
   contained,
+  isNonEmptyString,
   limitOr,
   listOf,
   positiveOrNull,
@@ -96,10 +97,6 @@ const RENDERS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
   'skipped',
 ]);
 
-function nonEmpty(x: unknown): x is string {
-  return typeof x === 'string' && x !== '';
-}
-
 /**
  * What a render loop reported to the recorder as ranges — one range or a
  * list — as valid copies; unreadable members are dropped.
@@ -114,7 +111,7 @@ export function readReportedRanges(raw: unknown): LineRange[] {
 function readPlanned(raw: unknown): PlannedFile | null {
   const path = prop(raw, 'path');
   const render = prop(raw, 'render');
-  if (!nonEmpty(path) || !RENDERS.has(render)) return null;
+  if (!isNonEmptyString(path) || !RENDERS.has(render)) return null;
   return {
     path,
     fingerprint: stringOf(prop(raw, 'fingerprint')),
@@ -140,7 +137,7 @@ function readSources(raw: unknown): Map<string, SourceFile> {
   return new Map(
     readEach(raw, (s) => {
       const path = prop(s, 'path');
-      if (!nonEmpty(path)) return null;
+      if (!isNonEmptyString(path)) return null;
       const source = readSource(s);
       return source === null ? null : ([path, source] as const);
     }),
@@ -250,13 +247,13 @@ export function readReadOptions(options: unknown): ReadInput | null {
 export function readRecorderOptions(options: unknown): { projectRoot: string; query: string } {
   const root = prop(options, 'projectRoot');
   // Without a usable root the ledger would ignore the emission anyway: read nothing more.
-  if (!nonEmpty(root)) return { projectRoot: '', query: '' };
+  if (!isNonEmptyString(root)) return { projectRoot: '', query: '' };
   return { projectRoot: root, query: stringOf(prop(options, 'query')) };
 }
 
 /** A reported path: a non-empty string, else null (the report is ignored). */
 export function readPath(x: unknown): string | null {
-  return nonEmpty(x) ? x : null;
+  return isNonEmptyString(x) ? x : null;
 }
 
 /**
@@ -268,6 +265,6 @@ export function readResponses(raw: unknown): { text: string; path: string }[] {
   return readEach(raw, (entry) => {
     const text = typeof entry === 'string' ? entry : prop(entry, 'text');
     const path = prop(entry, 'path');
-    return typeof text === 'string' ? { text, path: nonEmpty(path) ? path : '' } : null;
+    return typeof text === 'string' ? { text, path: isNonEmptyString(path) ? path : '' } : null;
   });
 }

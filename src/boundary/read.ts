@@ -149,9 +149,14 @@ export function stringOf(x: unknown): string {
   return typeof x === 'string' ? x : '';
 }
 
+/** Whether `x` is a string of at least one char: a path, a root, a platform's name. */
+export function isNonEmptyString(x: unknown): x is string {
+  return typeof x === 'string' && x !== '';
+}
+
 /** A non-empty string of at most `max` chars, else `undefined`. */
 export function shortString(x: unknown, max: number): string | undefined {
-  return typeof x === 'string' && x !== '' && x.length <= max ? x : undefined;
+  return isNonEmptyString(x) && x.length <= max ? x : undefined;
 }
 
 /** Whether `x` is a non-negative safe integer: a length, a count of tokens. */

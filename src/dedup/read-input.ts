@@ -9,6 +9,7 @@
  * dropped (its lines are re-sent); a file that cannot be planned is skipped.
  */
 import {
+  isNonEmptyString,
   isPositiveInteger,
   limitOr,
   positiveOrNull,
@@ -94,7 +95,7 @@ const HOLD_BACK_CHARS = 1200;
 
 /** @internal Whether `path` is one a ledger record could be keyed on, and why not. */
 export function pathProblem(path: unknown): PathProblem {
-  if (typeof path !== 'string' || path === '') return 'no-path';
+  if (!isNonEmptyString(path)) return 'no-path';
   if (path.length > MAX_PATH_CHARS || path.includes('\u0000')) return 'unusable-path';
   return /(^|[\\/])\.\.([\\/]|$)/.test(path) ? 'unusable-path' : 'none';
 }

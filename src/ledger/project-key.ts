@@ -5,14 +5,14 @@
  * emission carries the root the host resolved.
  */
 
-import { prop } from '../boundary/read.js';
+import { isNonEmptyString, prop } from '../boundary/read.js';
 
 /** The platforms whose default filesystems compare names without case. */
 const CASE_FOLDING = new Set(['win32', 'darwin']);
 
 function currentPlatform(): string {
   const p = prop(prop(globalThis, 'process'), 'platform');
-  return typeof p === 'string' && p !== '' ? p : 'linux';
+  return isNonEmptyString(p) ? p : 'linux';
 }
 
 /**
@@ -37,7 +37,7 @@ export function projectKey(root: string, platform?: string): string {
   if (typeof root !== 'string') {
     throw new TypeError(`projectKey(root): root must be a string, got ${typeof root}`);
   }
-  const os = typeof platform === 'string' && platform !== '' ? platform : currentPlatform();
+  const os = isNonEmptyString(platform) ? platform : currentPlatform();
   const windows = os === 'win32';
   const path = windows ? root.replace(/\\/g, '/') : root;
 

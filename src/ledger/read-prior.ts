@@ -9,6 +9,7 @@ import { isOwn } from '../boundary/own.js';
 import {
   at,
   count,
+  isNonEmptyString,
   isPositiveInteger,
   listOf,
   prop,
@@ -22,7 +23,7 @@ import type { CallRecord, FileEmission, ProjectState } from './types.js';
 /** One file of a prior record: only the paths asked about, only with a usable fingerprint. */
 function readServedFile(raw: unknown, wanted: ReadonlySet<string> | null): FileEmission | null {
   const path = prop(raw, 'path');
-  if (typeof path !== 'string' || path === '') return null;
+  if (!isNonEmptyString(path)) return null;
   if (wanted !== null && !wanted.has(path)) return null;
   const fingerprint = readFingerprint(prop(raw, 'fingerprint'));
   const ranges = readRanges(prop(raw, 'ranges'));
