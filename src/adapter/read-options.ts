@@ -18,6 +18,7 @@ import {
   positiveOrNull,
   prop,
   readEach,
+  readOr,
   stringOf,
 } from '../boundary/read.js';
 import { type PointerWriter, readPointerWriter } from '../dedup/pointer.js';
