@@ -390,8 +390,10 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
       const refreshArgument = hasOwn(call.args, 'refresh')
         ? (call.args as { refresh: unknown }).refresh
         : undefined;
+      // A harness-made id is the context's own, carried by the hook: never a stray one.
+      const harnessMade = isHarnessContextId(token);
       const contextArgument =
-        token !== null && hasOwn(call.args, 'context')
+        token !== null && !harnessMade && hasOwn(call.args, 'context')
           ? (call.args as { context: unknown }).context
           : undefined;
       let header: string | null = null;
@@ -408,7 +410,7 @@ export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outc
           callIndex: plan.callIndex,
           generation: plan.generation,
           // A harness-made id is carried by the harness's hook: the model need not pass it on.
-          context: isHarnessContextId(token) ? null : token,
+          context: harnessMade ? null : token,
           refreshArgument,
           contextArgument,
         });

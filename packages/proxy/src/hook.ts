@@ -14,6 +14,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CallRecord,
   type FileEmission,
@@ -437,7 +438,13 @@ async function preToolUse(
   const mark = setup.state.compacting.get(id);
   if (mark !== undefined) {
     setup.state.compacting.delete(id);
-    await readCompaction(setup, id, mark, input.server, principal, true);
+    // Claude Code may write the boundary only as the first call after the compaction
+    // goes out: read again for a short while before the context forgets everything.
+    for (let waited = 0; ; waited += BOUNDARY_POLL_MS) {
+      const final = waited >= BOUNDARY_WAIT_MS;
+      if ((await readCompaction(setup, id, mark, input.server, principal, final)) !== null) break;
+      await sleep(BOUNDARY_POLL_MS);
+    }
   }
   const pending = setup.state.refresh.get(id);
   setup.state.refresh.delete(id);
@@ -456,6 +463,10 @@ function mergeRefresh(pending: readonly number[] | true, own: unknown): readonly
   const all = [...new Set([...pending, ...mine])].sort((a, b) => a - b);
   return all.length > MAX_REFRESH_LIST ? true : all;
 }
+
+/** How long the first call after a compaction waits for its compact boundary, and how often it looks. */
+const BOUNDARY_WAIT_MS = 2000;
+const BOUNDARY_POLL_MS = 50;
 
 /** How much earlier than the `PreCompact` hook its compact boundary may be stamped (clock rounding). */
 const BOUNDARY_SKEW_MS = 1000;
