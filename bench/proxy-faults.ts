@@ -12,7 +12,7 @@
  * The "before" column was measured with these probes on the code of commit
  * 9ef4e33 (the proxy before these fixes), on a 2-core machine.
  */
-import { request } from 'node:http';
+import type { Agent } from 'node:http';
 import { connect } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createClient } from 'redis';
@@ -24,12 +24,12 @@ import { httpCallOf, serveMcpHttp } from '../packages/proxy/src/http/index.js';
 import { genericProfile, PROXY_LIMITS } from '../packages/proxy/src/sectioned.js';
 import { createStats } from '../packages/proxy/src/stats.js';
 import { localStore, type ProxyStore, redisStore } from '../packages/proxy/src/store.js';
+import { MCP, raw } from '../packages/proxy/test/_http.js';
 import { type Figure, REPO } from '../test/e2e/_faults.js';
 import { startRedis, startRedisCluster } from '../test/e2e/_redis.js';
 import { prng } from './_harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 // -- the call path, in process ----------------------------------------------
 
@@ -219,18 +219,8 @@ export async function probeChosenMetaIds(): Promise<Figure> {
   };
 }
 
-function post(url: string, body: string, agent?: import('node:http').Agent): Promise<string> {
-  return new Promise((done, fail) => {
-    const req = request(url, { method: 'POST', headers: MCP, agent }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => {
-        text += c.toString();
-      });
-      res.on('end', () => done(text));
-    });
-    req.on('error', fail);
-    req.end(body);
-  });
+async function post(url: string, body: string, agent?: Agent): Promise<string> {
+  return (await raw(url, 'POST', MCP, body, agent)).text;
 }
 
 function probeFront(onCall: (tag: string, aborted: boolean) => void) {

@@ -2,7 +2,7 @@
  * Raw HTTP for the tests of the HTTP front: one request, its status, headers
  * and body; a client that hangs up mid-answer; and the messages an MCP client sends first.
  */
-import { request } from 'node:http';
+import { type Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { MCP_HEADERS } from '../../../test/e2e/_faults.js';
 
@@ -12,15 +12,16 @@ export interface Raw {
   text: string;
 }
 
-/** One HTTP request (a new connection each); rejects on a connection fault. */
+/** One HTTP request (a new connection each, unless `agent` keeps one); rejects on a connection fault. */
 export function raw(
   url: string,
   method: string,
   headers: Record<string, string>,
   body?: string,
+  agent?: Agent,
 ): Promise<Raw> {
   return new Promise((done, fail) => {
-    const req = request(url, { method, headers }, (res) => {
+    const req = request(url, { method, headers, agent }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => {
         text += c.toString('utf8');

@@ -367,18 +367,7 @@ describe('delivery and cancellation', () => {
     // On its own connection, a cancellation stops it.
     const own = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const post = (body: string) =>
-        new Promise<string>((done, fail) => {
-          const req = request(front.url, { method: 'POST', headers: MCP, agent: own }, (res) => {
-            let text = '';
-            res.on('data', (c: Buffer) => {
-              text += c.toString();
-            });
-            res.on('end', () => done(text));
-          });
-          req.on('error', fail);
-          req.end(body);
-        });
+      const post = async (body: string) => (await raw(front.url, 'POST', MCP, body, own)).text;
       // HTTP/1.1: the cancellation waits behind the call on the one connection, so it names an answered call.
       await post(callMessage(1, { tag: 'own' }));
       await post(cancelMessage(1));
