@@ -35,9 +35,10 @@ const fail = (line) => {
 try {
   const pack = (cwd) =>
     JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+      execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
         cwd,
         encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
       }),
     )[0].filename;
   const tarballs = [pack(REPO), pack(join(REPO, 'packages/proxy'))].map((name) => join(dir, name));

@@ -27,6 +27,9 @@ import { ENTRIES, REPO } from './_mcp-explore.js';
 
 const NPM_ENV = {
   ...process.env,
+  // Under `npm test`, npm hands the repository's .npmrc allow-scripts down as this variable, and
+  // npm refuses it in another project's install as if it were --allow-scripts: that project has none.
+  npm_config_allow_scripts: '',
   npm_config_audit: 'false',
   npm_config_fund: 'false',
   npm_config_update_notifier: 'false',
@@ -42,15 +45,12 @@ function node(args: string[]) {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'span-ledger-pack-'));
-  const out = execFileSync(
-    'npm',
-    ['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
-    {
-      cwd: REPO,
-      encoding: 'utf8',
-      env: NPM_ENV,
-    },
-  );
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: NPM_ENV,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   [packed] = JSON.parse(out);
   project = join(dir, 'consumer');
   mkdirSync(project);
@@ -206,17 +206,20 @@ describe('the packed tarball', () => {
 
 /** The lifecycle scripts npm runs when a package is installed (`prepare` too, for a git or folder dependency). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+/** What a published manifest leaves out: the repository's tooling. */
+const REPOSITORY_ONLY = ['scripts', 'workspaces', 'devDependencies', 'allowScripts', 'size-limit'];
 
-describe('installing runs nothing', () => {
-  it('the packed package.json of span-ledger and of span-ledger-proxy has no install-time script', () => {
+describe('installing runs nothing, and the manifests say only what a user needs', () => {
+  it('the packed package.json of span-ledger and of span-ledger-proxy has no script and no repository tooling, and names the repository', () => {
     const core = JSON.parse(
       readFileSync(join(project, 'node_modules', 'span-ledger', 'package.json'), 'utf8'),
     );
-    const out = execFileSync(
-      'npm',
-      ['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
-      { cwd: join(REPO, 'packages', 'proxy'), encoding: 'utf8', env: NPM_ENV },
-    );
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+      cwd: join(REPO, 'packages', 'proxy'),
+      encoding: 'utf8',
+      env: NPM_ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const [proxyPack] = JSON.parse(out) as { filename: string }[];
     const proxy = JSON.parse(
       execFileSync('tar', ['-xzOf', join(dir, proxyPack!.filename), 'package/package.json'], {
@@ -229,6 +232,20 @@ describe('installing runs nothing', () => {
         scripts.filter((s) => INSTALL_SCRIPTS.includes(s)),
         manifest.name,
       ).toEqual([]);
+      // What only the repository reads stays there (scripts/published-manifest.mjs, run by prepack).
+      expect(
+        Object.keys(manifest).filter((key) => REPOSITORY_ONLY.includes(key)),
+        manifest.name,
+      ).toEqual([]);
+      // Where it comes from and where to say what is wrong, in both.
+      expect(manifest.repository?.url, manifest.name).toBe(
+        'git+https://github.com/span-ledger/span-ledger.git',
+      );
+      expect(manifest.bugs?.url, manifest.name).toBe(
+        'https://github.com/span-ledger/span-ledger/issues',
+      );
+      expect(manifest.homepage, manifest.name).toMatch(/^https:\/\/github\.com\/span-ledger\//);
+      expect(manifest.license, manifest.name).toBe('MIT');
     }
   });
 

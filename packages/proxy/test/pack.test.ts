@@ -31,11 +31,11 @@ let project = '';
 let files: string[] = [];
 
 function pack(cwd: string): { filename: string; files: { path: string }[] } {
-  const out = execFileSync(
-    'npm',
-    ['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
-    { cwd, encoding: 'utf8' },
-  );
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return JSON.parse(out)[0];
 }
 
@@ -89,6 +89,56 @@ describe('the packed span-ledger-proxy', () => {
     expect(files.filter((p) => p.endsWith('.map'))).toEqual([]);
     const entries = ['bin/span-ledger-proxy.js', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts'];
     expect(files).toEqual(expect.arrayContaining(entries));
+  });
+
+  it('is required from a CommonJS TypeScript project under module node16: the .d.cts types and the .cjs build', () => {
+    // A CommonJS consumer (no "type": "module"), as a user's older project is: TS1479 if the
+    // proxy's entries were ESM only. node16 is the strict case (nodenext since TypeScript 5.8
+    // allows require(esm), which Node 18 lacks).
+    mkdirSync(join(project, 'node_modules/@types'), { recursive: true });
+    symlinkSync(join(REPO, 'node_modules/@types/node'), join(project, 'node_modules/@types/node'));
+    writeFileSync(
+      join(project, 'uses-proxy.ts'),
+      `import { PROFILE_NAMES, parseCommandLine, type ProxyOptions, startProxy } from 'span-ledger-proxy';
+import { type McpHttpOptions, serveMcpHttp } from 'span-ledger-proxy/http';
+const profiles: readonly string[] = PROFILE_NAMES;
+export const used: readonly unknown[] = [profiles, parseCommandLine, startProxy, serveMcpHttp];
+export type Options = [ProxyOptions, McpHttpOptions];
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'node16',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        files: ['uses-proxy.ts'],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc')], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(tsc.stdout).toBe('');
+    expect(tsc.status).toBe(0);
+    const run = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const esm = import('span-ledger-proxy');
+         esm.then((m) => console.log(JSON.stringify([Object.keys(require('span-ledger-proxy')).sort(), Object.keys(m).filter((k) => k !== 'default').sort(), typeof require('span-ledger-proxy/http').serveMcpHttp])));`,
+      ],
+      { cwd: project, encoding: 'utf8' },
+    );
+    expect(run.stderr).toBe('');
+    const [cjs, esm, serve] = JSON.parse(run.stdout);
+    expect(cjs).toEqual(esm);
+    expect(cjs).toContain('startProxy');
+    expect(serve).toBe('function');
   });
 
   it('installs a bin that answers --help', () => {
