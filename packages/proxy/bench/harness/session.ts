@@ -1,6 +1,6 @@
 /**
  * One session of the real Claude Code binary (the native `claude` of the
- * pinned devDependency `@anthropic-ai/claude-code`), run as a user runs it
+ * platform package packages/claude-code-binary pins), run as a user runs it
  * with `-p`, offline: a fresh HOME, `ANTHROPIC_BASE_URL` at the scripted model
  * on 127.0.0.1, one MCP server (Codegraph, alone or behind the proxy) given
  * with `--mcp-config --strict-mcp-config`, and, for the arms that have them,
@@ -33,7 +33,7 @@ export const SERVER = 'codegraph';
 export const TOOL = 'codegraph_explore';
 export const CODEGRAPH = join(REPO, 'node_modules/.bin/codegraph');
 
-/** The native Claude Code binary of this platform, from the platform package npm installed beside the pinned one. */
+/** The native Claude Code binary of this platform, from the platform package packages/claude-code-binary pins. */
 export function claudeBinary(): string {
   const platform = `@anthropic-ai/claude-code-${process.platform}-${process.arch}`;
   let dir: string;
