@@ -169,6 +169,23 @@ describe('the packed tarball', () => {
     ]);
   });
 
+  it("runs the README's hello (examples/hello/hello.mjs) with node, as pasted, and prints what the README shows", () => {
+    writeFileSync(
+      join(project, 'hello.mjs'),
+      readFileSync(join(REPO, 'examples/hello/hello.mjs'), 'utf8'),
+    );
+    const run = node(['hello.mjs']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const shown = /<!-- printed by examples\/hello\/hello\.mjs -->\n````text\n([\s\S]*?)````/.exec(
+      readme,
+    )?.[1];
+    expect(shown).toMatch(/^Response #2\n/);
+    expect(run.stdout).toContain(shown);
+    expect(run.stdout).toContain('Sent in response #1 of this conversation: `src/cart.ts` L1-20.');
+  });
+
   it('installs the span-ledger bin, executable, and it answers --help with its usage', () => {
     const bin = join(project, 'node_modules', '.bin', 'span-ledger');
     expect(statSync(bin).mode & 0o111).not.toBe(0);
