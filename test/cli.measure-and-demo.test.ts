@@ -121,6 +121,24 @@ describe('span-ledger --help and demo', () => {
     ]);
   });
 
+  it('shows a header with its context token, and one refresh call that brings back what response #1 sent', () => {
+    const out = run('demo').out;
+    expect(out).toContain(
+      'Response #3 · context k7f3q2ab (send "context": "k7f3q2ab" with your later calls to this tool)',
+    );
+    expect(out).toContain('call this tool again with `refresh: [2, 1]`.');
+    const refreshed = out.slice(out.indexOf('── call 4: call 3 again, with refresh: [1]'));
+    expect(refreshed).toMatch(/^Response #4 · context k7f3q2ab/m);
+    // No pointer of call 4 cites #1: what only #1 carried is source again.
+    expect(refreshed.split('\n').filter((l) => l.startsWith('> ') && /#1(?!\d)/.test(l))).toEqual(
+      [],
+    );
+    expect(refreshed).toMatch(/^45\texport async function checkout\($/m);
+    expect(out).toMatch(
+      /^In words: call 3 had 2 pointers citing response #1; call 4, with refresh: \[1\], has none: those lines came back as source \([\d,]+ chars\)/m,
+    );
+  });
+
   it('rejects an unknown sequence with exit code 2', () => {
     const r = run('demo', '--sequence', 'nope');
     expect(r.code).toBe(2);

@@ -30,6 +30,8 @@ import { splitLines } from '../text/lines.js';
 export interface RecordedCall {
   readonly query: string;
   readonly files: readonly { readonly path: string; readonly intended: readonly LineRange[] }[];
+  /** The `refresh` the agent sent with this call: the responses it no longer holds. */
+  readonly refresh?: readonly number[];
 }
 
 /**
@@ -72,6 +74,11 @@ export interface ReplayOptions {
   readonly dedup: boolean;
   readonly projectRoot?: string;
   readonly maxResponseChars?: number;
+  /**
+   * Render as a tool that hands out context tokens and takes `refresh`: every
+   * header prints this token, and each response offers `refresh` once.
+   */
+  readonly context?: string;
 }
 
 /**
@@ -99,6 +106,10 @@ export function replaySequence(
         ? [{ path: f.path, content: file.content, intended: f.intended, symbols: file.symbols }]
         : [];
     });
+    if (options.dedup && call.refresh !== undefined) {
+      // As a host does with a `refresh` it read: forget those responses before planning.
+      ledger = ledgerReducer(ledger, { type: 'pruned', projectRoot, calls: [...call.refresh] });
+    }
     const prior = options.dedup ? projectFromView(sessionView(ledger), projectRoot) : null;
     const plan = planCall({ files, prior, enabled: options.dedup, budget: sequence.budget });
     const recorder = createEmissionRecorder({ projectRoot, query: call.query });
@@ -108,6 +119,9 @@ export function replaySequence(
       recorder,
       title: `Results for "${call.query}"`,
       maxResponseChars: options.maxResponseChars,
+      ...(options.context === undefined
+        ? {}
+        : { context: options.context, refresh: true, refreshArgument: call.refresh }),
     });
     const emission = recorder.finish(text.length);
     if (options.dedup) ledger = ledgerReducer(ledger, { type: 'recorded', emission });

@@ -28,7 +28,9 @@ Usage:
       Replay a recorded 3-call sequence over the bundled sample project, with
       and without dedup, print each response (abridged unless --full) and a
       table of response chars, unique and duplicate source chars, and lines
-      withheld behind a pointer that the agent never received.
+      withheld behind a pointer that the agent never received, then the
+      result in words; then the last call as an MCP tool prints it (context
+      token, refresh offer) and once more with refresh: [1].
   span-ledger measure PATH [--json]
       The duplicate share of a sequence of rendered responses: PATH is a
       directory of .md files in call order (natural sort of the names), one
@@ -134,6 +136,46 @@ function inWords(
   );
 }
 
+/** The token the demo's tool hands out (a host mints one per context with `mintContextToken`). */
+const DEMO_CONTEXT = 'k7f3q2ab';
+
+/**
+ * The same session as an MCP tool prints it — each header with the context
+ * token to send back, the refresh offer after the pointers — and one more
+ * call: the last one again, by an agent that lost response #1 and says so
+ * with `refresh: [1]`.
+ */
+function showRefresh(
+  project: ReturnType<typeof sampleProject>,
+  sequence: NonNullable<ReturnType<typeof sampleSequence>>,
+  io: CliIo,
+): void {
+  const last = sequence.calls.at(-1)!;
+  const again = { ...sequence, calls: [...sequence.calls, { ...last, refresh: [1] }] };
+  const arm = replaySequence(project, again, { dedup: true, context: DEMO_CONTEXT });
+  const n = sequence.calls.length;
+  const before = arm.calls[n - 1]!.text;
+  const after = arm.calls[n]!.text;
+  const citing = (text: string) =>
+    text.split('\n').filter((line) => /^> .*#1(?![\d/])/.test(line)).length;
+  io.out(`\n── call ${n} as an MCP tool prints it: the context token, the refresh offer ──`);
+  io.out(
+    before
+      .split('\n')
+      .filter((line, i) => i === 0 || line.startsWith('> ') || line.startsWith('If response'))
+      .join('\n'),
+  );
+  io.out(`\n── call ${n + 1}: call ${n} again, with refresh: [1] (the agent lost response #1) ──`);
+  io.out(abridge(after));
+  const cited = citing(before);
+  io.out(
+    `\nIn words: call ${n} had ${cited} pointer${cited === 1 ? '' : 's'} citing response #1; call ${n + 1}, ` +
+      `with refresh: [1], has ${citing(after) === 0 ? 'none' : citing(after)}: those lines came back as source ` +
+      `(${formatCount(arm.calls[n]!.plan.newChars)} chars), and what later responses sent still comes as ` +
+      'pointers, since the agent holds those.',
+  );
+}
+
 function demo(args: readonly string[], io: CliIo): number {
   const parsed = parseArgs(args, ['--sequence']);
   expectOnly(parsed, ['--sequence', '--full'], 0);
@@ -200,6 +242,7 @@ function demo(args: readonly string[], io: CliIo): number {
     ),
   );
   io.out(`\n${inWords(baseline, dedup, withheld(dedup))}`);
+  showRefresh(project, sequence, io);
   io.out(
     '\nMeasured by parsing the rendered responses: a source line is duplicate when an earlier\n' +
       'response delivered the same file, line and text; a withheld unseen line is one a pointer\n' +
