@@ -82,7 +82,22 @@ export interface Figures {
   heldBefore: Map<string, Set<number>>[];
   /** Lines' texts, by file, as delivered. */
   texts: Map<string, Map<number, string>>;
+  /**
+   * What `cat -n` numbering costs on the lines delivered, at the reference
+   * renderer's width (a number right-aligned in 6 columns, then a tab): the
+   * proxy's own cost where the upstream's text has no line numbers.
+   */
+  numberingChars: number;
+  /**
+   * The part of it on lines some pointer of the session names — all that
+   * numbering only what a later pointer names would have cost, known only in
+   * hindsight (every delivery of a named line counts, so it never understates).
+   */
+  numberingNamedChars: number;
 }
+
+/** The chars `cat -n` numbering adds to line `n`. */
+const numberWidth = (n: number) => Math.max(6, String(n).length) + 1;
 
 interface Context {
   token: string | null;
@@ -124,6 +139,8 @@ function emptyFigures(): Figures {
     delivered: [],
     heldBefore: [],
     texts: new Map(),
+    numberingChars: 0,
+    numberingNamedChars: 0,
   };
 }
 
@@ -158,6 +175,9 @@ async function playRound(
   figures: Figures,
 ): Promise<void> {
   const contexts = new Map<string, Context>();
+  /** Each delivered line (`file\tline`) and how many times it was delivered; the lines pointers named. */
+  const deliveries = new Map<string, number>();
+  const named = new Set<string>();
   const contextOf = (name: string): Context => {
     let ctx = contexts.get(name);
     if (ctx === undefined) {
@@ -197,6 +217,7 @@ async function playRound(
     let stale = 0;
     for (const pointer of delivery.pointers) {
       figures.pointers++;
+      for (const n of pointer.lines) named.add(`${pointer.file}\t${n}`);
       const held = ctx.held.get(pointer.file);
       const missing =
         pointer.lines.some((n) => !held?.has(n)) ||
@@ -229,6 +250,7 @@ async function playRound(
         held.add(n);
         mine.add(n);
         texts.set(n, text);
+        deliveries.set(`${file}\t${n}`, (deliveries.get(`${file}\t${n}`) ?? 0) + 1);
       }
       delivered.set(file, mine);
     }
@@ -262,6 +284,11 @@ async function playRound(
       }
     }
     figures.delivered.push(delivered);
+  }
+  for (const [key, times] of deliveries) {
+    const chars = times * numberWidth(Number(key.slice(key.lastIndexOf('\t') + 1)));
+    figures.numberingChars += chars;
+    if (named.has(key)) figures.numberingNamedChars += chars;
   }
 }
 
