@@ -148,6 +148,7 @@ const DEMO_CONTEXT = 'k7f3q2ab';
 function showRefresh(
   project: ReturnType<typeof sampleProject>,
   sequence: NonNullable<ReturnType<typeof sampleSequence>>,
+  full: boolean,
   io: CliIo,
 ): void {
   const last = sequence.calls.at(-1)!;
@@ -166,7 +167,7 @@ function showRefresh(
       .join('\n'),
   );
   io.out(`\n── call ${n + 1}: call ${n} again, with refresh: [1] (the agent lost response #1) ──`);
-  io.out(abridge(after));
+  io.out(full ? after : abridge(after));
   const cited = citing(before);
   io.out(
     `\nIn words: call ${n} had ${cited} pointer${cited === 1 ? '' : 's'} citing response #1; call ${n + 1}, ` +
@@ -242,7 +243,7 @@ function demo(args: readonly string[], io: CliIo): number {
     ),
   );
   io.out(`\n${inWords(baseline, dedup, withheld(dedup))}`);
-  showRefresh(project, sequence, io);
+  showRefresh(project, sequence, parsed.flags.has('--full'), io);
   io.out(
     '\nMeasured by parsing the rendered responses: a source line is duplicate when an earlier\n' +
       'response delivered the same file, line and text; a withheld unseen line is one a pointer\n' +
