@@ -7,16 +7,18 @@
  *
  * The rules it keeps:
  * - `context` and `refresh` are the proxy's: removed before the call goes upstream.
- * - A call takes its number from the store before it is planned (`reserve`,
+ * - A call takes its number from the store before it is planned (a ticket,
  *   atomic in Redis too), so no two responses of one context print the same
- *   one, across processes and after a lost ledger (the numbering tag); its
- *   record goes under that number, or nowhere.
+ *   one, across processes and after a lost ledger (the generation); the
+ *   header prints the ticket's number and the record goes under it, or
+ *   nowhere.
  * - A response is sized under the client's cap (`cap.ts`), cut by the
  *   planner where it must, each cut stated; one that cannot fit is the
  *   upstream's answer passed through and recorded nowhere: the client would
  *   not have handed it to the model.
- * - Nothing is recorded for a call that was cancelled, failed or refused; the
- *   caller takes a record back when the answer could not be sent.
+ * - Nothing is recorded for a call that was cancelled, failed or refused; a
+ *   recorded one comes with its receipt, which the caller undoes when the
+ *   answer could not be sent — the only way a record is taken back.
  * - Anything unexpected while re-rendering gives the upstream's own answer,
  *   passed through: never a crash, never a pointer for lines not proven.
  */
@@ -40,10 +42,10 @@ import { type ResponseLimit, responseLimit, sizeOf, tokensOf, within } from './c
 import { isHarnessContextId, tokenKey } from './context.js';
 import type { Root } from './disk.js';
 import { diskReader } from './disk.js';
-import type { Profile, Reading, ToolResult } from './profile.js';
+import type { Place, Profile, Reading, ToolResult } from './profile.js';
 import { textsOf } from './profile.js';
 import type { CallFigures, Stats } from './stats.js';
-import type { ProxyStore } from './store.js';
+import type { ProxyStore, Receipt, Ticket } from './store.js';
 import type { Answer } from './upstream.js';
 
 /**
@@ -116,14 +118,22 @@ export interface ToolCall {
   readonly forward: (args: unknown) => Promise<Answer>;
 }
 
+export type { Receipt } from './store.js';
+
 /**
- * What the relay sends back: a result or a JSON-RPC error, and the record to
- * take back if sending fails. `null`: send nothing (the call was cancelled).
+ * What the relay sends back: a result or a JSON-RPC error, and the receipt of
+ * its record (`null`: nothing was recorded), to undo when the answer did not
+ * reach the client. `null`: send nothing (the call was cancelled).
  */
 export type Outcome = {
   readonly reply: { readonly result: unknown } | { readonly error: unknown };
-  readonly recorded: { readonly sessionId: string; readonly index: number } | null;
+  readonly receipt: Receipt | null;
 } | null;
+
+/** An answer that records nothing. */
+function unrecorded(reply: { readonly result: unknown } | { readonly error: unknown }): Outcome {
+  return { reply, receipt: null };
+}
 
 /**
  * A tool error the agent can read: one line.
@@ -280,184 +290,240 @@ function writeWithin(
 }
 
 /**
- * Answers one call of a re-rendered tool.
+ * The call's arguments as the profile prepares them for the upstream (the
+ * client's, less the proxy's own two), or the one line it refuses the call
+ * with. A profile that fails to prepare them has them forwarded as they came.
+ */
+async function prepared(
+  setup: CallSetup,
+  call: ToolCall,
+  place: Place,
+): Promise<{ args: unknown } | { refuse: string }> {
+  const args = upstreamArgs(call.args);
+  const { prepare } = setup.profile;
+  if (prepare === undefined || args === null || typeof args !== 'object' || Array.isArray(args)) {
+    return { args };
+  }
+  try {
+    const made = await prepare(call.tool, args as Record<string, unknown>, place);
+    return 'refuse' in made ? made : { args: made.args };
+  } catch (error) {
+    setup.log(`${call.tool}: ${messageOf(error)}; forwarded as it came`);
+    return { args };
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Where a call's time goes: `upstream` times the wait for the upstream's
+ * answer; `figures` is the upstream's time, and the proxy's own wall and CPU
+ * time before and after it (not while it waited).
+ */
+function startClock() {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  let upstreamMs = 0;
+  let cpuBefore = 0;
+  let cpuAfter = cpu;
+  return {
+    async upstream<T>(wait: () => Promise<T>): Promise<T> {
+      const at = performance.now();
+      cpuBefore = cpuMs(cpu);
+      const answer = await wait();
+      upstreamMs = performance.now() - at;
+      cpuAfter = process.cpuUsage();
+      return answer;
+    },
+    figures: () => ({
+      upstreamMs,
+      ownMs: performance.now() - started - upstreamMs,
+      cpuMs: cpuBefore + cpuMs(cpuAfter),
+    }),
+  };
+}
+
+type Clock = ReturnType<typeof startClock>;
+
+/**
+ * The upstream's answer as a tool result to re-render, or the outcome that
+ * ends the call here: nothing for a cancelled call, one readable line for
+ * a failure or a result the client's SDK would refuse, and an error or a
+ * tool error as it came (nothing to prove in either).
+ */
+function resultOf(call: ToolCall, answer: Answer): { result: ToolResult } | { outcome: Outcome } {
+  if (call.signal.aborted || ('failed' in answer && answer.failed === 'cancelled')) {
+    return { outcome: null };
+  }
+  if ('failed' in answer) {
+    return { outcome: unrecorded({ result: toolError(failureText(call.tool, answer)) }) };
+  }
+  if ('error' in answer) return { outcome: unrecorded({ error: answer.error }) };
+  const { result } = answer;
+  const fault = !isToolResult(result)
+    ? 'is not a tool result'
+    : // Items the client's SDK would refuse (and report as a schema dump): one line instead.
+      !CallToolResultSchema.safeParse(result).success
+      ? 'has content items that are not MCP content'
+      : null;
+  if (fault !== null) {
+    const text = `span-ledger-proxy: the upstream's answer to ${call.tool} ${fault}.`;
+    return { outcome: unrecorded({ result: toolError(text) }) };
+  }
+  const tool = result as ToolResult;
+  return tool.isError === true ? { outcome: unrecorded({ result: tool }) } : { result: tool };
+}
+
+/**
+ * Answers one call of a re-rendered tool: the arguments prepared, the call
+ * forwarded, the upstream's answer checked, and a tool result re-rendered
+ * for the asking context ({@link answerFor}).
  *
  * @example
  * ```ts
  * const outcome = await answerCall(setup, { tool, args, meta, signal, forward });
- * if (outcome !== null) await send(outcome.reply);
+ * if (outcome !== null && !(await send(outcome.reply))) await outcome.receipt?.undo();
  * ```
  */
 export async function answerCall(setup: CallSetup, call: ToolCall): Promise<Outcome> {
-  const { profile, root, store, stats } = setup;
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  const args = upstreamArgs(call.args);
-  const place = { root, read: diskReader(root, setup.outside) };
-  let forwarded = args;
-  if (
-    profile.prepare !== undefined &&
-    args !== null &&
-    typeof args === 'object' &&
-    !Array.isArray(args)
-  ) {
-    try {
-      const prepared = await profile.prepare(call.tool, args as Record<string, unknown>, place);
-      if ('refuse' in prepared)
-        return { reply: { result: toolError(prepared.refuse) }, recorded: null };
-      forwarded = prepared.args;
-    } catch (error) {
-      setup.log(
-        `${call.tool}: ${error instanceof Error ? error.message : String(error)}; forwarded as it came`,
-      );
-    }
-  }
+  const clock = startClock();
+  const place = { root: setup.root, read: diskReader(setup.root, setup.outside) };
+  const args = await prepared(setup, call, place);
+  if ('refuse' in args) return unrecorded({ result: toolError(args.refuse) });
+  const answer = await clock.upstream(() => call.forward(args.args));
+  const checked = resultOf(call, answer);
+  if ('outcome' in checked) return checked.outcome;
+  return answerFor(setup, call, { args: args.args, result: checked.result, place, clock });
+}
 
-  const forwardedAt = performance.now();
-  const cpuBefore = cpuMs(cpu);
-  const answer = await call.forward(forwarded);
-  const upstreamMs = performance.now() - forwardedAt;
-  // The proxy's CPU from here on, beside what it spent before the call went out (not while it waited).
-  const cpuAfter = process.cpuUsage();
-  const ownCpu = () => cpuBefore + cpuMs(cpuAfter);
-  if ('failed' in answer) {
-    if (answer.failed === 'cancelled' || call.signal.aborted) return null;
-    return { reply: { result: toolError(failureText(call.tool, answer)) }, recorded: null };
-  }
-  if ('error' in answer) return { reply: { error: answer.error }, recorded: null };
-  const result = answer.result;
-  if (!isToolResult(result)) {
-    return {
-      reply: {
-        result: toolError(
-          `span-ledger-proxy: the upstream's answer to ${call.tool} is not a tool result.`,
-        ),
-      },
-      recorded: null,
-    };
-  }
-  // Items the client's SDK would refuse (and report as a schema dump): one line instead.
-  if (!CallToolResultSchema.safeParse(result).success) {
-    return {
-      reply: {
-        result: toolError(
-          `span-ledger-proxy: the upstream's answer to ${call.tool} has content items that are not MCP content.`,
-        ),
-      },
-      recorded: null,
-    };
-  }
-  if (result.isError === true || call.signal.aborted) {
-    return call.signal.aborted ? null : { reply: { result }, recorded: null };
-  }
+/** A tool result the upstream answered, with what it was asked and how long that took. */
+interface Answered {
+  readonly args: unknown;
+  readonly result: ToolResult;
+  readonly place: Place;
+  readonly clock: Clock;
+}
 
-  const upstreamTexts = textsOf(result);
+/** One call from its context on: who asks, what it lost, and how its figures are counted. */
+interface Asked {
+  readonly setup: CallSetup;
+  readonly call: ToolCall;
+  readonly sessionId: string;
+  readonly token: string | null;
+  readonly refresh: Refresh | null;
+  /** Counts the call's figures with what was delivered, and returns the outcome to send. */
+  readonly answered: (delivered: Delivered | null, unproven: number) => void;
+  /** The upstream's answer as it came, recorded nowhere. */
+  readonly passThrough: (unproven: number) => Outcome;
+}
+
+/** What a re-rendered response delivered, for the figures. */
+interface Delivered {
+  readonly chars: number;
+  readonly pointers: number;
+  readonly tokens: number;
+}
+
+/**
+ * The answer for the asking context: the upstream's result re-rendered
+ * under a number of the context (when the profile proves sections of it),
+ * or passed through as it came. Anything unexpected passes it through.
+ */
+async function answerFor(setup: CallSetup, call: ToolCall, up: Answered): Promise<Outcome> {
+  const upstreamTexts = textsOf(up.result);
   const upstreamChars = upstreamTexts.reduce((sum, text) => sum + text.length, 0);
   const { sessionId, token } = contextOf(call, setup);
   const refresh = readRefresh(call.args);
-  const passThrough = (unproven: number): Outcome => {
+  const answered = (delivered: Delivered | null, unproven: number): void => {
     const figures = {
       upstreamChars,
-      deliveredChars: upstreamChars,
-      pointers: 0,
+      deliveredChars: delivered?.chars ?? upstreamChars,
+      pointers: delivered?.pointers ?? 0,
       refreshed: refresh !== null,
       unproven,
       tool: call.tool,
-      upstreamMs,
-      ownMs: performance.now() - started - upstreamMs,
-      cpuMs: ownCpu(),
+      ...up.clock.figures(),
     };
-    countLater(stats, sessionId, figures, upstreamTexts, null);
-    return { reply: { result }, recorded: null };
+    countLater(setup.stats, sessionId, figures, upstreamTexts, delivered?.tokens ?? null);
   };
-
+  const passThrough = (unproven: number): Outcome => {
+    answered(null, unproven);
+    return unrecorded({ result: up.result });
+  };
+  const asked: Asked = { setup, call, sessionId, token, refresh, answered, passThrough };
   try {
-    const reading = await profile.read(
-      call.tool,
-      forwarded as Record<string, unknown>,
-      result,
-      place,
-    );
+    const args = up.args as Record<string, unknown>;
+    const reading = await setup.profile.read(call.tool, args, up.result, up.place);
     if (reading === null || reading.files.length === 0) return passThrough(reading?.unproven ?? 0);
-    return await store.exclusive(sessionId, async () => {
-      if (refresh !== null) await store.prune({ sessionId, projectRoot: root.path, ...refresh });
-      // The number is taken before the call is planned: no other call of this
-      // context, on this process or another sharing the store, prints it.
-      const reserved = await store.reserve(root.path, sessionId);
-      // No number (the store is away): the upstream's answer as it came, nothing withheld or recorded.
-      if (reserved === null) return passThrough(reading.unproven);
-      const { prior, stale } = forgetRefreshed(reserved.prior, refresh);
-      const refreshArgument = hasOwn(call.args, 'refresh')
-        ? (call.args as { refresh: unknown }).refresh
-        : undefined;
-      // A harness-made id is the context's own, carried by the hook: never a stray one.
-      const harnessMade = isHarnessContextId(token);
-      const contextArgument =
-        token !== null && !harnessMade && hasOwn(call.args, 'context')
-          ? (call.args as { context: unknown }).context
-          : undefined;
-      let header: string | null = null;
-      const attempt = (budget: CallBudget): Written => {
-        const plan = planCall({
-          files: reading.files,
-          prior,
-          enabled: setup.enabled,
-          budget,
-          holdBack: profile.holdBack(call.tool),
-        });
-        // The number and its tag, the token, and a line when the client's `refresh` could not be read.
-        header ??= formatResponseHeader({
-          callIndex: plan.callIndex,
-          generation: plan.generation,
-          // A harness-made id is carried by the harness's hook: the model need not pass it on.
-          context: harnessMade ? null : token,
-          refreshArgument,
-          contextArgument,
-        });
-        const recorder = createEmissionRecorder({ projectRoot: root.path, query: call.tool });
-        // Recorded under the number the response prints, or not at all.
-        recorder.numbered(plan.callIndex, plan.generation);
-        return writtenOf(plan, reading, header, recorder);
-      };
-      const written = writeWithin(responseLimit(setup.maxTokens), attempt);
-      const release = () =>
-        store.prune({ sessionId, projectRoot: root.path, calls: [reserved.callIndex] });
-      if (call.signal.aborted) {
-        await release();
-        return null;
-      }
-      // Over the client's cap whatever is left out: the client would not hand it to
-      // the model, so nothing is recorded and the upstream's answer goes as it came.
-      if (written === null) {
-        await release();
-        return passThrough(reading.unproven);
-      }
-      const deliveredChars = written.texts.reduce((sum, text) => sum + text.length, 0);
-      // Null when the store could not write it in time: recorded nowhere, the number spent.
-      const record = await store.record(written.recorder.finish(deliveredChars), sessionId);
-      // The refresh the store could not apply in time: applied now, or the next call would cite them.
-      if (stale.length > 0) await store.prune({ sessionId, projectRoot: root.path, calls: stale });
-      const figures = {
-        upstreamChars,
-        deliveredChars,
-        pointers: written.pointers,
-        refreshed: refresh !== null,
-        unproven: reading.unproven,
-        tool: call.tool,
-        upstreamMs,
-        ownMs: performance.now() - started - upstreamMs,
-        cpuMs: ownCpu(),
-      };
-      countLater(stats, sessionId, figures, upstreamTexts, written.size.textTokens);
-      return {
-        reply: { result: written.result },
-        recorded: record === null ? null : { sessionId, index: reserved.callIndex },
-      };
-    });
+    return await setup.store.exclusive(sessionId, () => numberedAnswer(asked, reading));
   } catch (error) {
     setup.log(
-      `${call.tool}: could not re-render (${error instanceof Error ? error.message : String(error)}); the upstream's answer was passed through`,
+      `${call.tool}: could not re-render (${messageOf(error)}); the upstream's answer was passed through`,
     );
     return passThrough(0);
   }
+}
+
+/**
+ * The response of `reading`, under the context's lock: the refresh applied,
+ * a ticket taken (no ticket, the store is away: passed through), the
+ * response written under the client's cap with the ticket's number, and its
+ * record written under that number — or the number given back when the call
+ * was cancelled meanwhile or no response fits the cap (then the upstream's
+ * answer goes as it came: the client would not hand it to the model).
+ */
+async function numberedAnswer(asked: Asked, reading: Reading): Promise<Outcome> {
+  const { setup, call, sessionId, refresh } = asked;
+  const projectRoot = setup.root.path;
+  if (refresh !== null) await setup.store.prune({ sessionId, projectRoot, ...refresh });
+  const ticket = await setup.store.reserve(projectRoot, sessionId);
+  if (ticket === null) return asked.passThrough(reading.unproven);
+  const { prior, stale } = forgetRefreshed(ticket.prior, refresh);
+  const header = headerOf(asked, ticket);
+  const written = writeWithin(responseLimit(setup.maxTokens), (budget) => {
+    const holdBack = setup.profile.holdBack(call.tool);
+    const plan = planCall({
+      files: reading.files,
+      prior,
+      enabled: setup.enabled,
+      budget,
+      holdBack,
+    });
+    const recorder = createEmissionRecorder({ projectRoot, query: call.tool });
+    return writtenOf(plan, reading, header, recorder);
+  });
+  if (call.signal.aborted || written === null) {
+    await ticket.release();
+    return call.signal.aborted ? null : asked.passThrough(reading.unproven);
+  }
+  const chars = written.texts.reduce((sum, text) => sum + text.length, 0);
+  // Null when the store could not write it in time: recorded nowhere, the number spent.
+  const receipt = await ticket.record(written.recorder.finish(chars));
+  // The refresh the store could not apply in time: applied now, or the next call would cite them.
+  if (stale.length > 0) await setup.store.prune({ sessionId, projectRoot, calls: stale });
+  const delivered = { chars, pointers: written.pointers, tokens: written.size.textTokens };
+  asked.answered(delivered, reading.unproven);
+  return { reply: { result: written.result }, receipt };
+}
+
+/**
+ * The response's first line: the ticket's number and generation, the token
+ * (unless the harness carries it: a harness-made id is the context's own,
+ * never a stray one), and a line when the client's `refresh` or `context`
+ * could not be read.
+ */
+function headerOf(asked: Asked, ticket: Ticket): string {
+  const { args } = asked.call;
+  const harnessMade = isHarnessContextId(asked.token);
+  const own = (key: string) =>
+    hasOwn(args, key) ? (args as Record<string, unknown>)[key] : undefined;
+  return formatResponseHeader({
+    callIndex: ticket.callIndex,
+    generation: ticket.generation,
+    context: harnessMade ? null : asked.token,
+    refreshArgument: own('refresh'),
+    contextArgument: asked.token !== null && !harnessMade ? own('context') : undefined,
+  });
 }

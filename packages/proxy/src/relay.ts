@@ -282,13 +282,13 @@ export function createRelay(
 
   /** An answer as a JSON-RPC reply: `null` when the call was cancelled (nothing is sent). */
   const replyOf = (answer: Answer): Outcome => {
-    if ('result' in answer) return { reply: { result: answer.result }, recorded: null };
-    if ('error' in answer) return { reply: { error: answer.error }, recorded: null };
+    if ('result' in answer) return { reply: { result: answer.result }, receipt: null };
+    if ('error' in answer) return { reply: { error: answer.error }, receipt: null };
     if (answer.failed === 'cancelled') return null;
     const code = answer.failed === 'timeout' ? REQUEST_TIMEOUT : INTERNAL_ERROR;
     return {
       reply: { error: { code, message: `span-ledger-proxy: ${answer.message}` } },
-      recorded: null,
+      receipt: null,
     };
   };
 
@@ -325,9 +325,9 @@ export function createRelay(
   ): Promise<Outcome> => {
     switch (method) {
       case 'initialize':
-        return { reply: { result: initializeResult(params) }, recorded: null };
+        return { reply: { result: initializeResult(params) }, receipt: null };
       case 'ping':
-        return { reply: { result: {} }, recorded: null };
+        return { reply: { result: {} }, receipt: null };
       case 'tools/list': {
         const outcome = replyOf(await forward(method, params, signal, id));
         if (outcome === null || !('result' in outcome.reply)) return outcome;
@@ -343,13 +343,13 @@ export function createRelay(
           core.proxied.add(info.name);
           return withProxyArguments(asObject(tool));
         });
-        return { reply: { result: { ...result, tools } }, recorded: null };
+        return { reply: { result: { ...result, tools } }, receipt: null };
       }
       case 'tools/call': {
         const tool = params.name;
         if (tool === HOOK_TOOL) {
           const result = await answerHook(core.hooks, params.arguments, options.principal);
-          return { reply: { result }, recorded: null };
+          return { reply: { result }, receipt: null };
         }
         if (typeof tool === 'string' && core.proxied.has(tool)) {
           return answerCall(setup, {
@@ -363,19 +363,19 @@ export function createRelay(
         }
         const answer = await forward(method, withoutHarnessArguments(params), signal, id);
         if (!('failed' in answer) || answer.failed === 'cancelled') return replyOf(answer);
-        return { reply: { result: toolError(failureText(String(tool), answer)) }, recorded: null };
+        return { reply: { result: toolError(failureText(String(tool), answer)) }, receipt: null };
       }
       case 'resources/list': {
         const first = params.cursor === undefined;
         if (!upstreamHasResources())
-          return { reply: { result: { resources: [STATS_RESOURCE] } }, recorded: null };
+          return { reply: { result: { resources: [STATS_RESOURCE] } }, receipt: null };
         const outcome = replyOf(await forward(method, params, signal, id));
         if (outcome === null || !('result' in outcome.reply) || !first) return outcome;
         const result = asObject(outcome.reply.result);
         const resources = Array.isArray(result.resources) ? result.resources : [];
         return {
           reply: { result: { ...result, resources: [STATS_RESOURCE, ...resources] } },
-          recorded: null,
+          receipt: null,
         };
       }
       case 'resources/read':
@@ -385,13 +385,13 @@ export function createRelay(
             reply: {
               result: { contents: [{ uri: STATS_URI, mimeType: 'application/json', text }] },
             },
-            recorded: null,
+            receipt: null,
           };
         }
         return replyOf(await forward(method, params, signal, id));
       case 'resources/templates/list':
         if (!upstreamHasResources())
-          return { reply: { result: { resourceTemplates: [] } }, recorded: null };
+          return { reply: { result: { resourceTemplates: [] } }, receipt: null };
         return replyOf(await forward(method, params, signal, id));
       default:
         return replyOf(await forward(method, params, signal, id));
@@ -415,22 +415,14 @@ export function createRelay(
         id,
       );
       if (outcome === null) return;
-      const takeBack = async () => {
-        if (outcome.recorded !== null) {
-          await setup.store.prune({
-            sessionId: outcome.recorded.sessionId,
-            projectRoot: setup.root.path,
-            calls: [outcome.recorded.index],
-          });
-        }
-      };
+      const takeBack = async () => outcome.receipt?.undo();
       // Cancelled after it was recorded: the client ignores the answer, so the record goes.
       if (controller.signal.aborted) return await takeBack();
       const sent = await send({ jsonrpc: '2.0', id, ...outcome.reply }, id);
       if (!sent) await takeBack();
       // Sent, and then not delivered after all (the exchange closed before the
       // answer was written whole, or a cancellation arrived just after it): undone.
-      else if (outcome.recorded !== null) http?.onUndelivered(() => void takeBack());
+      else if (outcome.receipt !== null) http?.onUndelivered(() => void takeBack());
     } catch (error) {
       setup.log(
         `${String(message.method)}: ${error instanceof Error ? error.message : String(error)}`,

@@ -25,6 +25,33 @@ import { principalPart } from './context.js';
 import { createSharedSessionStore } from './library.js';
 
 /**
+ * The one handle that takes a record back: a call that recorded its response
+ * returns it, and whoever learns the answer did not reach the agent after all
+ * (a cancellation, a hang-up, a failed send) undoes that record and nothing
+ * else, without knowing where or under which key it was kept.
+ */
+export interface Receipt {
+  /** Drops exactly the record this receipt was given for; a second call does nothing. Never rejects. */
+  undo(): Promise<void>;
+}
+
+/**
+ * A number taken for one call ({@link ProxyStore.reserve}): the reservation
+ * to plan and print the header with, and the two ways it ends — the response
+ * that printed the number recorded under it, or the number given back.
+ */
+export interface Ticket extends Reservation {
+  /**
+   * Records `emission` under this ticket's number (whatever number the
+   * emission carries): the receipt that takes it back, or `null` when
+   * nothing was recorded (the store could not write it in time).
+   */
+  record(emission: Emission): Promise<Receipt | null>;
+  /** Gives the number back: the call records nothing. */
+  release(): Promise<void>;
+}
+
+/**
  * The ledger operations the proxy uses, each a Promise (never rejecting).
  */
 export interface ProxyStore {
@@ -32,11 +59,12 @@ export interface ProxyStore {
    * Takes the number of a call about to be planned, atomically (in Redis
    * too), with the prior to plan against: calls of one context never print
    * the same number, on one process or several, and a bucket made from
-   * nothing gets a fresh numbering tag. `null`: nothing can be tracked now
+   * nothing gets a fresh generation. `null`: nothing can be tracked now
    * (the store is away), so the call is passed through.
    */
-  reserve(projectRoot: string, sessionId: string): Promise<Reservation | null>;
-  record(emission: Emission, sessionId: string): Promise<CallRecord | null>;
+  reserve(projectRoot: string, sessionId: string): Promise<Ticket | null>;
+  /** Records `emission` (under the number it carries): its receipt, or `null` when nothing was recorded. */
+  record(emission: Emission, sessionId: string): Promise<Receipt | null>;
   prune(request: PruneRequest): Promise<void>;
   /** What the context's ledger holds for the project now (its recorded calls); `null` when it cannot tell. */
   project(projectRoot: string, sessionId: string): Promise<ProjectState | null>;
@@ -48,6 +76,48 @@ export interface ProxyStore {
    */
   exclusive<T>(sessionId: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** The ledger operations a {@link ProxyStore} is made of, as a backend answers them. */
+interface Ledgers {
+  reserve(projectRoot: string, sessionId: string): Promise<Reservation | null>;
+  record(emission: Emission, sessionId: string): Promise<CallRecord | null>;
+  prune(request: PruneRequest): Promise<void>;
+  project(projectRoot: string, sessionId: string): Promise<ProjectState | null>;
+}
+
+/**
+ * The proxy's store over `ledgers`: every record hands out its receipt, and
+ * every reservation is a ticket that records under its own number.
+ */
+function withReceipts(ledgers: Ledgers, close: () => Promise<void>): ProxyStore {
+  const record = async (emission: Emission, sessionId: string): Promise<Receipt | null> => {
+    const kept = await ledgers.record(emission, sessionId);
+    if (kept === null) return null;
+    let undone: Promise<void> | undefined;
+    const request = { sessionId, projectRoot: emission.projectRoot, calls: [kept.index] };
+    return { undo: () => (undone ??= ledgers.prune(request).catch(() => {})) };
+  };
+  const reserve = async (projectRoot: string, sessionId: string): Promise<Ticket | null> => {
+    const reserved = await ledgers.reserve(projectRoot, sessionId);
+    if (reserved === null) return null;
+    const { callIndex, generation } = reserved;
+    const number = generation === null ? { index: callIndex } : { index: callIndex, generation };
+    return {
+      ...reserved,
+      record: ({ index: _index, generation: _generation, ...emission }) =>
+        record({ ...emission, ...number }, sessionId),
+      release: () => ledgers.prune({ sessionId, projectRoot, calls: [callIndex] }),
+    };
+  };
+  return {
+    reserve,
+    record,
+    prune: (request) => ledgers.prune(request),
+    project: (projectRoot, sessionId) => ledgers.project(projectRoot, sessionId),
+    exclusive: lockTable(),
+    close,
+  };
 }
 
 /** Serializes work per key; a key's chain is dropped once it is idle. */
@@ -89,14 +159,15 @@ export function localStore(limits: Partial<LedgerLimits>): ProxyStore {
     }
     return store;
   };
-  return {
-    reserve: async (projectRoot, sessionId) => of(sessionId).reserve(projectRoot, sessionId),
-    record: async (emission, sessionId) => of(sessionId).record(emission, sessionId),
-    prune: async (request) => of(request.sessionId).prune(request),
-    project: async (projectRoot, sessionId) => of(sessionId).project(projectRoot, sessionId),
-    exclusive: lockTable(),
-    close: async () => {},
-  };
+  return withReceipts(
+    {
+      reserve: async (projectRoot, sessionId) => of(sessionId).reserve(projectRoot, sessionId),
+      record: async (emission, sessionId) => of(sessionId).record(emission, sessionId),
+      prune: async (request) => of(request.sessionId).prune(request),
+      project: async (projectRoot, sessionId) => of(sessionId).project(projectRoot, sessionId),
+    },
+    async () => {},
+  );
 }
 
 /**
@@ -207,12 +278,13 @@ export function sharedStore(
   close: () => Promise<void> = async () => {},
 ): ProxyStore {
   const store = createSharedSessionStore(backend, { limits });
-  return {
-    reserve: (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
-    record: (emission, sessionId) => store.record(emission, sessionId),
-    prune: (request) => store.prune(request),
-    project: (projectRoot, sessionId) => store.project(projectRoot, sessionId).catch(() => null),
-    exclusive: lockTable(),
+  return withReceipts(
+    {
+      reserve: (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
+      record: (emission, sessionId) => store.record(emission, sessionId),
+      prune: (request) => store.prune(request),
+      project: (projectRoot, sessionId) => store.project(projectRoot, sessionId).catch(() => null),
+    },
     close,
-  };
+  );
 }
