@@ -16,7 +16,7 @@
  * does, reading each call's delivery and cancellation through `httpCallOf`.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -132,15 +132,6 @@ export interface McpHttpFront {
 
 type Message = Record<string, unknown>;
 
-/** How one mode (sessions in this process, or stateless) serves a request that passed the rules. */
-type Mode = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: Message | undefined,
-  principal: string | null,
-  client: string,
-) => Promise<void>;
-
 /** The JSON-RPC error code of a request the client cancelled (as the language server protocol has it). */
 const REQUEST_CANCELLED = -32800;
 
@@ -156,10 +147,47 @@ interface Session {
   toolCalls: number;
 }
 
+/** Who sent a request that passed the rules: its principal, and the client its bounds count. */
+interface Sender {
+  readonly principal: string | null;
+  /** The principal with a token file; without one, the connection. */
+  readonly client: string;
+}
+
+/** What one running front holds: its options, bounds, sessions, calls and connections. */
+interface Front {
+  readonly options: McpHttpOptions;
+  readonly limits: HttpLimits;
+  readonly tokens: TokenSet | null;
+  readonly log: (line: string) => void;
+  /** The address bound, as Host and Origin spell it, when it is not a loopback name already. */
+  readonly bound: string;
+  readonly calls: CallTable;
+  readonly sessions: Map<string, Session>;
+  readonly connections: Connections;
+}
+
 function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/** Runs `answer` after the refusal delay (see `refusalDelayMs`). */
+function later(front: Front, answer: () => void): void {
+  if (front.limits.refusalDelayMs > 0) setTimeout(answer, front.limits.refusalDelayMs).unref();
+  else answer();
+}
+
+/** A refusal, after the refusal delay. */
+function refuse(
+  front: Front,
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers = {},
+): void {
+  later(front, () => reply(res, status, message, headers));
 }
 
 /** A "busy" answer to one call: a tool error the agent reads, not a protocol error. */
@@ -196,55 +224,60 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null
 }
 
 /**
- * Answers a connection took whole, until its client shows it read them. An
- * answer that fit in the kernel's buffers is handed over at once, and may
- * still sit there unread when the client hangs up: its kernel then resets
- * the connection, which undoes them. The next request on the connection, or
- * a clean close, confirms them.
+ * The connections of one front: who a request comes from when no token file
+ * says, and the answers each took whole until its client shows it read them.
  */
-const unconfirmed = new WeakMap<Socket, Exchange[]>();
+class Connections {
+  private count = 0;
+  private readonly ids = new WeakMap<Socket, string>();
+  private readonly unconfirmed = new WeakMap<Socket, Exchange[]>();
 
-function awaitReading(socket: Socket, call: Exchange): void {
-  const held = unconfirmed.get(socket);
-  if (held !== undefined) {
-    held.push(call);
-    return;
+  /**
+   * Who a request comes from when no token file says: its connection. Nothing
+   * else of a local client is its own — every one is 127.0.0.1, and ids,
+   * `_meta` ids and request numbers are the client's to choose.
+   */
+  of(socket: Socket): string {
+    let id = this.ids.get(socket);
+    if (id === undefined) {
+      id = `local/${++this.count}`;
+      this.ids.set(socket, id);
+    }
+    return id;
   }
-  unconfirmed.set(socket, [call]);
-  socket.once('close', (hadError: boolean) => {
-    const calls = unconfirmed.get(socket) ?? [];
-    unconfirmed.delete(socket);
-    if (hadError) for (const c of calls) c.undelivered();
-  });
+
+  /**
+   * An answer `socket` took whole, held until its client shows it read it.
+   * An answer that fit in the kernel's buffers is handed over at once, and
+   * may still sit there unread when the client hangs up: its kernel then
+   * resets the connection, which undoes it. The next request on the
+   * connection, or a clean close, confirms it.
+   */
+  awaitReading(socket: Socket, call: Exchange): void {
+    const held = this.unconfirmed.get(socket);
+    if (held !== undefined) {
+      held.push(call);
+      return;
+    }
+    this.unconfirmed.set(socket, [call]);
+    socket.once('close', (hadError: boolean) => {
+      const calls = this.unconfirmed.get(socket) ?? [];
+      this.unconfirmed.delete(socket);
+      if (hadError) for (const c of calls) c.undelivered();
+    });
+  }
+
+  /** A new request on `socket`: its client read every answer before it. */
+  confirmRead(socket: Socket): void {
+    this.unconfirmed.get(socket)?.splice(0);
+  }
 }
 
 /** The scope of a stateless call's second name, when no token file tells clients apart. */
 const ANYONE = 'local';
 
-let connections = 0;
-const connectionIds = new WeakMap<Socket, string>();
-
 /**
- * Who a request comes from when no token file says: its connection. Nothing
- * else of a local client is its own — every one is 127.0.0.1, and ids,
- * `_meta` ids and request numbers are the client's to choose.
- */
-function connectionOf(socket: Socket): string {
-  let id = connectionIds.get(socket);
-  if (id === undefined) {
-    id = `local/${++connections}`;
-    connectionIds.set(socket, id);
-  }
-  return id;
-}
-
-/** A new request on `socket`: its client read every answer before it. */
-function confirmRead(socket: Socket): void {
-  unconfirmed.get(socket)?.splice(0);
-}
-
-/**
- * The key of a call within `scope` (its session, or stateless its client):
+ * The key of a call within `scope` (its session, principal or connection):
  * what the call table holds it by and what a cancellation of it names.
  */
 function callKey(scope: string, id: unknown): string {
@@ -262,6 +295,380 @@ function contextLane(message: Message): string {
   if (meta !== null) return `meta:${meta}`;
   const token = isRecord(params.arguments) ? readContextToken(params.arguments) : null;
   return token === null ? 'none' : `token:${token}`;
+}
+
+// -- stateful sessions --------------------------------------------------
+
+/** Takes `session` out of the table and closes its server: false when it was out already. */
+function dropSession(front: Front, session: Session): boolean {
+  front.calls.forget(session.id);
+  if (!front.sessions.delete(session.id)) return false;
+  session.server.close().catch(() => {});
+  return true;
+}
+
+function closeSession(front: Front, session: Session, why: string): void {
+  if (dropSession(front, session)) front.log(`session ${why} (${front.sessions.size} open)`);
+}
+
+/** Whether `session` may be closed to make room: nothing in flight, and unused or idle a while. */
+function closable(front: Front, session: Session, now: number): boolean {
+  if (front.calls.inFlight(session.lane) > 0) return false;
+  return session.toolCalls === 0 || now - session.lastSeen >= front.limits.unusedIdleMs;
+}
+
+/** Makes room for a new session of `client`: false when nothing may be closed for it. */
+function makeRoom(front: Front, { client, principal }: Sender): boolean {
+  const { sessions, limits } = front;
+  const all = [...sessions.values()];
+  const mine = all.filter((s) => s.client === client);
+  const atOwnBound = principal !== null && mine.length >= limits.maxSessionsPerClient;
+  if (!atOwnBound && sessions.size < limits.maxSessions) return true;
+  const now = Date.now();
+  // The client's own sessions first when it is at its own bound; else anyone's.
+  const pool = (atOwnBound ? mine : all).filter((s) => closable(front, s, now));
+  if (pool.length === 0) return false;
+  // Unused sessions before used ones, then the least recently seen.
+  pool.sort((a, b) => Number(a.toolCalls > 0) - Number(b.toolCalls > 0) || a.lastSeen - b.lastSeen);
+  closeSession(front, pool[0]!, 'closed to make room');
+  return true;
+}
+
+/** A new session's server and transport; the session joins the table once initialized. */
+async function openSession(front: Front, sender: Sender): Promise<StreamableHTTPServerTransport> {
+  const { principal, client } = sender;
+  const server = front.options.createServer({ principal });
+  let session: Session | undefined;
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) => {
+      const lane = `${client}\0${id}`;
+      session = {
+        id,
+        client,
+        principal,
+        lane,
+        server,
+        transport,
+        lastSeen: Date.now(),
+        toolCalls: 0,
+      };
+      front.sessions.set(id, session);
+      front.log(`session opened (${front.sessions.size} open)`);
+    },
+  });
+  // Set before connect: the SDK chains its own close handling after it.
+  transport.onclose = () => {
+    if (session !== undefined) closeSession(front, session, 'closed');
+  };
+  await server.connect(transport);
+  return transport;
+}
+
+/** Closes idle sessions every so often (abandoned unused ones sooner); stopped with `clearInterval`. */
+function sweepSessions(front: Front): NodeJS.Timeout {
+  const { limits, sessions } = front;
+  const every = Math.min(limits.unusedIdleMs, limits.idleMs) / 4;
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      let expired = 0;
+      for (const s of [...sessions.values()]) {
+        const idleMs = s.toolCalls === 0 ? limits.unusedIdleMs : limits.idleMs;
+        const idle = front.calls.inFlight(s.lane) === 0 && now - s.lastSeen >= idleMs;
+        if (idle && dropSession(front, s)) expired++;
+      }
+      if (expired > 0) front.log(`expired ${expired} idle session(s) (${sessions.size} open)`);
+    },
+    Math.max(50, Math.min(30_000, Math.floor(every))),
+  );
+  sweep.unref();
+  return sweep;
+}
+
+// -- one exchange --------------------------------------------------------
+
+/**
+ * Admits a tool call, tracks its delivery on `res`, and hands it to the
+ * host through `req.auth`: the call, or `null` when it was answered "busy"
+ * here. A call is known by its id within `scope` — its session, else its
+ * principal, else its connection — and only a cancellation from that scope
+ * names it.
+ */
+function track(
+  front: Front,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: Message,
+  sender: Sender,
+  lane: string,
+  session?: Session,
+): Exchange | null {
+  const scope = session?.id ?? sender.client;
+  const key = callKey(scope, message.id);
+  // Stateless and without a token file, a client's cancellation may come on
+  // another connection, indistinguishable from another client's: it can
+  // undo the call under this second name, never stop it.
+  const alias =
+    session === undefined && sender.principal === null ? callKey(ANYONE, message.id) : undefined;
+  const admitted = front.calls.admit(scope, key, sender.principal, sender.client, lane, alias);
+  if ('refused' in admitted) {
+    later(front, () => busy(res, message.id, admitted.refused));
+    return null;
+  }
+  if (session !== undefined) session.toolCalls++;
+  // 'finish' also fires when the socket was reset under a body it could not
+  // take (and `writableFinished` is then true): handed over means the last
+  // byte went to a socket that was still open.
+  const socket = req.socket;
+  let handedOver = false;
+  res.once('finish', () => {
+    handedOver = !socket.destroyed;
+  });
+  res.once('close', () => {
+    admitted.settle(handedOver);
+    if (handedOver) front.connections.awaitReading(socket, admitted.call);
+    if (session !== undefined) session.lastSeen = Date.now();
+  });
+  (req as IncomingMessage & { auth?: unknown }).auth = authInfoFor(admitted.call);
+  return admitted.call;
+}
+
+/**
+ * A `notifications/cancelled`: aborts the call it names within `scope` (its
+ * session, principal or connection) here, or, `relayed` (a principal's, the
+ * one scope other processes know too), passes it on. Stateless without a
+ * token file, one that names no call of its connection undoes the calls of
+ * that id (here or through the relay) without stopping them.
+ */
+function cancelled(front: Front, message: Message, scope: string, relayed: boolean): void {
+  const params = isRecord(message.params) ? message.params : {};
+  const id = params.requestId;
+  if (typeof id !== 'string' && typeof id !== 'number') return;
+  const key = callKey(scope, id);
+  if (front.calls.cancel(key)) return;
+  if (relayed) void front.options.relay?.send(JSON.stringify({ key }));
+  else if (!front.options.stateful) {
+    const alias = callKey(ANYONE, id);
+    if (!front.calls.undoAlias(alias)) void front.options.relay?.send(JSON.stringify({ alias }));
+  }
+}
+
+/** A request of a stateful front: `initialize` opens a session, anything else names one. */
+async function stateful(
+  front: Front,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: Message | undefined,
+  sender: Sender,
+): Promise<void> {
+  const sid = req.headers['mcp-session-id'];
+  if (sid === undefined) {
+    if (req.method !== 'POST' || message?.method !== 'initialize') {
+      return reply(res, 400, 'No session: send initialize first');
+    }
+    if (!makeRoom(front, sender)) {
+      const why = 'Too many open sessions: close one (DELETE) or try again later';
+      return refuse(front, res, 503, why, { 'retry-after': '30' });
+    }
+    const transport = await openSession(front, sender);
+    await transport.handleRequest(req, res, message);
+    // An initialize that opened nothing (refused by the transport) leaves nothing behind.
+    if (transport.sessionId === undefined) await transport.close().catch(() => {});
+    return;
+  }
+  const session = typeof sid === 'string' ? front.sessions.get(sid) : undefined;
+  // A session of another principal is as unknown as one that never was.
+  if (session === undefined || session.principal !== sender.principal) {
+    return reply(res, 404, 'Unknown session: initialize a new one');
+  }
+  session.lastSeen = Date.now();
+  if (message?.method === 'notifications/cancelled') cancelled(front, message, session.id, false);
+  if (message?.method === 'tools/call' && 'id' in message) {
+    if (track(front, req, res, message, sender, session.lane, session) === null) return;
+  }
+  await session.transport.handleRequest(req, res, message);
+}
+
+/**
+ * A request of a stateless front: one server per request, one JSON answer
+ * per POST. A cancellation is handled here (no server sees it): a
+ * principal's may name a call on another process, a connection's only its
+ * own calls.
+ */
+async function stateless(
+  front: Front,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: Message | undefined,
+  sender: Sender,
+): Promise<void> {
+  if (req.method !== 'POST' || message === undefined) {
+    const why = 'Method not allowed: this server is stateless (POST only)';
+    return reply(res, 405, why, { allow: 'POST' });
+  }
+  if (message.method === 'notifications/cancelled') {
+    cancelled(front, message, sender.client, sender.principal !== null);
+    res.writeHead(202).end();
+    return;
+  }
+  let call: Exchange | null = null;
+  if (message.method === 'tools/call' && 'id' in message) {
+    call = track(front, req, res, message, sender, `${sender.client}\0${contextLane(message)}`);
+    if (call === null) return;
+  }
+  const server = front.options.createServer({ principal: sender.principal });
+  // No session id generator: stateless. One JSON answer per POST.
+  const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+  // The server lives as long as this exchange: closing it aborts a call
+  // still running when the client went away, or that it cancelled (here or
+  // on another process), also for a host that reads no `httpCallOf`.
+  const end = () => {
+    server.close().catch(() => {});
+  };
+  res.once('close', end);
+  call?.signal.addEventListener('abort', () => answerCancelled(res, message.id, end), {
+    once: true,
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, message);
+}
+
+/** A cancelled call gets no result; the exchange still ends, with the cancellation. */
+function answerCancelled(res: ServerResponse, id: unknown, end: () => void): void {
+  end();
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const error = { code: REQUEST_CANCELLED, message: 'The call was cancelled' };
+  res.end(JSON.stringify({ jsonrpc: '2.0', id, error }));
+}
+
+// -- one request ---------------------------------------------------------
+
+/**
+ * The sender of a request, by the bearer token when a token file is
+ * configured (`null`: refused with 401), else by its connection: each
+ * connection is a client of its own, its calls queue in lanes of their own,
+ * and only it can cancel them.
+ */
+function senderOf(front: Front, req: IncomingMessage, res: ServerResponse): Sender | null {
+  if (front.tokens === null) return { principal: null, client: front.connections.of(req.socket) };
+  const principal = principalOf(req.headers.authorization, front.tokens);
+  if (principal !== null) return { principal, client: principal };
+  refuse(front, res, 401, 'Unauthorized: send Authorization: Bearer <token>', {
+    'www-authenticate': 'Bearer realm="mcp"',
+  });
+  return null;
+}
+
+/**
+ * The one JSON-RPC message a POST carries (`undefined` for another method),
+ * or `null` once the request was refused: a body over the bound, not JSON,
+ * a batch, or not a message.
+ */
+async function messageOf(
+  front: Front,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<Message | undefined | null> {
+  if (req.method !== 'POST') return undefined;
+  const { maxBodyBytes } = front.limits;
+  const text = await readBody(req, maxBodyBytes);
+  if (text === null) {
+    reply(res, 413, `Request body larger than ${maxBodyBytes} bytes`);
+    return null;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    reply(res, 400, 'Parse error: the body is not JSON');
+    return null;
+  }
+  if (Array.isArray(body)) {
+    reply(res, 400, 'JSON-RPC batches are not supported: send one message per request');
+    return null;
+  }
+  if (isRecord(body)) return body;
+  reply(res, 400, 'Invalid request: not a JSON-RPC message');
+  return null;
+}
+
+/** `/healthz`: counters only, GET only; it renders nothing. */
+function health(front: Front, req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== 'GET') {
+    reply(res, 405, 'Method not allowed', { allow: 'GET' });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const extra = front.options.health?.() ?? {};
+  const counters = { ok: true, sessions: front.sessions.size, calls: front.calls.size };
+  res.end(JSON.stringify({ ...counters, ...extra }));
+}
+
+/** One request, through the rules in order, to `/healthz` or the mode's MCP transport. */
+async function serve(front: Front, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  front.connections.confirmRead(req.socket);
+  // A loopback server still answers browsers: refuse other Host names
+  // (DNS rebinding) and pages of other origins.
+  if (!isAllowedHost(req.headers.host, [front.bound])) {
+    return refuse(front, res, 403, 'Forbidden host');
+  }
+  if (!isAllowedOrigin(req.headers.origin, [front.bound])) {
+    return refuse(front, res, 403, 'Forbidden origin');
+  }
+  const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+  if (path === '/healthz') return health(front, req, res);
+  if (path !== '/mcp') return reply(res, 404, 'Not found: the endpoint is /mcp');
+  const sender = senderOf(front, req, res);
+  if (sender === null) return;
+  const message = await messageOf(front, req, res);
+  if (message === null) return;
+  await (front.options.stateful ? stateful : stateless)(front, req, res, message, sender);
+}
+
+/** The socket server: its timeouts, its connection cap, and one connection's faults kept to it. */
+function socketServer(front: Front): Server {
+  const { limits } = front;
+  const http = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often the timeouts above are checked: within a second of passing.
+      connectionsCheckingInterval: 1000,
+    },
+    (req, res) => {
+      serve(front, req, res).catch((error) => {
+        front.log(`http: ${error instanceof Error ? error.message : String(error)}`);
+        reply(res, 500, 'Internal error');
+      });
+    },
+  );
+  http.maxConnections = limits.maxConnections;
+  // A client error (a reset, a timeout, a malformed request) ends its own connection only.
+  http.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    socket.destroy();
+  });
+  return http;
+}
+
+/** Stops `front`: its sweep, every session, the relay (bounded in time) and every connection. */
+async function stop(front: Front, http: Server, sweep: NodeJS.Timeout): Promise<void> {
+  clearInterval(sweep);
+  const open = [...front.sessions.values()];
+  front.sessions.clear();
+  await Promise.all(open.map((s) => s.server.close().catch(() => {})));
+  // A relay on a Redis that went away must not hold the stop up.
+  await Promise.race([
+    front.options.relay?.close().catch(() => {}),
+    new Promise((done) => setTimeout(done, 1000).unref()),
+  ]);
+  await new Promise<void>((done) => {
+    http.close(() => done());
+    http.closeAllConnections();
+  });
 }
 
 /**
@@ -309,368 +716,42 @@ function contextLane(message: Message): string {
 export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFront> {
   const limits: HttpLimits = { ...HTTP_LIMITS, ...(options.limits ?? {}) };
   const tokens = options.tokens ?? null;
-  const log = options.log ?? (() => {});
   const { host, warning } = bindAddress(options.host, tokens !== null);
-  // The address bound, as Host and Origin spell it, when it is not a loopback name already.
-  const bound = hostInUrl(host);
-  const calls = new CallTable(limits.maxCallsPerContext, limits.maxCallsPerClient);
-  /** Runs `answer` after the refusal delay (see `refusalDelayMs`). */
-  const later = (answer: () => void): void => {
-    if (limits.refusalDelayMs > 0) setTimeout(answer, limits.refusalDelayMs).unref();
-    else answer();
+  const front: Front = {
+    options,
+    limits,
+    tokens,
+    log: options.log ?? (() => {}),
+    bound: hostInUrl(host),
+    calls: new CallTable(limits.maxCallsPerContext, limits.maxCallsPerClient),
+    sessions: new Map(),
+    connections: new Connections(),
   };
-  const refuse = (res: ServerResponse, status: number, message: string, headers = {}): void =>
-    later(() => reply(res, status, message, headers));
-  const sessions = new Map<string, Session>();
-
-  const relay = options.relay;
-  await relay?.listen((message) => {
+  await options.relay?.listen((message) => {
     try {
       const { key, alias } = JSON.parse(message) as { key?: unknown; alias?: unknown };
-      if (typeof key === 'string') calls.cancel(key);
-      if (typeof alias === 'string') calls.undoAlias(alias);
+      if (typeof key === 'string') front.calls.cancel(key);
+      if (typeof alias === 'string') front.calls.undoAlias(alias);
     } catch {
       // Not one of ours.
     }
   });
-
-  // -- stateful sessions --------------------------------------------------
-
-  /** Takes `session` out of the table and closes its server: false when it was out already. */
-  const dropSession = (session: Session): boolean => {
-    calls.forget(session.id);
-    if (!sessions.delete(session.id)) return false;
-    session.server.close().catch(() => {});
-    return true;
-  };
-
-  const closeSession = (session: Session, why: string) => {
-    if (dropSession(session)) log(`session ${why} (${sessions.size} open)`);
-  };
-
-  /** Makes room for a new session of `client`: false when nothing may be closed for it. */
-  const makeRoom = (client: string, authenticated: boolean): boolean => {
-    const all = [...sessions.values()];
-    const mine = all.filter((s) => s.client === client);
-    const atOwnBound = authenticated && mine.length >= limits.maxSessionsPerClient;
-    if (!atOwnBound && sessions.size < limits.maxSessions) return true;
-    const now = Date.now();
-    // The client's own sessions first when it is at its own bound; else anyone's.
-    const pool = atOwnBound ? mine : all;
-    const closable = pool.filter(
-      (s) =>
-        calls.inFlight(s.lane) === 0 &&
-        (s.toolCalls === 0 || now - s.lastSeen >= limits.unusedIdleMs),
-    );
-    if (closable.length === 0) return false;
-    // Unused sessions before used ones, then the least recently seen.
-    closable.sort(
-      (a, b) => Number(a.toolCalls > 0) - Number(b.toolCalls > 0) || a.lastSeen - b.lastSeen,
-    );
-    closeSession(closable[0]!, 'closed to make room');
-    return true;
-  };
-
-  /** A new session's server and transport; the session joins the table once initialized. */
-  const openSession = async (
-    principal: string | null,
-    client: string,
-  ): Promise<StreamableHTTPServerTransport> => {
-    const server = options.createServer({ principal });
-    let session: Session | undefined;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        session = {
-          id,
-          client,
-          principal,
-          lane: `${client}\0${id}`,
-          server,
-          transport,
-          lastSeen: Date.now(),
-          toolCalls: 0,
-        };
-        sessions.set(id, session);
-        log(`session opened (${sessions.size} open)`);
-      },
-    });
-    // Set before connect: the SDK chains its own close handling after it.
-    transport.onclose = () => {
-      if (session !== undefined) closeSession(session, 'closed');
-    };
-    await server.connect(transport);
-    return transport;
-  };
-
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      let expired = 0;
-      for (const s of [...sessions.values()]) {
-        if (calls.inFlight(s.lane) > 0) continue;
-        const idle = now - s.lastSeen;
-        if (idle >= (s.toolCalls === 0 ? limits.unusedIdleMs : limits.idleMs) && dropSession(s)) {
-          expired++;
-        }
-      }
-      if (expired > 0) log(`expired ${expired} idle session(s) (${sessions.size} open)`);
-    },
-    Math.max(50, Math.min(30_000, Math.floor(Math.min(limits.unusedIdleMs, limits.idleMs) / 4))),
-  );
-  sweep.unref();
-
-  // -- one exchange --------------------------------------------------------
-
-  /**
-   * Admits a tool call, tracks its delivery on `res`, and hands it to the
-   * host through `req.auth`: the call, or `null` when it was answered "busy"
-   * here.
-   */
-  const track = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    message: Message,
-    principal: string | null,
-    client: string,
-    lane: string,
-    session?: Session,
-  ): Exchange | null => {
-    const scope = session?.id ?? client;
-    // Stateless and without a token file, a client's cancellation may come on
-    // another connection, indistinguishable from another client's: it can
-    // undo the call under this second name, never stop it.
-    const alias =
-      session === undefined && principal === null ? callKey(ANYONE, message.id) : undefined;
-    const admitted = calls.admit(scope, callKey(scope, message.id), principal, client, lane, alias);
-    if ('refused' in admitted) {
-      later(() => busy(res, message.id, admitted.refused));
-      return null;
-    }
-    if (session !== undefined) session.toolCalls++;
-    // 'finish' also fires when the socket was reset under a body it could not
-    // take (and `writableFinished` is then true): handed over means the last
-    // byte went to a socket that was still open.
-    const socket = req.socket;
-    let handedOver = false;
-    res.once('finish', () => {
-      handedOver = !socket.destroyed;
-    });
-    res.once('close', () => {
-      admitted.settle(handedOver);
-      if (handedOver) awaitReading(socket, admitted.call);
-      if (session !== undefined) session.lastSeen = Date.now();
-    });
-    (req as IncomingMessage & { auth?: unknown }).auth = authInfoFor(admitted.call);
-    return admitted.call;
-  };
-
-  /**
-   * A `notifications/cancelled`: aborts the call it names within `scope` (its
-   * session, principal or connection) here, or, `relayed` (a principal's, the
-   * one scope other processes know too), passes it on.
-   */
-  const cancelled = (message: Message, scope: string, relayed: boolean): void => {
-    const params = isRecord(message.params) ? message.params : {};
-    const id = params.requestId;
-    if (typeof id !== 'string' && typeof id !== 'number') return;
-    const key = callKey(scope, id);
-    if (calls.cancel(key)) return;
-    if (relayed) void relay?.send(JSON.stringify({ key }));
-    else if (!options.stateful) {
-      const alias = callKey(ANYONE, id);
-      if (!calls.undoAlias(alias)) void relay?.send(JSON.stringify({ alias }));
-    }
-  };
-
-  const stateful: Mode = async (req, res, message, principal, client) => {
-    const sid = req.headers['mcp-session-id'];
-    if (sid === undefined) {
-      if (req.method !== 'POST' || message?.method !== 'initialize') {
-        return reply(res, 400, 'No session: send initialize first');
-      }
-      if (!makeRoom(client, principal !== null)) {
-        return refuse(res, 503, 'Too many open sessions: close one (DELETE) or try again later', {
-          'retry-after': '30',
-        });
-      }
-      const transport = await openSession(principal, client);
-      await transport.handleRequest(req, res, message);
-      // An initialize that opened nothing (refused by the transport) leaves nothing behind.
-      if (transport.sessionId === undefined) await transport.close().catch(() => {});
-      return;
-    }
-    const session = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    // A session of another principal is as unknown as one that never was.
-    if (session === undefined || session.principal !== principal) {
-      return reply(res, 404, 'Unknown session: initialize a new one');
-    }
-    session.lastSeen = Date.now();
-    if (message?.method === 'notifications/cancelled') cancelled(message, session.id, false);
-    if (message?.method === 'tools/call' && 'id' in message) {
-      if (track(req, res, message, principal, client, session.lane, session) === null) {
-        return;
-      }
-    }
-    await session.transport.handleRequest(req, res, message);
-  };
-
-  const stateless: Mode = async (req, res, message, principal, client) => {
-    if (req.method !== 'POST' || message === undefined) {
-      return reply(res, 405, 'Method not allowed: this server is stateless (POST only)', {
-        allow: 'POST',
-      });
-    }
-    if (message.method === 'notifications/cancelled') {
-      cancelled(message, client, principal !== null);
-      res.writeHead(202).end();
-      return;
-    }
-    let call: Exchange | null = null;
-    if (message.method === 'tools/call' && 'id' in message) {
-      const lane = `${client}\0${contextLane(message)}`;
-      call = track(req, res, message, principal, client, lane);
-      if (call === null) return;
-    }
-    const server = options.createServer({ principal });
-    // No session id generator: stateless. One JSON answer per POST.
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-    // The server lives as long as this exchange: closing it aborts a call
-    // still running when the client went away, or that it cancelled (here or
-    // on another process), also for a host that reads no `httpCallOf`.
-    const end = () => {
-      server.close().catch(() => {});
-    };
-    res.once('close', end);
-    call?.signal.addEventListener(
-      'abort',
-      () => {
-        end();
-        // A cancelled call gets no result; the exchange still ends, with the cancellation.
-        if (res.headersSent || res.destroyed) return;
-        res.writeHead(200, { 'content-type': 'application/json' });
-        const error = { code: REQUEST_CANCELLED, message: 'The call was cancelled' };
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error }));
-      },
-      { once: true },
-    );
-    await server.connect(transport);
-    await transport.handleRequest(req, res, message);
-  };
-
-  // -- the socket server ---------------------------------------------------
-
-  const http = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // How often the timeouts above are checked: within a second of passing.
-      connectionsCheckingInterval: 1000,
-    },
-    async (req, res) => {
-      confirmRead(req.socket);
-      try {
-        // A loopback server still answers browsers: refuse other Host names
-        // (DNS rebinding) and pages of other origins.
-        if (!isAllowedHost(req.headers.host, [bound])) return refuse(res, 403, 'Forbidden host');
-        if (!isAllowedOrigin(req.headers.origin, [bound])) {
-          return refuse(res, 403, 'Forbidden origin');
-        }
-        const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-        if (path === '/healthz') {
-          if (req.method !== 'GET') return reply(res, 405, 'Method not allowed', { allow: 'GET' });
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify({
-              ok: true,
-              sessions: sessions.size,
-              calls: calls.size,
-              ...(options.health?.() ?? {}),
-            }),
-          );
-          return;
-        }
-        if (path !== '/mcp') return reply(res, 404, 'Not found: the endpoint is /mcp');
-
-        let principal: string | null = null;
-        if (tokens !== null) {
-          principal = principalOf(req.headers.authorization, tokens);
-          if (principal === null) {
-            return refuse(res, 401, 'Unauthorized: send Authorization: Bearer <token>', {
-              'www-authenticate': 'Bearer realm="mcp"',
-            });
-          }
-        }
-        // Without a token file, each connection is a client of its own: its
-        // calls queue in lanes of their own, and only it can cancel them.
-        const client = principal ?? connectionOf(req.socket);
-
-        let message: Message | undefined;
-        if (req.method === 'POST') {
-          const text = await readBody(req, limits.maxBodyBytes);
-          if (text === null) {
-            return reply(res, 413, `Request body larger than ${limits.maxBodyBytes} bytes`);
-          }
-          let body: unknown;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            return reply(res, 400, 'Parse error: the body is not JSON');
-          }
-          if (Array.isArray(body)) {
-            return reply(
-              res,
-              400,
-              'JSON-RPC batches are not supported: send one message per request',
-            );
-          }
-          if (!isRecord(body)) return reply(res, 400, 'Invalid request: not a JSON-RPC message');
-          message = body;
-        }
-        await (options.stateful ? stateful : stateless)(req, res, message, principal, client);
-      } catch (error) {
-        log(`http: ${error instanceof Error ? error.message : String(error)}`);
-        reply(res, 500, 'Internal error');
-      }
-    },
-  );
-  http.maxConnections = limits.maxConnections;
-  // A client error (a reset, a timeout, a malformed request) ends its own connection only.
-  http.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-    socket.destroy();
-  });
-
+  const sweep = sweepSessions(front);
+  const http = socketServer(front);
   await new Promise<void>((done, fail) => {
     http.once('error', (error) => fail(listenFailure(error, host, options.port)));
     http.listen(options.port, host, () => done());
   });
   const address = http.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${bound}:${port}/mcp`,
+    url: `http://${front.bound}:${port}/mcp`,
     port,
     warning,
-    stats: () => ({ sessions: sessions.size, calls: calls.size }),
-    close() {
-      closing ??= (async () => {
-        clearInterval(sweep);
-        const open = [...sessions.values()];
-        sessions.clear();
-        await Promise.all(open.map((s) => s.server.close().catch(() => {})));
-        // A relay on a Redis that went away must not hold the stop up.
-        await Promise.race([
-          relay?.close().catch(() => {}),
-          new Promise((done) => setTimeout(done, 1000).unref()),
-        ]);
-        await new Promise<void>((done) => {
-          http.close(() => done());
-          http.closeAllConnections();
-        });
-      })();
+    stats: () => ({ sessions: front.sessions.size, calls: front.calls.size }),
+    close: () => {
+      closing ??= stop(front, http, sweep);
       return closing;
     },
   };
