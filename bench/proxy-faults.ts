@@ -12,7 +12,7 @@
  * The "before" column was measured with these probes on the code of commit
  * 9ef4e33 (the proxy before these fixes), on a 2-core machine.
  */
-import type { Agent } from 'node:http';
+import { Agent } from 'node:http';
 import { connect } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createClient } from 'redis';
@@ -223,7 +223,10 @@ async function post(url: string, body: string, agent?: Agent): Promise<string> {
   return (await raw(url, 'POST', MCP, body, agent)).text;
 }
 
-function probeFront(onCall: (tag: string, aborted: boolean) => void) {
+function probeFront(
+  onCall: (tag: string, aborted: boolean) => void,
+  onUndelivered: (tag: string) => void = () => {},
+) {
   return serveMcpHttp({
     port: 0,
     stateful: false,
@@ -245,6 +248,7 @@ function probeFront(onCall: (tag: string, aborted: boolean) => void) {
             });
           });
           onCall(tag, aborted);
+          call?.onUndelivered(() => onUndelivered(tag));
           return { content: [{ type: 'text', text: tag }] };
         },
       );
@@ -261,30 +265,42 @@ const callOf = (id: number, tag: string, wait: number) =>
     params: { name: 'probe', arguments: { tag, wait } },
   });
 
-/** B sends `notifications/cancelled { requestId: 0 }` while A's call 0 runs. */
+/**
+ * B, on its own connection, sends `notifications/cancelled { requestId: 0 }`
+ * while A's call 0 runs and again just after its answer: does it stop A's
+ * call, or undo A's record?
+ */
 export async function probeForeignCancel(): Promise<Figure> {
   const stopped: string[] = [];
-  const front = await probeFront((tag, aborted) => {
-    if (aborted) stopped.push(tag);
+  const undone: string[] = [];
+  const front = await probeFront(
+    (tag, aborted) => {
+      if (aborted) stopped.push(tag);
+    },
+    (tag) => undone.push(tag),
+  );
+  const agentA = new Agent({ keepAlive: true, maxSockets: 1 });
+  const agentB = new Agent({ keepAlive: true, maxSockets: 1 });
+  const cancel = JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId: 0 },
   });
   try {
-    const a = post(front.url, callOf(0, 'a', 1000));
+    const a = post(front.url, callOf(0, 'a', 1000), agentA);
     for (let i = 0; i < 100 && front.stats().calls === 0; i++) await sleep(10);
-    await post(
-      front.url,
-      JSON.stringify({
-        jsonrpc: '2.0',
-        method: 'notifications/cancelled',
-        params: { requestId: 0 },
-      }),
-    );
-    const answer = await a;
-    const answered = answer.includes('"text":"a"');
+    await post(front.url, cancel, agentB);
+    const answered = (await a).includes('"text":"a"');
+    await post(front.url, cancel, agentB);
+    const affects = stopped.length > 0 || undone.length > 0 || !answered;
+    const what = `A's call ${stopped.length > 0 ? 'stopped' : 'not stopped'}, ${answered ? 'answered' : 'not answered'}, its record ${undone.length > 0 ? 'undone' : 'kept'}`;
     return {
-      figure: `A's call ${stopped.length > 0 ? 'stopped' : 'not stopped'}, ${answered ? 'answered' : 'not answered'}`,
-      met: stopped.length === 0 && answered,
+      figure: `${affects ? 'affects A' : 'affects nothing'}: ${what}`,
+      met: !affects,
     };
   } finally {
+    agentA.destroy();
+    agentB.destroy();
     await front.close();
   }
 }
