@@ -24,17 +24,17 @@ export function freezeProject(project: ProjectState): ProjectState {
   return Object.freeze(project);
 }
 
-/** `fields`, frozen, with the numbering tag `generation` when there is one. */
-export function tagged<T extends object>(fields: T, generation: string | undefined): T {
+/** `fields`, frozen, with `generation` (the tag printed beside its numbers) when there is one. */
+export function withGeneration<T extends object>(fields: T, generation: string | undefined): T {
   return Object.freeze(generation === undefined ? fields : { ...fields, generation });
 }
 
 /**
  * The counters an entry leaves behind when it is evicted past `maxProjects`
  * (by the reducer, or when a stored ledger is read back): whole, with its
- * numbering tag.
+ * generation.
  */
 export function countersOf({ session, key, project }: LedgerEntry): EvictedCounters {
   const { callCount, responseChars, generation } = project;
-  return tagged({ session, key, callCount, responseChars }, generation);
+  return withGeneration({ session, key, callCount, responseChars }, generation);
 }

@@ -13,7 +13,7 @@ import {
   prop,
   readEach,
 } from '../boundary/read.js';
-import { countersOf, tagged } from './_freeze.js';
+import { countersOf, withGeneration } from './_freeze.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
 import { readGeneration } from './random.js';
@@ -88,13 +88,13 @@ export function readLedger(raw: unknown): Ledger | null {
   const evicted = readEach(prop(raw, 'evicted'), (c): EvictedCounters | null => {
     if (!isCounters(c)) return null;
     const { session, key, callCount, responseChars } = c;
-    return tagged(
+    return withGeneration(
       { session, key, callCount, responseChars },
       readGeneration(prop(c, 'generation')),
     );
   });
   // Past maxProjects the least recently used go, as the reducer evicts them:
-  // whole, keeping their counters and numbering tag.
+  // whole, keeping their counters and generation.
   const over = Math.max(0, entries.length - limits.maxProjects);
   for (const entry of entries.slice(0, over)) evicted.push(countersOf(entry));
   return ledgerOf(limits, entries.slice(over), evicted.slice(-MAX_EVICTED_COUNTERS));

@@ -6,7 +6,7 @@
  * deep-frozen data again.
  */
 import { own } from '../boundary/own.js';
-import { countersOf, freezeEmission, tagged } from './_freeze.js';
+import { countersOf, freezeEmission, withGeneration } from './_freeze.js';
 import { addCounts } from './counts.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
@@ -31,9 +31,9 @@ import { appendWithin, recentWithin } from './window.js';
 export function applyEvent(ledger: Ledger, event: CheckedEvent): Ledger {
   switch (event.type) {
     case 'reserved':
-      return numbered(ledger, event.session, event.projectRoot, event.generation);
+      return reserved(ledger, event.session, event.projectRoot, event.generation);
     case 'recorded':
-      return numbered(ledger, event.session, event.emission.projectRoot, undefined, event.emission);
+      return recorded(ledger, event.session, event.emission);
     case 'forgotten': {
       const { session } = event;
       const entries = ledger.entries.filter((e) => e.session !== session);
@@ -73,66 +73,131 @@ export function ledgerOf(
 }
 
 /**
- * The entry of (session, project) after a call took a number (`emission`
- * absent: a `reserved`) or recorded one, as the most recently used entry; a
- * new entry past `maxProjects` evicts the least recently used, whole, keeping
- * its counters and numbering tag. An entry that exists, or whose counters
- * were kept, goes on counting in its numbering; one created from nothing
- * starts at 1 in `fresh`.
- *
- * A record with the number its response printed (`index`) goes under that
- * number only, in the same numbering: when it is reserved for it, or when it
- * is the next number (a host that numbered from the view it planned with,
- * without reserving). Otherwise — recorded already, taken by an overlapping
- * call, released by a prune, the bucket lost and numbering again — the
- * ledger is returned as it is: a record is never moved to another number.
- * Without a number, it goes under the next one.
+ * Where (session, project) stands in a ledger: its live entry (`at`), else
+ * the counters it left when it was evicted (`back`), else nothing. An entry
+ * that exists, or whose counters were kept, goes on counting in its
+ * generation; one made from nothing starts at 1.
  */
-function numbered(
-  ledger: Ledger,
-  session: string | null,
-  projectRoot: string,
-  fresh: string | undefined,
-  emission?: Emission,
-): Ledger {
-  const { entries, limits } = ledger;
+interface Place {
+  readonly session: string | null;
+  readonly key: string;
+  readonly at: number;
+  readonly back: number;
+  readonly entry: LedgerEntry | undefined;
+  /** The live project, or the evicted counters, or `undefined` for a bucket made from nothing. */
+  readonly held: ProjectState | EvictedCounters | undefined;
+}
+
+function placeOf(ledger: Ledger, session: string | null, projectRoot: string): Place {
   const key = projectKey(projectRoot);
   const mine = (e: { session: string | null; key: string }) =>
     e.session === session && e.key === key;
-  const at = entries.findIndex(mine);
+  const at = ledger.entries.findIndex(mine);
   const back = at < 0 ? ledger.evicted.findIndex(mine) : -1;
-  const entry = entries[at];
-  const held = entry?.project ?? ledger.evicted[back];
-  const generation = held === undefined ? fresh : held.generation;
-  let callCount = (held?.callCount ?? 0) + 1;
-  let pending = entry?.pending ?? [];
-  let calls = entry?.project.calls ?? [];
-  let responseChars = held?.responseChars ?? 0;
-  if (emission === undefined) {
-    pending = [...pending, callCount].slice(-MAX_PENDING);
-  } else {
-    const { index, generation: printedIn, ...fields } = emission;
-    if (index !== undefined) {
-      if (printedIn !== generation) return ledger;
-      if (pending.includes(index)) {
-        // Reserved for this call: recorded under it, and no longer reserved.
-        callCount--;
-        pending = pending.filter((n) => n !== index);
-      } else if (index !== callCount) return ledger;
-    }
-    const record = freezeEmission({ ...fields, index: index ?? callCount });
-    calls = appendWithin(calls, record, limits.maxCallsRetained, limits.maxRangesRetained);
-    responseChars = addCounts(responseChars, emission.responseChars);
-  }
-  const project = tagged(
-    { projectRoot, callCount, responseChars, calls: Object.freeze(calls) },
-    generation,
+  const entry = ledger.entries[at];
+  return { session, key, at, back, entry, held: entry?.project ?? ledger.evicted[back] };
+}
+
+/**
+ * A call took the next number of (session, project): counted, and held as
+ * pending until its record comes. A bucket made from nothing takes
+ * `generation`, the event's fresh tag; one that exists keeps its own.
+ */
+function reserved(
+  ledger: Ledger,
+  session: string | null,
+  projectRoot: string,
+  generation: string | undefined,
+): Ledger {
+  const place = placeOf(ledger, session, projectRoot);
+  const { held, entry } = place;
+  const callCount = (held?.callCount ?? 0) + 1;
+  const project = withGeneration(
+    {
+      projectRoot,
+      callCount,
+      responseChars: held?.responseChars ?? 0,
+      calls: entry?.project.calls ?? Object.freeze([]),
+    },
+    held === undefined ? generation : held.generation,
   );
-  const next = entries.filter((_, i) => i !== at);
+  return placed(ledger, place, project, [...(entry?.pending ?? []), callCount].slice(-MAX_PENDING));
+}
+
+/**
+ * The number a record of (session, project) goes under, and whether the
+ * call was counted already (`reserved`), or `null` when it goes nowhere. A
+ * record with the number its response printed (`index`) goes under that
+ * number only, in the same generation: when it was reserved for it, or when
+ * it is the next number (a host that numbered from the view it planned
+ * with, without reserving). Otherwise — recorded already, taken by an
+ * overlapping call, released by a prune, the bucket lost and numbering
+ * again — nowhere: a record is never moved to another number. Without a
+ * number, it goes under the next one.
+ */
+function numberOf(
+  place: Place,
+  index: number | undefined,
+  generation: string | undefined,
+): { readonly index: number; readonly reserved: boolean } | null {
+  const next = (place.held?.callCount ?? 0) + 1;
+  if (index === undefined) return { index: next, reserved: false };
+  if (generation !== place.held?.generation) return null;
+  if (place.entry?.pending.includes(index)) return { index, reserved: true };
+  return index === next ? { index, reserved: false } : null;
+}
+
+/**
+ * A response was delivered: its record appended to (session, project) under
+ * its number ({@link numberOf}), which is no longer pending; a call not
+ * reserved is counted now. A record that goes nowhere leaves the ledger as it is.
+ */
+function recorded(ledger: Ledger, session: string | null, emission: Emission): Ledger {
+  const place = placeOf(ledger, session, emission.projectRoot);
+  const { index, generation, ...fields } = emission;
+  const number = numberOf(place, index, generation);
+  if (number === null) return ledger;
+  const { held, entry } = place;
+  const { limits } = ledger;
+  const record = freezeEmission({ ...fields, index: number.index });
+  const calls = entry?.project.calls ?? [];
+  const project = withGeneration(
+    {
+      projectRoot: emission.projectRoot,
+      callCount: (held?.callCount ?? 0) + (number.reserved ? 0 : 1),
+      responseChars: addCounts(held?.responseChars ?? 0, emission.responseChars),
+      calls: Object.freeze(
+        appendWithin(calls, record, limits.maxCallsRetained, limits.maxRangesRetained),
+      ),
+    },
+    held?.generation,
+  );
+  const pending = entry?.pending ?? [];
+  return placed(
+    ledger,
+    place,
+    project,
+    pending.filter((n) => n !== number.index),
+  );
+}
+
+/**
+ * `ledger` with (session, project) as `project` and `pending`, the most
+ * recently used entry; a new entry past `maxProjects` evicts the least
+ * recently used, whole, keeping only its counters and generation.
+ */
+function placed(
+  ledger: Ledger,
+  place: Place,
+  project: ProjectState,
+  pending: readonly number[],
+): Ledger {
+  const { limits } = ledger;
+  const { session, key, at, back } = place;
+  const next = ledger.entries.filter((_, i) => i !== at);
   next.push(Object.freeze({ session, key, project, pending: Object.freeze(pending) }));
   let evicted = back < 0 ? ledger.evicted : ledger.evicted.filter((_, i) => i !== back);
-  // Least recently used first: evict from the front, whole entries, keeping
-  // only their counters.
+  // Least recently used first: evict from the front.
   const over = Math.max(0, next.length - limits.maxProjects);
   if (over > 0) {
     evicted = [...evicted, ...next.slice(0, over).map(countersOf)].slice(-MAX_EVICTED_COUNTERS);
@@ -229,7 +294,7 @@ export function lastRecord(ledger: Ledger, index?: number): CallRecord | null {
 
 /**
  * What a `reserved` event just took, read off the ledger after it: the
- * number, its numbering tag, and the bucket's view with that number on the
+ * number, its generation, and the bucket's view with that number on the
  * project (`callIndex`), to plan the call against. `null` when a bound kept
  * no entry for it (`maxProjects` 0).
  */

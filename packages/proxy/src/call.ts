@@ -413,7 +413,7 @@ interface Asked {
   readonly sessionId: string;
   readonly token: string | null;
   readonly refresh: Refresh | null;
-  /** Counts the call's figures with what was delivered, and returns the outcome to send. */
+  /** Counts the call's figures, with what a re-rendered response delivered (`null`: the upstream's answer). */
   readonly answered: (delivered: Delivered | null, unproven: number) => void;
   /** The upstream's answer as it came, recorded nowhere. */
   readonly passThrough: (unproven: number) => Outcome;
