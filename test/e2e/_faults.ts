@@ -571,21 +571,15 @@ export async function probeHangUpWhileRedisSlow(): Promise<Figure> {
 }
 
 /**
- * Stateless mode: a principal's `notifications/cancelled` lands on a fresh
- * server (and, with two daemons on one Redis, on the other process). The
- * cancelled call must record nothing the next call points at. (Without a
- * token file a cancellation from another connection could be any local
- * client's, and affects nothing.)
+ * Stateless mode: `notifications/cancelled` lands on a fresh server (and, with
+ * two daemons on one Redis, on the other process). The cancelled call must
+ * record nothing the next call points at.
  */
 export async function probeStatelessCancel(): Promise<Figure> {
-  const token = 'a-principal-that-cancels-0123456789';
-  const tokens = tokenFile([token]);
-  const auth = { authorization: `Bearer ${token}` };
   return withRedis(async (redis) => {
-    const args = ['--redis', redis.url, '--token-file', tokens.path];
     const [a, b] = await Promise.all([
-      startDaemon({ args, slowMs: 500 }),
-      startDaemon({ args, slowMs: 500 }),
+      startDaemon({ args: ['--redis', redis.url], slowMs: 500 }),
+      startDaemon({ args: ['--redis', redis.url], slowMs: 500 }),
     ]);
     try {
       const results: string[] = [];
@@ -595,17 +589,17 @@ export async function probeStatelessCancel(): Promise<Figure> {
         ['other process', b],
       ] as const) {
         const meta = { conversationId: `cancelled-${where}` };
-        const client = await connectClient(a.url, token);
+        const client = await connectClient(a.url);
         const context = new Context();
         context.deliver((await call(client, { query: STOCK }, meta)).text);
         // The call goes to `a`; its cancellation to `cancelAt`, as a load balancer may route it.
         const id = 42;
-        const exchange = callToHangUp(a.url, toolCall(id, { query: `slow:${WIDE}` }, meta), auth);
+        const exchange = callToHangUp(a.url, toolCall(id, { query: `slow:${WIDE}` }, meta));
         await logged(a, 'slow call started', where === 'same process' ? 1 : 2);
         const cancelled = await httpRequest(
           cancelAt.url,
           'POST',
-          { ...MCP_HEADERS, ...auth },
+          { ...MCP_HEADERS },
           JSON.stringify({
             jsonrpc: '2.0',
             method: 'notifications/cancelled',
@@ -626,7 +620,6 @@ export async function probeStatelessCancel(): Promise<Figure> {
       return { figure: results.join('; '), met: bad === 0 };
     } finally {
       await Promise.all([a.stop(), b.stop()]);
-      tokens.remove();
     }
   });
 }

@@ -1,10 +1,9 @@
 /**
  * One tool call as the HTTP front sees it: who sent it, which lane it queues
- * in, when it stops being worth recording (the client hung up, or the
- * session, principal or connection that sent it cancelled it, on whichever
- * process), and whether its answer reached the client. The tool handler
- * reads it with `httpCallOf(extra)` and records only what was delivered,
- * undoing (through the record's receipt) one whose answer turned out not to be.
+ * in, when it stops being worth recording (the client hung up, or cancelled
+ * it on whichever process), and whether its answer reached the client. The
+ * tool handler reads it with `httpCallOf(extra)` and records only what was
+ * delivered, undoing a record whose answer turned out not to be.
  *
  * Not a scheduler: the lane is a label the host's queue uses to take clients
  * in turn; the front only counts what each lane and client has in flight.
@@ -20,18 +19,17 @@ export interface HttpCall {
   readonly lane: string;
   /**
    * Fires when the answer can no longer count as delivered before it is
-   * sent: the client hung up, or cancelled the call (`notifications/cancelled`
-   * from the session, principal or connection that sent it, also when it
-   * reached another process of a shared store).
+   * sent: the client hung up, or cancelled the call (`notifications/cancelled`,
+   * also when it reached another process of a shared store).
    */
   readonly signal: AbortSignal;
   /**
    * Registers `undo`, run once if the call turns out not to have reached the
    * client after all: the exchange closed before the answer's last byte went
    * to an open socket, the connection was reset while the answer sat unread
-   * in its buffers, or its sender's cancellation arrived (here or on another
-   * process) while it was running or shortly after it was answered. Runs at
-   * once when that is already known.
+   * in its buffers, or a cancellation arrived (here or on another process)
+   * while it was running or shortly after it was answered. Runs at once when
+   * that is already known.
    */
   onUndelivered(undo: () => void): void;
 }
@@ -93,9 +91,14 @@ export class Exchange implements HttpCall {
     if (this.state === 'open') this.state = 'delivered';
   }
 
-  /** The answer did not reach the client (hang-up, cancellation): abort and undo. */
-  undelivered(): void {
-    this.controller.abort();
+  /**
+   * The answer did not reach the client (hang-up, cancellation): abort and
+   * undo. `abort: false` undoes without stopping the call — for a
+   * cancellation that may not be the caller's own: its answer still goes
+   * out, and only counts as not delivered.
+   */
+  undelivered(abort = true): void {
+    if (abort) this.controller.abort();
     if (this.state === 'undelivered') return;
     this.state = 'undelivered';
     for (const undo of this.undos.splice(0)) run(undo);
@@ -130,6 +133,11 @@ export class CallTable {
   private readonly recent = new Map<string, { call: Exchange; until: number; scope: string }>();
   /** scope (a session) → the keys of its answered calls in `recent`. */
   private readonly recentOf = new Map<string, Set<string>>();
+  /** Another name of calls (`admit`'s `alias`), open or recent: a cancellation under it only undoes. */
+  private readonly aliases = new Map<string, Set<Exchange>>();
+  private readonly aliasOf = new Map<Exchange, string>();
+  /** Until when an answered call can still be undone. */
+  private readonly answeredUntil = new WeakMap<Exchange, number>();
   private readonly perLane = new Map<string, number>();
   private readonly perClient = new Map<string, number>();
 
@@ -159,6 +167,7 @@ export class CallTable {
     principal: string | null,
     client: string,
     lane: string,
+    alias?: string,
   ): { call: Exchange; settle: (delivered: boolean) => void } | { refused: string } {
     const inLane = this.perLane.get(lane) ?? 0;
     const ofClient = this.perClient.get(client) ?? 0;
@@ -172,6 +181,7 @@ export class CallTable {
     this.perClient.set(client, ofClient + 1);
     const call = new Exchange(principal, lane);
     this.open.set(key, call);
+    if (alias !== undefined) this.nameAlso(alias, call);
     let settled = false;
     const settle = (delivered: boolean) => {
       if (settled) return;
@@ -179,7 +189,10 @@ export class CallTable {
       if (this.open.get(key) === call) this.open.delete(key);
       decrement(this.perLane, lane);
       decrement(this.perClient, client);
-      if (!delivered) return call.undelivered();
+      if (!delivered) {
+        this.unalias(call);
+        return call.undelivered();
+      }
       call.delivered();
       this.remember(scope, key, call);
     };
@@ -198,11 +211,46 @@ export class CallTable {
   }
 
   /**
+   * A cancellation that names calls only by `alias` (it may come from
+   * another client that numbers its requests the same way): undoes them,
+   * open or just answered, without stopping them. False when none is known.
+   */
+  undoAlias(alias: string): boolean {
+    const calls = this.aliases.get(alias);
+    if (calls === undefined) return false;
+    const now = Date.now();
+    for (const call of calls) {
+      if ((this.answeredUntil.get(call) ?? now) >= now) call.undelivered(false);
+    }
+    return true;
+  }
+
+  private nameAlso(alias: string, call: Exchange): void {
+    const calls = this.aliases.get(alias);
+    if (calls === undefined) this.aliases.set(alias, new Set([call]));
+    else calls.add(call);
+    this.aliasOf.set(call, alias);
+  }
+
+  private unalias(call: Exchange): void {
+    const alias = this.aliasOf.get(call);
+    if (alias === undefined) return;
+    this.aliasOf.delete(call);
+    const calls = this.aliases.get(alias);
+    calls?.delete(call);
+    if (calls?.size === 0) this.aliases.delete(alias);
+  }
+
+  /**
    * Forgets the answered calls of `scope` (a session that closed): nothing of
    * it can be undone any more, and what its undos hold is freed now.
    */
   forget(scope: string): void {
-    for (const key of this.recentOf.get(scope) ?? []) this.recent.delete(key);
+    for (const key of this.recentOf.get(scope) ?? []) {
+      const held = this.recent.get(key);
+      if (held !== undefined) this.unalias(held.call);
+      this.recent.delete(key);
+    }
     this.recentOf.delete(scope);
   }
 
@@ -214,6 +262,8 @@ export class CallTable {
   }
 
   private drop(key: string, scope: string): void {
+    const held = this.recent.get(key);
+    if (held !== undefined) this.unalias(held.call);
     this.recent.delete(key);
     const keys = this.recentOf.get(scope);
     keys?.delete(key);
@@ -225,6 +275,7 @@ export class CallTable {
     const before = this.recent.get(key);
     if (before !== undefined) this.drop(key, before.scope);
     this.recent.set(key, { call, until: now + LATE_CANCEL_MS, scope });
+    this.answeredUntil.set(call, now + LATE_CANCEL_MS);
     const keys = this.recentOf.get(scope);
     if (keys === undefined) this.recentOf.set(scope, new Set([key]));
     else keys.add(key);

@@ -273,6 +273,9 @@ class Connections {
   }
 }
 
+/** The scope of a stateless call's second name, when no token file tells clients apart. */
+const ANYONE = 'local';
+
 /**
  * The key of a call within `scope` (its session, principal or connection):
  * what the call table holds it by and what a cancellation of it names.
@@ -403,7 +406,12 @@ function track(
 ): Exchange | null {
   const scope = session?.id ?? sender.client;
   const key = callKey(scope, message.id);
-  const admitted = front.calls.admit(scope, key, sender.principal, sender.client, lane);
+  // Stateless and without a token file, a client's cancellation may come on
+  // another connection, indistinguishable from another client's: it can
+  // undo the call under this second name, never stop it.
+  const alias =
+    session === undefined && sender.principal === null ? callKey(ANYONE, message.id) : undefined;
+  const admitted = front.calls.admit(scope, key, sender.principal, sender.client, lane, alias);
   if ('refused' in admitted) {
     later(front, () => busy(res, message.id, admitted.refused));
     return null;
@@ -429,15 +437,21 @@ function track(
 /**
  * A `notifications/cancelled`: aborts the call it names within `scope` (its
  * session, principal or connection) here, or, `relayed` (a principal's, the
- * one scope other processes know too), passes it on. A cancellation from
- * anyone else names no call of theirs, and affects nothing.
+ * one scope other processes know too), passes it on. Stateless without a
+ * token file, one that names no call of its connection undoes the calls of
+ * that id (here or through the relay) without stopping them.
  */
 function cancelled(front: Front, message: Message, scope: string, relayed: boolean): void {
   const params = isRecord(message.params) ? message.params : {};
   const id = params.requestId;
   if (typeof id !== 'string' && typeof id !== 'number') return;
   const key = callKey(scope, id);
-  if (!front.calls.cancel(key) && relayed) void front.options.relay?.send(JSON.stringify({ key }));
+  if (front.calls.cancel(key)) return;
+  if (relayed) void front.options.relay?.send(JSON.stringify({ key }));
+  else if (!front.options.stateful) {
+    const alias = callKey(ANYONE, id);
+    if (!front.calls.undoAlias(alias)) void front.options.relay?.send(JSON.stringify({ alias }));
+  }
 }
 
 /** A request of a stateful front: `initialize` opens a session, anything else names one. */
@@ -677,12 +691,12 @@ async function stop(front: Front, http: Server, sweep: NodeJS.Timeout): Promise<
  *   when the client hangs up or cancels — the cancellation is read here, so a
  *   stateless server sees it too, and with `relay` so does the process that
  *   runs the call — and says whether the answer's last byte reached an open
- *   socket. A cancellation affects only calls of the session, principal or
- *   (without `tokens`) connection that sent it; only a principal's goes to
- *   the relay. Stateless without `tokens`, a cancellation from another
- *   connection affects nothing (it may be any local client's): a client
- *   that gives up on a call closes that call's request, which stops it and
- *   counts its answer as not delivered.
+ *   socket. A cancellation stops a call only when it comes from the
+ *   session, principal or (without `tokens`) connection that sent it; only a
+ *   principal's goes to the relay to stop the call. Stateless without
+ *   `tokens`, one from another connection (the SDK client sends it on a fresh
+ *   request) undoes a call of that id, here or through the relay, without
+ *   stopping it: the answer still goes out, it only counts as not delivered.
  * - **`/healthz`**: `GET` only, answers counters and renders nothing.
  *
  * Resolves once listening; rejects with a `StartupError` (one line: the port
@@ -715,8 +729,9 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpFron
   };
   await options.relay?.listen((message) => {
     try {
-      const { key } = JSON.parse(message) as { key?: unknown };
+      const { key, alias } = JSON.parse(message) as { key?: unknown; alias?: unknown };
       if (typeof key === 'string') front.calls.cancel(key);
+      if (typeof alias === 'string') front.calls.undoAlias(alias);
     } catch {
       // Not one of ours.
     }
