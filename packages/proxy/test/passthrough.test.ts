@@ -169,7 +169,7 @@ describe('through the proxy, the fixture upstream', () => {
       // A numeric token comes back as the number it was.
       await proxy.request(2, 'tools/call', { ...asked, _meta: { progressToken: 7 } });
       const second = proxy.lines.filter((l) => l.message.method === 'notifications/progress')[1];
-      expect((second?.message.params as { progressToken?: unknown }).progressToken).toBe(7);
+      expect(second?.message.params).toMatchObject({ progressToken: 7 });
     } finally {
       await proxy.close();
     }
