@@ -7,7 +7,7 @@
  * keeps serving.
  */
 import { PassThrough, type Readable } from 'node:stream';
-import { MAX_MESSAGE_BYTES, type RequestId, splitLines } from './upstream.js';
+import { MAX_MESSAGE_BYTES, type RequestId, splitLines } from './lines.js';
 
 /** JSON-RPC's code for a request that is not a valid one. */
 const INVALID_REQUEST = -32600;

@@ -1,35 +1,35 @@
 /**
  * The upstream: the MCP server the proxy fronts, a child process spoken to
- * over stdio (newline-delimited JSON-RPC). This module moves messages and
- * keeps the child alive; it reads nothing in them beyond ids, methods and
- * progress tokens.
+ * over stdio through the SDK's protocol engine (ids, timeouts, progress and
+ * cancellation are the SDK's). This module keeps the child alive and turns
+ * what a request got into an {@link Answer}.
  *
- * - The child runs in a process group of its own, so stopping it stops what
- *   it started too (Codegraph's npm launcher runs the real server as its own
- *   child): nothing outlives the proxy.
- * - A child that exits or crashes while the proxy runs is restarted; the
- *   requests in flight get an `exited` answer, later ones wait for the new
- *   child. A child that keeps dying is given up on for a while.
+ * - The child runs in a process group of its own (see `child.ts`), so
+ *   stopping it stops what it started too: nothing outlives the proxy.
+ * - Each start of the child is a connection of its own: a child that exits
+ *   takes its requests, their timers and their cancellations with it, so
+ *   nothing meant for a dead child reaches the next one. One that exits or
+ *   crashes while the proxy runs is restarted; the requests in flight get an
+ *   `exited` answer, later ones wait for the new child. A child that keeps
+ *   dying is given up on for a while.
  * - A request that gets no answer within its time gets a `timeout` answer and
  *   is cancelled upstream; one whose signal aborts is cancelled upstream.
- * - A message too large to hold (see {@link MAX_MESSAGE_BYTES}) is dropped,
- *   and the request it answered gets a `too-large` answer.
- *
- * Not a client: it does not check results against the protocol's schemas.
+ * - A message too large to hold is dropped, and the request it answered gets
+ *   a `too-large` answer.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ChildTransport, Dropped, errorObject, INTERNAL_ERROR, NotAnObject } from './child.js';
+import type { RequestId } from './lines.js';
+import { AS_IS, Link } from './link.js';
+
+export { INTERNAL_ERROR, type RequestId };
 
 /**
  * A JSON-RPC message as it crosses the pipe: parsed JSON, read field by field.
  */
 export type Message = Record<string, unknown>;
-
-/**
- * A JSON-RPC request id.
- */
-export type RequestId = string | number;
 
 /**
  * What a request got: the upstream's result or error, or why there was none.
@@ -47,20 +47,8 @@ export type Answer =
  */
 export type Failure = 'exited' | 'timeout' | 'cancelled' | 'too-large' | 'unavailable';
 
-/**
- * The largest single message the proxy reads from the upstream, or a client
- * over stdio: 10 MiB, what the MCP SDK's stdio transport reads (its client
- * drops the connection past it). A whole-file read is refused well below it
- * (see the filesystem profile); this bounds what any other tool can make the
- * proxy hold, and a message past it gets one JSON-RPC error and one line.
- */
-export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
-
 /** How long a child may take to answer `initialize` before start-up fails. */
 const START_TIMEOUT_MS = 60_000;
-
-/** How long a stopped child has to exit after SIGTERM before SIGKILL. */
-const STOP_GRACE_MS = 2_000;
 
 /** Restarts allowed within {@link RESTART_WINDOW_MS}; past them the upstream is given up on until the window passes. */
 const MAX_RESTARTS = 5;
@@ -94,7 +82,7 @@ export interface RequestOptions {
   readonly timeoutMs: number;
   /** Aborting it cancels the request upstream (`notifications/cancelled`). */
   readonly signal?: AbortSignal | undefined;
-  /** Progress notifications for this request (`params` as the upstream sent them). */
+  /** Progress notifications for this request (`params` as the upstream sent them, without its token). */
   readonly onProgress?: ((params: Record<string, unknown>) => void) | undefined;
 }
 
@@ -126,13 +114,10 @@ export class StartupError extends Error {
   override readonly name = 'StartupError';
 }
 
-/** JSON-RPC's internal error code. */
-export const INTERNAL_ERROR = -32603;
-
 /**
- * A JSON-RPC error object as an {@link Answer}: its code when a number (else
- * an internal error), its message when a string (else `fallback`), its data
- * when it has some.
+ * A JSON-RPC error object as an {@link Answer}: its code when an integer
+ * (else an internal error), its message when a string (else `fallback`), its
+ * data when it has some.
  *
  * @example
  * ```ts
@@ -140,150 +125,162 @@ export const INTERNAL_ERROR = -32603;
  * errorAnswer({}, 'client error'); // { error: { code: -32603, message: 'client error' } }
  * ```
  */
-export function errorAnswer(
-  error: { readonly code?: unknown; readonly message?: unknown; readonly data?: unknown },
-  fallback: string,
-): Answer {
-  return {
-    error: {
-      code: typeof error.code === 'number' ? error.code : INTERNAL_ERROR,
-      message: typeof error.message === 'string' ? error.message : fallback,
-      ...(error.data === undefined ? {} : { data: error.data }),
-    },
-  };
+export function errorAnswer(error: object, fallback: string): Answer {
+  return { error: errorObject(error, fallback) };
 }
 
-interface Pending {
-  readonly settle: (answer: Answer) => void;
-  readonly progressToken: unknown;
-  readonly onProgress: ((params: Record<string, unknown>) => void) | undefined;
-  /** Restarts the wait (progress arrived). */
-  readonly rearm: () => void;
+/** One start of the child: its transport and the connection over it. */
+interface Started {
+  readonly transport: ChildTransport;
+  readonly link: Link;
 }
 
-/** One child process and the framing of its stdout. */
-interface Child {
-  readonly process: ChildProcess;
-  readonly generation: number;
-  /** Resolves once the child has exited. */
-  readonly exited: Promise<void>;
-}
-
-/** `cmd` for a log line: the command as the user typed it. */
-function shownCommand(command: string, args: readonly string[]): string {
-  return [command, ...args].join(' ');
-}
-
-/** Why a child ended, for a log line. */
-function howEnded(code: number | null, signal: NodeJS.Signals | null): string {
-  return signal !== null ? `killed by ${signal}` : `exit code ${code}`;
+/** Why a request failed to be written, or `null` when it can be. */
+function unwritable(params: unknown): string | null {
+  try {
+    JSON.stringify(params);
+    return null;
+  } catch (error) {
+    return error instanceof RangeError ? 'it is nested too deeply' : 'it is not JSON';
+  }
 }
 
 /**
- * The id of a JSON-RPC message too large to keep, from its first and last
- * bytes: a request written by `JSON.stringify` starts with it (after
- * `jsonrpc`), a response ends with it. `null` when neither says.
+ * What a rejected request got: the upstream's own error (its message as it
+ * wrote it), or why there was none.
  */
-function idOfOversize(head: string, tail: string): RequestId | null {
-  const match =
-    /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(head) ??
-    /"id":(\d+|"(?:[^"\\]|\\.)*")\}\s*$/.exec(tail);
-  return match ? (JSON.parse(match[1]!) as RequestId) : null;
+function answerOfError(error: unknown, started: Started, stopping: boolean): Answer {
+  if (!(error instanceof McpError))
+    return { failed: 'exited', message: 'the upstream is not running' };
+  if (error.data instanceof Dropped) return { failed: 'too-large', message: messageOf(error) };
+  if (error.data instanceof NotAnObject) return { result: error.data.value };
+  const ended = started.transport.ended;
+  if (error.code === ErrorCode.ConnectionClosed && (ended !== null || stopping)) {
+    return stopping
+      ? { failed: 'exited', message: 'the proxy is stopping' }
+      : { failed: 'exited', message: `the upstream exited (${ended}) before it answered` };
+  }
+  return errorAnswer({ code: error.code, message: messageOf(error), data: error.data }, '');
+}
+
+/** An `McpError`'s message as the upstream wrote it (the SDK prefixes the code). */
+function messageOf(error: McpError): string {
+  const prefix = `MCP error ${error.code}: `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+/** Whether a rejection is the SDK's own timeout of a request that waited `timeoutMs`. */
+function timedOut(error: unknown, timeoutMs: number): boolean {
+  return (
+    error instanceof McpError &&
+    error.code === ErrorCode.RequestTimeout &&
+    (error.data as { timeout?: unknown } | undefined)?.timeout === timeoutMs
+  );
 }
 
 /**
- * Splits a byte stream into lines of at most {@link MAX_MESSAGE_BYTES} with
- * their newline (handed on without it). A longer line is not kept: its first
- * and last bytes are, to find the id of the message it was.
- *
- * @example
- * ```ts
- * process.stdin.on('data', splitLines((line) => handle(line), (id) => refuse(id)));
- * ```
+ * Sends one request on `started` and waits for what it got (never rejects).
+ * A request that cannot be written is answered at once, leaving nothing
+ * waiting.
  */
-export function splitLines(
-  onLine: (line: Buffer) => void,
-  onOversize: (id: RequestId | null) => void,
-): (chunk: Buffer) => void {
-  let chunks: Buffer[] = [];
-  let size = 0;
-  let dropping = false;
-  let head = '';
-  let tail = '';
-  const flushLine = (last: Buffer) => {
-    if (!dropping && size + last.length + 1 > MAX_MESSAGE_BYTES) {
-      dropping = true;
-      head = (chunks[0] ?? last).subarray(0, 200).toString('utf8');
-      chunks = [];
-      size = 0;
-    }
-    if (dropping) {
-      onOversize(idOfOversize(head, (tail + last.toString('utf8')).slice(-80)));
-      dropping = false;
-      head = '';
-      tail = '';
-      return;
-    }
-    chunks.push(last);
-    const line = chunks.length === 1 ? last : Buffer.concat(chunks);
-    chunks = [];
-    size = 0;
-    onLine(line);
-  };
-  return (chunk: Buffer) => {
-    let start = 0;
-    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-      flushLine(chunk.subarray(start, nl));
-      start = nl + 1;
-    }
-    const rest = chunk.subarray(start);
-    if (rest.length === 0) return;
-    if (dropping) {
-      tail = (tail + rest.toString('utf8')).slice(-80);
-      return;
-    }
-    size += rest.length;
-    if (size + 1 > MAX_MESSAGE_BYTES) {
-      dropping = true;
-      head = (chunks[0] ?? rest).subarray(0, 200).toString('utf8');
-      tail = rest.toString('utf8').slice(-80);
-      chunks = [];
-      size = 0;
-      return;
-    }
-    chunks.push(Buffer.from(rest));
-  };
+async function ask(
+  started: Started,
+  method: string,
+  params: unknown,
+  options: RequestOptions & {
+    readonly log: (line: string) => void;
+    readonly stopping: () => boolean;
+  },
+): Promise<Answer> {
+  const why = unwritable(params);
+  if (why !== null) {
+    return { failed: 'unavailable', message: `the request could not be written upstream: ${why}` };
+  }
+  if (options.signal?.aborted) return { failed: 'cancelled', message: 'cancelled' };
+  // The SDK cancels upstream with the abort's reason: say whose it was.
+  const cancel = new AbortController();
+  const onAbort = () => cancel.abort('cancelled by the client');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const result = await started.link.request({ method, params } as never, AS_IS, {
+      timeout: options.timeoutMs,
+      resetTimeoutOnProgress: true,
+      signal: cancel.signal,
+      ...(options.onProgress ? { onprogress: options.onProgress as never } : {}),
+    });
+    return { result };
+  } catch (error) {
+    if (cancel.signal.aborted) return { failed: 'cancelled', message: 'cancelled' };
+    if (!timedOut(error, options.timeoutMs))
+      return answerOfError(error, started, options.stopping());
+    const seconds = Math.round(options.timeoutMs / 1000);
+    options.log(`${method} got no answer within ${seconds} s; cancelled it upstream`);
+    return { failed: 'timeout', message: `the upstream did not answer within ${seconds} s` };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
 }
 
-/** Splits a byte stream into lines ({@link splitLines}) and parses each as JSON. */
-function lineReader(
-  onMessage: (message: Message) => void,
-  onOversize: (id: RequestId | null) => void,
-  onJunk: () => void,
-) {
-  return splitLines((line) => {
-    const text = line.toString('utf8').replace(/\r$/, '');
-    if (text.trim() === '') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      onJunk();
-      return;
-    }
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      onMessage(parsed as Message);
-    } else {
-      onJunk();
-    }
-  }, onOversize);
+/** An answer of the proxy's client as what the upstream's request handler returns or throws. */
+function resultOf(answer: Answer): Record<string, unknown> {
+  if ('result' in answer) return answer.result as Record<string, unknown>;
+  throw 'error' in answer ? answer.error : { code: INTERNAL_ERROR, message: answer.message };
+}
+
+/** The one line for a child that did not finish its handshake. */
+function refusal(shown: string, answer: Answer, timeoutMs: number, ended: string | null): string {
+  if ('error' in answer)
+    return `the upstream \`${shown}\` refused initialize: ${answer.error.message}`;
+  if ('failed' in answer && answer.failed === 'timeout') {
+    return `the upstream \`${shown}\` did not answer initialize within ${Math.round(timeoutMs / 1000)} s`;
+  }
+  return `the upstream \`${shown}\` exited (${ended ?? 'no answer'}) before it answered initialize`;
 }
 
 /**
- * Starts the upstream and completes the MCP handshake with it (`initialize`,
- * then `notifications/initialized`). Rejects with a {@link StartupError} when
- * the command cannot be started, exits before answering, answers with an
- * error, or does not answer in time.
+ * Starts one child and shakes hands with it (`initialize`, then
+ * `notifications/initialized`); a child that does not is stopped, and a
+ * {@link StartupError} says why.
+ */
+async function startChild(
+  options: UpstreamOptions,
+  shown: string,
+): Promise<Started & { readonly initialized: Record<string, unknown> }> {
+  const transport = new ChildTransport(options);
+  const link = new Link();
+  link.onerror = () => {};
+  link.fallbackNotificationHandler = async (message) => options.onNotification(message as Message);
+  link.fallbackRequestHandler = async (message) =>
+    resultOf(await options.onRequest(message as Message));
+  try {
+    await link.connect(transport);
+  } catch (error) {
+    const why =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? notFound(options.command, options.cwd, options.env)
+        : String((error as Error).message);
+    throw new StartupError(`cannot start the upstream \`${shown}\`: ${why}`);
+  }
+  const timeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+  const started = { transport, link };
+  const answer = await ask(started, 'initialize', options.initialize, {
+    timeoutMs,
+    log: () => {},
+    stopping: () => false,
+  });
+  const result = 'result' in answer ? answer.result : null;
+  if (result !== null && typeof result === 'object') {
+    await link.notification({ method: 'notifications/initialized' }).catch(() => {});
+    return { ...started, initialized: result as Record<string, unknown> };
+  }
+  await link.close();
+  throw new StartupError(refusal(shown, answer, timeoutMs, transport.ended));
+}
+
+/**
+ * Starts the upstream and completes the MCP handshake with it. Rejects with
+ * a {@link StartupError} when the command cannot be started, exits before
+ * answering, answers with an error, or does not answer in time.
  *
  * @example
  * ```ts
@@ -292,283 +289,27 @@ function lineReader(
  * ```
  */
 export async function startUpstream(options: UpstreamOptions): Promise<Upstream> {
-  const shown = shownCommand(options.command, options.args);
-  const pending = new Map<RequestId, Pending>();
-  let nextId = 1;
-  let generation = 0;
-  let child: Child | null = null;
+  const shown = [options.command, ...options.args].join(' ');
+  let current: Started | null = null;
+  let initialized: Record<string, unknown> = {};
   let closing = false;
   /** While a (re)start is under way: what requests wait for. */
   let starting: Promise<boolean> | null = null;
   const restarts: number[] = [];
-  /** Holds on reading the child's stdout (see `hold`). */
-  let holds = 0;
-  let initialized: Record<string, unknown> = {};
 
-  const settleAll = (failed: Failure, message: string) => {
-    const all = [...pending.values()];
-    pending.clear();
-    for (const p of all) p.settle({ failed, message });
-  };
-
-  /** Writes one serialized message to the child: false while none runs. */
-  const writeLine = (line: string): boolean => {
-    const stdin = child?.process.stdin;
-    if (stdin === undefined || stdin === null || stdin.destroyed || !stdin.writable) return false;
-    stdin.write(`${line}\n`);
-    return true;
-  };
-
-  /** Writes `message` (one the proxy made, or passes on as it was parsed): false when it cannot go. */
-  const write = (message: Message): boolean => {
-    let line: string;
-    try {
-      line = JSON.stringify(message);
-    } catch {
-      return false;
-    }
-    return writeLine(line);
-  };
-
-  const onMessage = (message: Message, from: number) => {
-    if (from !== generation) return;
-    const id = message.id as RequestId | undefined;
-    const method = message.method;
-    if (typeof method === 'string') {
-      if (id === undefined || id === null) {
-        if (method === 'notifications/progress') {
-          const params = (message.params ?? {}) as Record<string, unknown>;
-          for (const p of pending.values()) {
-            if (p.progressToken !== undefined && p.progressToken === params.progressToken) {
-              p.rearm();
-              p.onProgress?.(params);
-              return;
-            }
-          }
-        }
-        options.onNotification(message);
-        return;
-      }
-      void options.onRequest(message).then((answer) => respond(from, id, answer));
-      return;
-    }
-    if (id === undefined || id === null) return;
-    const p = pending.get(id);
-    if (p === undefined) return;
-    pending.delete(id);
-    const error = message.error;
-    if (error !== null && typeof error === 'object') {
-      p.settle(errorAnswer(error, 'upstream error'));
-    } else if (error !== undefined && error !== null) {
-      // Not an error object (`"error": "boom"`): still an error, with what it said.
-      const said = typeof error === 'string' ? error : JSON.stringify(error);
-      p.settle(
-        errorAnswer({ message: `the upstream answered with an error: ${said.slice(0, 200)}` }, ''),
-      );
-    } else {
-      p.settle({ result: message.result });
-    }
-  };
-
-  const respond = (from: number, id: RequestId, answer: Answer) => {
-    if (from !== generation) return;
-    if ('result' in answer) write({ jsonrpc: '2.0', id, result: answer.result });
-    else if ('error' in answer) write({ jsonrpc: '2.0', id, error: answer.error });
-    else write({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message: answer.message } });
-  };
-
-  /** Spawns a child; resolves when it runs, rejects with the spawn error. */
-  const spawnChild = (): Promise<Child> => {
-    const gen = ++generation;
-    const posix = process.platform !== 'win32';
-    const proc = spawn(options.command, [...options.args], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['pipe', 'pipe', 'inherit'],
-      detached: posix,
-      shell: !posix,
-      windowsHide: true,
-    });
-    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-    proc.stdin?.on('error', () => {});
-    proc.stdout?.on(
-      'data',
-      lineReader(
-        (message) => onMessage(message, gen),
-        (id) => {
-          if (gen !== generation) return;
-          const p = id === null ? undefined : pending.get(id);
-          options.log(
-            `the upstream wrote a message over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB; dropped${p === undefined ? '' : ', and its request answered with an error'}`,
-          );
-          if (p === undefined) return;
-          pending.delete(id!);
-          p.settle({
-            failed: 'too-large',
-            message: `the upstream's answer was over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`,
-          });
-        },
-        () => {
-          if (gen === generation)
-            options.log('the upstream wrote a line that is not a JSON-RPC message; ignored');
-        },
-      ),
-    );
-    return new Promise((resolve, reject) => {
-      proc.once('error', reject);
-      proc.once('spawn', () => {
-        proc.off('error', reject);
-        proc.on('error', () => {});
-        resolve({ process: proc, generation: gen, exited });
-      });
-    });
-  };
-
-  /** Kills the child's process group (the child alone where there are no groups). */
-  const kill = (proc: ChildProcess, signal: NodeJS.Signals) => {
-    try {
-      if (process.platform !== 'win32' && proc.pid !== undefined) process.kill(-proc.pid, signal);
-      else proc.kill(signal);
-    } catch {
-      // Already gone.
-    }
-  };
-
-  const stopChild = async (c: Child) => {
-    c.process.stdin?.end();
-    kill(c.process, 'SIGTERM');
-    const timer = setTimeout(() => kill(c.process, 'SIGKILL'), STOP_GRACE_MS);
-    await c.exited;
-    clearTimeout(timer);
-    // The group may hold more than the child (a launcher's own child): make sure it is gone.
-    kill(c.process, 'SIGKILL');
-  };
-
-  /** One request on the current child, without waiting for a restart. */
-  const send = (method: string, params: unknown, opts: RequestOptions): Promise<Answer> =>
-    new Promise<Answer>((resolve) => {
-      const id = nextId++;
-      let timer: NodeJS.Timeout | undefined;
-      let done = false;
-      const settle = (answer: Answer) => {
-        if (done) return;
-        done = true;
-        if (timer !== undefined) clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        resolve(answer);
-      };
-      const cancel = (reason: string) => {
-        pending.delete(id);
-        write({
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: id, reason },
-        });
-      };
-      const arm = () => {
-        if (timer !== undefined) clearTimeout(timer);
-        timer = setTimeout(() => {
-          options.log(
-            `${method} got no answer within ${Math.round(opts.timeoutMs / 1000)} s; cancelled it upstream`,
-          );
-          cancel('timed out in span-ledger-proxy');
-          settle({
-            failed: 'timeout',
-            message: `the upstream did not answer within ${Math.round(opts.timeoutMs / 1000)} s`,
-          });
-        }, opts.timeoutMs);
-        timer.unref?.();
-      };
-      const onAbort = () => {
-        cancel('cancelled by the client');
-        settle({ failed: 'cancelled', message: 'cancelled' });
-      };
-      if (opts.signal?.aborted) {
-        settle({ failed: 'cancelled', message: 'cancelled' });
-        return;
-      }
-      const progressToken = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta
-        ?.progressToken;
-      let line: string;
-      try {
-        line = JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method,
-          ...(params === undefined ? {} : { params }),
-        });
-      } catch (error) {
-        // Nested too deeply, or a cycle: nothing is sent, and nothing waits for an answer.
-        const why = error instanceof RangeError ? 'it is nested too deeply' : 'it is not JSON';
-        settle({
-          failed: 'unavailable',
-          message: `the request could not be written upstream: ${why}`,
-        });
-        return;
-      }
-      pending.set(id, { settle, progressToken, onProgress: opts.onProgress, rearm: arm });
-      if (!writeLine(line)) {
-        pending.delete(id);
-        settle({ failed: 'exited', message: 'the upstream is not running' });
-        return;
-      }
-      arm();
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-    });
-
-  /** Starts a child and shakes hands; resolves `true` when it is ready. Throws a StartupError. */
-  const launch = async (): Promise<void> => {
-    let c: Child;
-    try {
-      c = await spawnChild();
-    } catch (error) {
-      const why =
-        (error as NodeJS.ErrnoException).code === 'ENOENT'
-          ? notFound(options.command, options.cwd, options.env)
-          : String((error as Error).message);
-      throw new StartupError(`cannot start the upstream \`${shown}\`: ${why}`);
-    }
-    child = c;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-    // Until it has answered initialize, an exit is the start-up's to report, not a crash to restart.
-    let ready = false;
-    c.process.once('exit', (code, signal) => {
-      exit = { code, signal };
-      if (child === c) child = null;
-      if (closing || c.generation !== generation || !ready) return;
-      settleAll('exited', `the upstream exited (${howEnded(code, signal)}) before it answered`);
-      options.log(`the upstream exited (${howEnded(code, signal)}); restarting it`);
+  const launch = async () => {
+    const started = await startChild(options, shown);
+    current = started;
+    initialized = started.initialized;
+    started.link.onclose = () => {
+      if (current !== started) return;
+      current = null;
+      if (closing) return;
+      options.log(`the upstream exited (${started.transport.ended}); restarting it`);
       void restart();
-    });
-    const answer = await Promise.race([
-      send('initialize', options.initialize, {
-        timeoutMs: options.startTimeoutMs ?? START_TIMEOUT_MS,
-      }),
-      c.exited.then(() => ({ failed: 'exited', message: '' }) as Answer),
-    ]);
-    if ('result' in answer && answer.result !== null && typeof answer.result === 'object') {
-      initialized = answer.result as Record<string, unknown>;
-      ready = true;
-      write({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      return;
-    }
-    await stopChild(c);
-    if ('error' in answer) {
-      throw new StartupError(
-        `the upstream \`${shown}\` refused initialize: ${answer.error.message}`,
-      );
-    }
-    if ('failed' in answer && answer.failed === 'timeout') {
-      throw new StartupError(
-        `the upstream \`${shown}\` did not answer initialize within ${Math.round((options.startTimeoutMs ?? START_TIMEOUT_MS) / 1000)} s`,
-      );
-    }
-    const ended = exit as { code: number | null; signal: NodeJS.Signals | null } | null;
-    throw new StartupError(
-      `the upstream \`${shown}\` exited (${ended === null ? 'no answer' : howEnded(ended.code, ended.signal)}) before it answered initialize`,
-    );
+    };
+    if (started.transport.ended !== null) started.link.onclose();
   };
-
   const restart = (): Promise<boolean> => {
     if (starting !== null) return starting;
     const now = Date.now();
@@ -591,12 +332,8 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
     );
     return starting;
   };
-
-  const stopOnExit = () => {
-    if (child !== null) kill(child.process, 'SIGKILL');
-  };
+  const stopOnExit = () => current?.transport.kill();
   process.once('exit', stopOnExit);
-
   await launch();
 
   return {
@@ -608,35 +345,28 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       if (starting !== null && !(await starting)) {
         return { failed: 'unavailable', message: 'the upstream could not be restarted' };
       }
-      if (child === null && !(await restart())) {
+      if (current === null && !(await restart())) {
         return {
           failed: 'unavailable',
           message: 'the upstream is not running and could not be restarted',
         };
       }
-      return send(method, params, opts);
+      if (current === null) return { failed: 'exited', message: 'the upstream is not running' };
+      return ask(current, method, params, { ...opts, log: options.log, stopping: () => closing });
     },
     notify(method, params) {
-      write({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+      current?.link.notification({ method, params } as never).catch(() => {});
     },
     hold(until) {
-      const stdout = child?.process.stdout;
-      if (stdout === null || stdout === undefined) return;
-      holds++;
-      stdout.pause();
-      const release = () => {
-        if (--holds === 0) stdout.resume();
-      };
-      until.then(release, release);
+      current?.transport.hold(until);
     },
     async close() {
       if (closing) return;
       closing = true;
       process.off('exit', stopOnExit);
-      settleAll('exited', 'the proxy is stopping');
-      const c = child;
-      child = null;
-      if (c !== null) await stopChild(c);
+      const started = current;
+      current = null;
+      await started?.link.close();
     },
   };
 }
