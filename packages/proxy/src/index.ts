@@ -22,5 +22,5 @@ export {
   StartupError,
   startProxy,
 } from './proxy.js';
-export { INSTRUCTIONS, type ProxyServer } from './relay.js';
+export { INSTRUCTIONS, type ProxyServer } from './server.js';
 export { type CountersReport, STATS_URI, type StatsReport } from './stats.js';

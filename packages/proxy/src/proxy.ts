@@ -18,7 +18,7 @@ import { openRoots, type Root } from './disk.js';
 import { filesystemProfile } from './filesystem.js';
 import { createHookState } from './hook.js';
 import type { Profile, ToolInfo } from './profile.js';
-import { createRelay, type ProxyServer, type Relay, type RelayCore } from './relay.js';
+import { createRelay, type ProxyServer, type Relay, type RelayCore } from './server.js';
 import { defaultRoot } from './roots.js';
 import { codegraphProfile, genericProfile, PROXY_LIMITS } from './sectioned.js';
 import { createStats, type StatsReport } from './stats.js';

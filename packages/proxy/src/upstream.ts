@@ -277,6 +277,14 @@ async function startChild(
   throw new StartupError(refusal(shown, answer, timeoutMs, transport.ended));
 }
 
+/** Whether one more restart fits the window (`restarts`: when the last ones were, kept up to date). */
+function mayRestart(restarts: number[], now: number): boolean {
+  while (restarts.length > 0 && now - restarts[0]! > RESTART_WINDOW_MS) restarts.shift();
+  if (restarts.length >= MAX_RESTARTS) return false;
+  restarts.push(now);
+  return true;
+}
+
 /**
  * Starts the upstream and completes the MCP handshake with it. Rejects with
  * a {@link StartupError} when the command cannot be started, exits before
@@ -312,10 +320,7 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
   };
   const restart = (): Promise<boolean> => {
     if (starting !== null) return starting;
-    const now = Date.now();
-    while (restarts.length > 0 && now - restarts[0]! > RESTART_WINDOW_MS) restarts.shift();
-    if (restarts.length >= MAX_RESTARTS) return Promise.resolve(false);
-    restarts.push(now);
+    if (!mayRestart(restarts, Date.now())) return Promise.resolve(false);
     starting = launch().then(
       () => {
         starting = null;

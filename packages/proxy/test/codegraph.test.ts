@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_NOTE } from '../src/relay.js';
+import { TOOL_NOTE } from '../src/server.js';
 import { REPO } from './_bin.js';
 import {
   closeAll,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { estimateTokens } from 'span-ledger';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKENIZER_MARGIN } from '../src/cap.js';
-import { describedWithNote, INSTRUCTIONS, TOOL_NOTE } from '../src/relay.js';
+import { describedWithNote, INSTRUCTIONS, TOOL_NOTE } from '../src/server.js';
 import { PACKAGE } from './_bin.js';
 import {
   closeAll,
