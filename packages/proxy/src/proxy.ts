@@ -18,12 +18,18 @@ import { openRoots, type Root } from './disk.js';
 import { filesystemProfile } from './filesystem.js';
 import { createHookState } from './hook.js';
 import type { Profile, ToolInfo } from './profile.js';
-import { createRelay, type ProxyServer, type Relay, type RelayCore } from './server.js';
 import { defaultRoot } from './roots.js';
 import { codegraphProfile, genericProfile, PROXY_LIMITS } from './sectioned.js';
+import { createRelay, type ProxyServer, type Relay, type RelayCore } from './server.js';
 import { createStats, type StatsReport } from './stats.js';
 import { localStore, type ProxyStore, redisStore } from './store.js';
-import { type Answer, type Message, StartupError, startUpstream } from './upstream.js';
+import {
+  type Answer,
+  type Message,
+  StartupError,
+  startUpstream,
+  type Upstream,
+} from './upstream.js';
 import { packageVersion } from './version.js';
 import { warmUp } from './warm.js';
 
@@ -164,6 +170,123 @@ function takesProxyArguments(tool: ToolInfo): boolean {
   );
 }
 
+/** The store: Redis when `redis` names one, else this process's. */
+async function openStore(
+  redis: string | null | undefined,
+  log: (line: string) => void,
+): Promise<ProxyStore> {
+  if (typeof redis !== 'string') return localStore(PROXY_LIMITS);
+  try {
+    return await redisStore(redis, PROXY_LIMITS, log);
+  } catch (error) {
+    throw new StartupError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The roots named, opened; `null` when none is named. */
+async function namedRoot(root: ProxyOptions['root']): Promise<Root | null> {
+  if (root === undefined || root === null) return null;
+  const opened = await openRoots(typeof root === 'string' ? [root] : root);
+  if ('problem' in opened) throw new StartupError(opened.problem);
+  return opened.root;
+}
+
+/** The upstream, whose notifications go to every client and whose requests to the latest one. */
+function connectUpstream(
+  options: ProxyOptions,
+  cwd: string,
+  log: (line: string) => void,
+  relays: ReadonlySet<Relay>,
+): Promise<Upstream> {
+  let upstream: Upstream | null = null;
+  const started = startUpstream({
+    command: options.command,
+    args: options.args,
+    cwd,
+    env: options.env ?? process.env,
+    initialize: {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'span-ledger-proxy', version: packageVersion() },
+    },
+    log,
+    onNotification: (message: Message) => {
+      // A client that stopped reading holds the upstream until its transport has caught up.
+      const behind = [...relays].map((relay) => relay.notify(message)).filter((d) => d !== null);
+      if (behind.length > 0) upstream?.hold(Promise.all(behind));
+    },
+    onRequest: async (message: Message) => {
+      const relay = [...relays].at(-1);
+      if (relay !== undefined) return relay.ask(message);
+      return { error: { code: -32601, message: 'no client is connected to span-ledger-proxy' } };
+    },
+  });
+  return started.then((running) => {
+    upstream = running;
+    return running;
+  });
+}
+
+/** The root the upstream serves when none was named, opened. */
+async function upstreamRoot(
+  profile: Profile,
+  options: ProxyOptions,
+  cwd: string,
+  ask: (name: string) => Promise<Answer>,
+): Promise<{ root: Root; from: string }> {
+  const found = await defaultRoot(profile.name, options.args, cwd, ask);
+  const opened = await openRoots(found.dirs);
+  if ('problem' in opened) throw new StartupError(opened.problem);
+  return { root: opened.root, from: found.from };
+}
+
+/** Which listed tools are re-rendered: the ones named, else the profile's; never one that already takes the proxy's arguments. */
+function toolChooser(
+  named: readonly string[] | null | undefined,
+  profile: Profile,
+  log: (line: string) => void,
+): (tool: ToolInfo) => boolean {
+  const names = named ? new Set(named) : null;
+  const warned = new Set<string>();
+  return (tool) => {
+    const wanted = names !== null ? names.has(tool.name) : profile.tools([tool]).length > 0;
+    if (!wanted) return false;
+    if (!takesProxyArguments(tool)) return true;
+    if (!warned.has(tool.name)) {
+      warned.add(tool.name);
+      log(
+        `${tool.name} already takes a context or refresh argument: passed through, not re-rendered`,
+      );
+    }
+    return false;
+  };
+}
+
+/** Says once that a section lies outside every root. */
+function outsideWarner(roots: readonly string[], from: string, log: (line: string) => void) {
+  let told = false;
+  return (path: string) => {
+    if (told) return;
+    told = true;
+    log(
+      `${path} is outside the ${roots.length === 1 ? 'root' : 'roots'} ${roots.join(', ')} (${from}): its sections pass through unproven, never pointed at; name the directory with --root DIR (repeat it for several)`,
+    );
+  };
+}
+
+/** Runs `step`, closing what was opened before it when it throws. */
+async function orClose<T>(
+  step: () => Promise<T>,
+  ...opened: ({ close(): Promise<unknown> } | null)[]
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    for (const thing of opened) await thing?.close();
+    throw error;
+  }
+}
+
 /**
  * Starts the upstream, picks the profile from its tools (or takes the one
  * named), finds the root (or opens the one named) and opens the store.
@@ -185,71 +308,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const log =
     options.log ?? ((line: string) => process.stderr.write(`span-ledger-proxy: ${line}\n`));
   const cwd = options.cwd ?? process.cwd();
-  const namedRoots =
-    options.root === undefined || options.root === null
-      ? null
-      : typeof options.root === 'string'
-        ? [options.root]
-        : options.root;
-  let root: Root | null = null;
-  if (namedRoots !== null) {
-    const opened = await openRoots(namedRoots);
-    if ('problem' in opened) throw new StartupError(opened.problem);
-    root = opened.root;
-  }
-  let store: ProxyStore;
-  if (typeof options.redis === 'string') {
-    try {
-      store = await redisStore(options.redis, PROXY_LIMITS, log);
-    } catch (error) {
-      throw new StartupError(error instanceof Error ? error.message : String(error));
-    }
-  } else {
-    store = localStore(PROXY_LIMITS);
-  }
+  const named = await namedRoot(options.root);
+  const store = await openStore(options.redis, log);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const cap = outputCap(options.env ?? process.env, options.maxTokens ?? null);
   if (cap.warning !== null) log(cap.warning);
   const shared = options.shared ?? typeof options.redis === 'string';
   const relays = new Set<Relay>();
-  /** A relay to ask what the upstream asks its client: the most recently connected one. */
-  const someRelay = () => [...relays].at(-1);
-  let upstream: Awaited<ReturnType<typeof startUpstream>>;
-  try {
-    upstream = await startUpstream({
-      command: options.command,
-      args: options.args,
-      cwd,
-      env: options.env ?? process.env,
-      initialize: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'span-ledger-proxy', version: packageVersion() },
-      },
-      log,
-      onNotification: (message: Message) => {
-        // A client that stopped reading holds the upstream until its transport has caught up.
-        const behind: Promise<void>[] = [];
-        for (const relay of relays) {
-          const drained = relay.notify(message);
-          if (drained !== null) behind.push(drained);
-        }
-        if (behind.length > 0) upstream.hold(Promise.all(behind));
-      },
-      onRequest: async (message: Message) => {
-        if (message.method === 'ping') return { result: {} };
-        const relay = someRelay();
-        if (relay === undefined)
-          return {
-            error: { code: -32601, message: 'no client is connected to span-ledger-proxy' },
-          };
-        return relay.ask(message);
-      },
-    });
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
+  const upstream = await orClose(() => connectUpstream(options, cwd, log, relays), store);
   const [listed] = await Promise.all([
     listTools((cursor) =>
       upstream.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs }),
@@ -257,47 +323,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     warmUp(),
   ]);
   const profile = options.profile ? PROFILES[options.profile] : detect(listed);
-  let rootsFrom = '--root';
-  if (root === null) {
-    const found = await defaultRoot(profile.name, options.args, cwd, (name) =>
-      listed.some((tool) => tool.name === name)
-        ? upstream.request('tools/call', { name, arguments: {} }, { timeoutMs })
-        : Promise.resolve({ result: null }),
-    );
-    const opened = await openRoots(found.dirs);
-    if ('problem' in opened) {
-      await upstream.close();
-      await store.close();
-      throw new StartupError(opened.problem);
-    }
-    root = opened.root;
-    rootsFrom = found.from;
-  }
+  const ask = (name: string): Promise<Answer> =>
+    listed.some((tool) => tool.name === name)
+      ? upstream.request('tools/call', { name, arguments: {} }, { timeoutMs })
+      : Promise.resolve({ result: null });
+  const { root, from } =
+    named === null
+      ? await orClose(() => upstreamRoot(profile, options, cwd, ask), upstream, store)
+      : { root: named, from: '--root' };
   const roots = root.dirs.map((dir) => dir.path);
-  let toldOutside = false;
-  const outside = (path: string) => {
-    if (toldOutside) return;
-    toldOutside = true;
-    log(
-      `${path} is outside the ${roots.length === 1 ? 'root' : 'roots'} ${roots.join(', ')} (${rootsFrom}): its sections pass through unproven, never pointed at; name the directory with --root DIR (repeat it for several)`,
-    );
-  };
-  const named = options.tools ? new Set(options.tools) : null;
-  const warned = new Set<string>();
-  const choose = (tool: ToolInfo): boolean => {
-    const wanted = named !== null ? named.has(tool.name) : profile.tools([tool]).length > 0;
-    if (!wanted) return false;
-    if (takesProxyArguments(tool)) {
-      if (!warned.has(tool.name)) {
-        warned.add(tool.name);
-        log(
-          `${tool.name} already takes a context or refresh argument: passed through, not re-rendered`,
-        );
-      }
-      return false;
-    }
-    return true;
-  };
+  const choose = toolChooser(options.tools, profile, log);
   const stats = createStats();
   const proxied = new Set(listed.filter(choose).map((tool) => tool.name));
   const core: RelayCore = {
@@ -318,22 +353,33 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       mintToken: options.mintToken ?? (shared ? mintSharedToken : () => mintContextToken()),
       sharedTokens: shared,
       log,
-      outside,
+      outside: outsideWarner(roots, from, log),
     },
   };
+  return runningProxy(core, profile.name, roots, from, store);
+}
+
+/** The handle on a started proxy. */
+function runningProxy(
+  core: RelayCore,
+  profile: ProfileName,
+  roots: readonly string[],
+  rootsFrom: string,
+  store: ProxyStore,
+): RunningProxy {
   let closing: Promise<void> | null = null;
   return {
-    profile: profile.name,
+    profile,
     roots,
     rootsFrom,
     tools: () => [...core.proxied],
     createServer: (serverOptions = {}) => createRelay(core, { principal: serverOptions.principal }),
-    stats: () => stats.report(),
-    summary: () => stats.summary(),
+    stats: () => core.stats.report(),
+    summary: () => core.stats.summary(),
     close() {
       closing ??= (async () => {
-        await Promise.all([...relays].map((relay) => relay.close()));
-        await upstream.close();
+        await Promise.all([...core.relays].map((relay) => relay.close()));
+        await core.upstream.close();
         await store.close();
       })();
       return closing;
