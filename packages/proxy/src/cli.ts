@@ -53,13 +53,13 @@ async function portFree(
  * between the processes that share it.
  */
 async function runHttp(options: RunOptions, http: NonNullable<RunOptions['http']>): Promise<void> {
-  const [{ startProxy, StartupError: ProxyStartupError }, front] = await Promise.all([
+  const [{ startProxy, ProxyStartError }, front] = await Promise.all([
     import('./proxy.js'),
     import('./http/index.js'),
   ]);
   const tokenFile = http.tokenFile ?? (process.env.SPAN_LEDGER_PROXY_TOKEN_FILE || null);
   const fail = (error: unknown): never => {
-    const known = error instanceof ProxyStartupError || error instanceof front.StartupError;
+    const known = error instanceof ProxyStartError || error instanceof front.FrontStartError;
     say(known ? (error as Error).message : `could not start: ${String(error)}`);
     process.exit(2);
   };
@@ -124,7 +124,7 @@ async function runHttp(options: RunOptions, http: NonNullable<RunOptions['http']
 async function run(options: RunOptions): Promise<void> {
   if (options.http !== null) return runHttp(options, options.http);
   // Loaded after the command line is read: --help and usage errors need neither.
-  const [{ startProxy, StartupError }, { StdioServerTransport }] = await Promise.all([
+  const [{ startProxy, ProxyStartError }, { StdioServerTransport }] = await Promise.all([
     import('./proxy.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
   ]);
@@ -132,7 +132,7 @@ async function run(options: RunOptions): Promise<void> {
   try {
     proxy = await startProxy({ ...options, log: say });
   } catch (error) {
-    say(error instanceof StartupError ? error.message : `could not start: ${String(error)}`);
+    say(error instanceof ProxyStartError ? error.message : `could not start: ${String(error)}`);
     process.exit(2);
   }
   const server = proxy.createServer();

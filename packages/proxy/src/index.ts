@@ -18,8 +18,8 @@ export { DEFAULT_MAX_TOKENS } from './cap.js';
 export {
   mintSharedToken,
   type ProxyOptions,
+  ProxyStartError,
   type RunningProxy,
-  StartupError,
   startProxy,
 } from './proxy.js';
 export { INSTRUCTIONS, type ProxyServer } from './server.js';

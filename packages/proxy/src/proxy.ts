@@ -26,7 +26,7 @@ import { localStore, type ProxyStore, redisStore } from './store.js';
 import {
   type Answer,
   type Message,
-  StartupError,
+  ProxyStartError,
   startUpstream,
   type Upstream,
 } from './upstream.js';
@@ -179,7 +179,7 @@ async function openStore(
   try {
     return await redisStore(redis, PROXY_LIMITS, log);
   } catch (error) {
-    throw new StartupError(error instanceof Error ? error.message : String(error));
+    throw new ProxyStartError(error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -187,7 +187,7 @@ async function openStore(
 async function namedRoot(root: ProxyOptions['root']): Promise<Root | null> {
   if (root === undefined || root === null) return null;
   const opened = await openRoots(typeof root === 'string' ? [root] : root);
-  if ('problem' in opened) throw new StartupError(opened.problem);
+  if ('problem' in opened) throw new ProxyStartError(opened.problem);
   return opened.root;
 }
 
@@ -236,7 +236,7 @@ async function upstreamRoot(
 ): Promise<{ root: Root; from: string }> {
   const found = await defaultRoot(profile.name, options.args, cwd, ask);
   const opened = await openRoots(found.dirs);
-  if ('problem' in opened) throw new StartupError(opened.problem);
+  if ('problem' in opened) throw new ProxyStartError(opened.problem);
   return { root: opened.root, from: found.from };
 }
 
@@ -290,7 +290,7 @@ async function orClose<T>(
 /**
  * Starts the upstream, picks the profile from its tools (or takes the one
  * named), finds the root (or opens the one named) and opens the store.
- * Rejects with a {@link StartupError} — one line to print before exit 2 —
+ * Rejects with a {@link ProxyStartError} — one line to print before exit 2 —
  * when a root named is not a directory, Redis cannot be reached, or the
  * upstream cannot start.
  *
@@ -387,4 +387,4 @@ function runningProxy(
   };
 }
 
-export { StartupError };
+export { ProxyStartError };

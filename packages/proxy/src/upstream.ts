@@ -107,11 +107,12 @@ export interface Upstream {
 }
 
 /**
- * Thrown by {@link startUpstream} when the upstream cannot start: one line to
- * print before exit 2.
+ * Why the proxy cannot start (its root, its store, or its upstream): the one
+ * line to print before exit 2. The HTTP front's own reasons (token file,
+ * address, port) are a `FrontStartError`.
  */
-export class StartupError extends Error {
-  override readonly name = 'StartupError';
+export class ProxyStartError extends Error {
+  override readonly name = 'ProxyStartError';
 }
 
 /**
@@ -240,7 +241,7 @@ function refusal(shown: string, answer: Answer, timeoutMs: number, ended: string
 /**
  * Starts one child and shakes hands with it (`initialize`, then
  * `notifications/initialized`); a child that does not is stopped, and a
- * {@link StartupError} says why.
+ * {@link ProxyStartError} says why.
  */
 async function startChild(
   options: UpstreamOptions,
@@ -259,7 +260,7 @@ async function startChild(
       (error as NodeJS.ErrnoException).code === 'ENOENT'
         ? notFound(options.command, options.cwd, options.env)
         : String((error as Error).message);
-    throw new StartupError(`cannot start the upstream \`${shown}\`: ${why}`);
+    throw new ProxyStartError(`cannot start the upstream \`${shown}\`: ${why}`);
   }
   const timeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
   const started = { transport, link };
@@ -274,7 +275,7 @@ async function startChild(
     return { ...started, initialized: result as Record<string, unknown> };
   }
   await link.close();
-  throw new StartupError(refusal(shown, answer, timeoutMs, transport.ended));
+  throw new ProxyStartError(refusal(shown, answer, timeoutMs, transport.ended));
 }
 
 /** Whether one more restart fits the window (`restarts`: when the last ones were, kept up to date). */
@@ -287,7 +288,7 @@ function mayRestart(restarts: number[], now: number): boolean {
 
 /**
  * Starts the upstream and completes the MCP handshake with it. Rejects with
- * a {@link StartupError} when the command cannot be started, exits before
+ * a {@link ProxyStartError} when the command cannot be started, exits before
  * answering, answers with an error, or does not answer in time.
  *
  * @example

@@ -13,10 +13,10 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type CancelRelay,
+  FrontStartError,
   httpCallOf,
   type McpHttpFront,
   type McpHttpOptions,
-  StartupError,
   serveMcpHttp,
   tokenSet,
 } from '../src/http/index.js';
@@ -481,7 +481,7 @@ describe('start-up and shutdown', () => {
       stateful: true,
       createServer: () => probeServer({ undelivered: [], aborted: [], servers: 0 }),
     });
-    await expect(taken).rejects.toThrow(StartupError);
+    await expect(taken).rejects.toThrow(FrontStartError);
     await expect(taken).rejects.toThrow(
       `cannot listen on 127.0.0.1:${front.port}: the port is in use`,
     );

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   bindAddress,
+  FrontStartError,
   isAllowedHost,
   isAllowedOrigin,
   listenFailure,
   principalOf,
   readTokenFile,
-  StartupError,
   tokenFileWarning,
   tokenSet,
 } from '../src/http/index.js';
@@ -118,7 +118,7 @@ describe('bearer tokens', () => {
     ['spaced', 'first-token 0123456789abcdef\n', /token 1 of .* is too short or has spaces/],
   ])('refuses a token file that is %s with one line', (name, text, message) => {
     const path = text === null ? join(scratch, name) : file(name, text);
-    expect(() => readTokenFile(path)).toThrow(StartupError);
+    expect(() => readTokenFile(path)).toThrow(FrontStartError);
     expect(() => readTokenFile(path)).toThrow(message);
   });
 

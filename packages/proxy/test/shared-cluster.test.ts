@@ -14,7 +14,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisCluster, type TestRedisCluster } from '../../../test/e2e/_redis.js';
-import { type RunningProxy, StartupError, startProxy } from '../src/proxy.js';
+import { ProxyStartError, type RunningProxy, startProxy } from '../src/proxy.js';
 import { PACKAGE } from './_bin.js';
 import { sampleScratch, textOf } from './_proxy.js';
 
@@ -112,7 +112,7 @@ describe('the proxy on a Redis Cluster', () => {
       (p) => proxies.push(p),
       () => {},
     );
-    await expect(start).rejects.toBeInstanceOf(StartupError);
+    await expect(start).rejects.toBeInstanceOf(ProxyStartError);
     await expect(start).rejects.toThrow(
       /^cannot use the Redis of --redis: the cluster is not in cluster_state:ok$/,
     );

@@ -18,7 +18,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/e2e/_redis.js';
-import { mintSharedToken, type RunningProxy, StartupError, startProxy } from '../src/proxy.js';
+import { mintSharedToken, ProxyStartError, type RunningProxy, startProxy } from '../src/proxy.js';
 import { readResponse, textOf } from './_proxy.js';
 
 const require = createRequire(import.meta.url);
@@ -222,7 +222,7 @@ describe('the proxy on a shared store', () => {
       redis: 'redis://127.0.0.1:1',
       log: quiet,
     });
-    await expect(start).rejects.toBeInstanceOf(StartupError);
+    await expect(start).rejects.toBeInstanceOf(ProxyStartError);
     await expect(start).rejects.toThrow(
       /^span-ledger\/redis: cannot connect to redis:\/\/127\.0\.0\.1:1/,
     );

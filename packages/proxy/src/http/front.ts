@@ -22,7 +22,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { contextIdFromMeta, readContextToken } from 'span-ledger';
 import { authInfoFor, CallTable, type Exchange } from './calls.js';
-import type { CancelRelay } from './relay.js';
+import type { CancelRelay } from './cancellations.js';
 import { isAllowedHost, isAllowedOrigin, principalOf, type TokenSet } from './rules.js';
 import { bindAddress, hostInUrl, listenFailure } from './startup.js';
 
@@ -699,7 +699,7 @@ async function stop(front: Front, http: Server, sweep: NodeJS.Timeout): Promise<
  *   stopping it: the answer still goes out, it only counts as not delivered.
  * - **`/healthz`**: `GET` only, answers counters and renders nothing.
  *
- * Resolves once listening; rejects with a `StartupError` (one line: the port
+ * Resolves once listening; rejects with a `FrontStartError` (one line: the port
  * is in use, the address is not this machine's).
  *
  * @example

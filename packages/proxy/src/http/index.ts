@@ -7,6 +7,7 @@
  * This file only re-exports.
  */
 export { type HttpCall, httpCallOf } from './calls.js';
+export { type CancelRelay, type RedisPubSubLike, redisCancelRelay } from './cancellations.js';
 export {
   HTTP_LIMITS,
   type HttpClient,
@@ -16,7 +17,6 @@ export {
   type McpServerLike,
   serveMcpHttp,
 } from './front.js';
-export { type CancelRelay, type RedisPubSubLike, redisCancelRelay } from './relay.js';
 export {
   isAllowedHost,
   isAllowedOrigin,
@@ -26,8 +26,8 @@ export {
 } from './rules.js';
 export {
   bindAddress,
+  FrontStartError,
   listenFailure,
   readTokenFile,
-  StartupError,
   tokenFileWarning,
 } from './startup.js';

@@ -9,10 +9,11 @@ import { isIP } from 'node:net';
 import { type TokenSet, tokenSet } from './rules.js';
 
 /**
- * A reason the server cannot start, whose message is the one line to print.
+ * Why the HTTP front cannot listen (token file, address, port), whose message
+ * is the one line to print. The proxy's own reasons are a `ProxyStartError`.
  */
-export class StartupError extends Error {
-  override readonly name = 'StartupError';
+export class FrontStartError extends Error {
+  override readonly name = 'FrontStartError';
 }
 
 /**
@@ -27,7 +28,7 @@ const MIN_TOKEN_CHARS = 22;
  * with `#` are skipped. Each token names its own principal, so two clients
  * given two tokens never reach each other's contexts. Read once, at start-up.
  *
- * @throws {StartupError} when the file cannot be read, holds no token, or
+ * @throws {FrontStartError} when the file cannot be read, holds no token, or
  *   holds a token shorter than 22 chars or with spaces in it.
  * @example
  * ```ts
@@ -41,16 +42,16 @@ export function readTokenFile(path: string): TokenSet {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code ?? String(error);
-    throw new StartupError(`cannot read the token file ${path}: ${code}`);
+    throw new FrontStartError(`cannot read the token file ${path}: ${code}`);
   }
   const tokens = text
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
-  if (tokens.length === 0) throw new StartupError(`the token file ${path} holds no token`);
+  if (tokens.length === 0) throw new FrontStartError(`the token file ${path} holds no token`);
   for (const [i, token] of tokens.entries()) {
     if (token.length < MIN_TOKEN_CHARS || /\s/.test(token)) {
-      throw new StartupError(
+      throw new FrontStartError(
         `token ${i + 1} of ${path} is too short or has spaces: use at least ${MIN_TOKEN_CHARS} random chars (openssl rand -hex 32)`,
       );
     }
@@ -86,7 +87,7 @@ const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', 'localhost']);
  * print: such a server is reachable from other machines, and only a token
  * file keeps them out.
  *
- * @throws {StartupError} when `host` is not an IP address or `localhost`.
+ * @throws {FrontStartError} when `host` is not an IP address or `localhost`.
  * @example
  * ```ts
  * bindAddress(undefined); // { host: '127.0.0.1', warning: null }
@@ -99,7 +100,7 @@ export function bindAddress(
 ): { host: string; warning: string | null } {
   const chosen = host ?? '127.0.0.1';
   if (chosen !== 'localhost' && isIP(chosen) === 0) {
-    throw new StartupError(`cannot listen on ${JSON.stringify(chosen)}: give an IP address`);
+    throw new FrontStartError(`cannot listen on ${JSON.stringify(chosen)}: give an IP address`);
   }
   if (LOOPBACK_ADDRESSES.has(chosen)) return { host: chosen, warning: null };
   const guard = authenticated
@@ -117,16 +118,16 @@ export function hostInUrl(host: string): string {
 }
 
 /** The one line for a `listen` failure. */
-export function listenFailure(error: unknown, host: string, port: number): StartupError {
+export function listenFailure(error: unknown, host: string, port: number): FrontStartError {
   const code = (error as { code?: string }).code;
   const where = `${hostInUrl(host)}:${port}`;
   if (code === 'EADDRINUSE')
-    return new StartupError(`cannot listen on ${where}: the port is in use`);
-  if (code === 'EACCES') return new StartupError(`cannot listen on ${where}: permission denied`);
+    return new FrontStartError(`cannot listen on ${where}: the port is in use`);
+  if (code === 'EACCES') return new FrontStartError(`cannot listen on ${where}: permission denied`);
   if (code === 'EADDRNOTAVAIL') {
-    return new StartupError(`cannot listen on ${where}: no such address on this machine`);
+    return new FrontStartError(`cannot listen on ${where}: no such address on this machine`);
   }
-  return new StartupError(
+  return new FrontStartError(
     `cannot listen on ${where}: ${error instanceof Error ? error.message : String(error)}`,
   );
 }
