@@ -22,7 +22,11 @@ const STOP_GRACE_MS = 2_000;
 export const INTERNAL_ERROR = -32603;
 
 /** The `data` of an error answer standing for an answer over {@link MAX_MESSAGE_BYTES}, dropped. */
-export class Dropped {}
+export class Dropped {
+  toString(): string {
+    return `the upstream's answer was over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`;
+  }
+}
 
 /** The `data` of an error answer standing for a result that is not an object (`value`, as it came). */
 export class NotAnObject {
@@ -43,22 +47,8 @@ function howEnded(code: number | null, signal: NodeJS.Signals | null): string {
   return signal !== null ? `killed by ${signal}` : `exit code ${code}`;
 }
 
-/**
- * A JSON-RPC error object in the shape the protocol gives it: its code when
- * an integer (else an internal error), its message when a string (else
- * `fallback`), its data when it has some. An error that is not an object is
- * an internal error that quotes it.
- *
- * @example
- * ```ts
- * errorObject({ code: -32602, message: 'bad params' }, 'upstream error'); // { code: -32602, message: 'bad params' }
- * errorObject('boom', 'upstream error'); // { code: -32603, message: 'the upstream answered with an error: boom' }
- * ```
- */
-export function errorObject(
-  error: unknown,
-  fallback: string,
-): { code: number; message: string; data?: unknown } {
+/** An upstream's JSON-RPC error in the protocol's shape; one that is not an object is quoted. */
+function errorObject(error: unknown): { code: number; message: string; data?: unknown } {
   if (error === null || typeof error !== 'object') {
     const said = typeof error === 'string' ? error : JSON.stringify(error);
     return {
@@ -69,7 +59,7 @@ export function errorObject(
   const { code, message, data } = error as Record<string, unknown>;
   return {
     code: Number.isSafeInteger(code) ? (code as number) : INTERNAL_ERROR,
-    message: typeof message === 'string' ? message : fallback,
+    message: typeof message === 'string' ? message : 'upstream error',
     ...(data === undefined ? {} : { data }),
   };
 }
@@ -81,7 +71,7 @@ function shaped(message: Record<string, unknown>): JSONRPCMessage {
   }
   const { id, error, result } = message;
   if (error !== undefined && error !== null) {
-    return { jsonrpc: '2.0', id: id as RequestId, error: errorObject(error, 'upstream error') };
+    return { jsonrpc: '2.0', id: id as RequestId, error: errorObject(error) };
   }
   if (result !== null && typeof result === 'object' && !Array.isArray(result)) {
     return { jsonrpc: '2.0', id: id as RequestId, result: result as Record<string, unknown> };
@@ -176,11 +166,12 @@ export class ChildTransport implements Transport {
           `the upstream wrote a message over ${limit}; dropped${id === null ? '' : ', and its request answered with an error'}`,
         );
         if (id === null) return;
-        const message = `the upstream's answer was over ${limit}`;
+        const data = new Dropped();
+        const message = String(data);
         this.onmessage?.({
           jsonrpc: '2.0',
           id,
-          error: { code: INTERNAL_ERROR, message, data: new Dropped() },
+          error: { code: INTERNAL_ERROR, message, data },
         });
       },
     );

@@ -21,10 +21,12 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ErrorCode,
   type JSONRPCRequest,
   McpError,
   type Notification,
   type Request,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CONTEXT_INPUT_SCHEMA, REFRESH_INPUT_SCHEMA } from 'span-ledger';
 import { answerCall, type CallSetup, failureText, type Outcome, toolError } from './call.js';
@@ -35,21 +37,9 @@ import { AS_IS, Link } from './link.js';
 import { Outbox } from './outbox.js';
 import type { ToolInfo } from './profile.js';
 import { STATS_URI, type Stats } from './stats.js';
-import {
-  type Answer,
-  errorAnswer,
-  INTERNAL_ERROR,
-  type Message,
-  type Upstream,
-} from './upstream.js';
+import { type Answer, INTERNAL_ERROR, type Message, peerError, type Upstream } from './upstream.js';
 
 export { MAX_UNSENT } from './outbox.js';
-
-/** The SDK's JSON-RPC code for a request that timed out. */
-const REQUEST_TIMEOUT = -32001;
-
-/** The protocol versions the proxy can speak with a client (the SDK's). */
-const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 
 /**
  * The proxy's guidance, which goes before the upstream's own instructions
@@ -212,7 +202,7 @@ function replyOf(answer: Answer): Outcome {
   if ('result' in answer) return reply(answer.result);
   if ('error' in answer) return { reply: { error: answer.error }, receipt: null };
   if (answer.failed === 'cancelled') return null;
-  const code = answer.failed === 'timeout' ? REQUEST_TIMEOUT : INTERNAL_ERROR;
+  const code = answer.failed === 'timeout' ? ErrorCode.RequestTimeout : INTERNAL_ERROR;
   return {
     reply: { error: { code, message: `span-ledger-proxy: ${answer.message}` } },
     receipt: null,
@@ -234,7 +224,7 @@ function initializeResult(core: RelayCore, params: Record<string, unknown>) {
   return {
     ...up,
     protocolVersion:
-      typeof requested === 'string' && SUPPORTED_VERSIONS.includes(requested)
+      typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
         ? requested
         : up.protocolVersion,
     capabilities: { ...capabilities, resources: asObject(capabilities.resources) },
@@ -321,17 +311,6 @@ function eitherOf(a: AbortSignal, b: AbortSignal | undefined): AbortSignal {
     else signal.addEventListener('abort', () => controller.abort(), { once: true });
   }
   return controller.signal;
-}
-
-/** What a client answered a request of the upstream, as an {@link Answer}. */
-function answerOfClient(error: unknown): Answer {
-  if (!(error instanceof McpError))
-    return { failed: 'unavailable', message: 'the client could not be reached' };
-  const prefix = `MCP error ${error.code}: `;
-  const message = error.message.startsWith(prefix)
-    ? error.message.slice(prefix.length)
-    : error.message;
-  return errorAnswer({ code: error.code, message, data: error.data }, 'client error');
 }
 
 /** One request of a client as the routes see it: its signal (the client's cancellation, or the HTTP front's) and its way upstream. */
@@ -448,9 +427,13 @@ export function createRelay(
       if (closed)
         return Promise.resolve({ failed: 'unavailable', message: 'no client is connected' });
       const { method, params } = message as { method: string; params?: Record<string, unknown> };
-      return link
-        .request({ method, params }, AS_IS, { timeout: core.timeoutMs })
-        .then((result): Answer => ({ result }), answerOfClient);
+      return link.request({ method, params }, AS_IS, { timeout: core.timeoutMs }).then(
+        (result): Answer => ({ result }),
+        (error: unknown): Answer =>
+          error instanceof McpError
+            ? peerError(error)
+            : { failed: 'unavailable', message: 'the client could not be reached' },
+      );
     },
   };
   return relay;

@@ -20,7 +20,7 @@
 import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ChildTransport, Dropped, errorObject, INTERNAL_ERROR, NotAnObject } from './child.js';
+import { ChildTransport, Dropped, INTERNAL_ERROR, NotAnObject } from './child.js';
 import type { RequestId } from './lines.js';
 import { AS_IS, Link } from './link.js';
 
@@ -115,21 +115,6 @@ export class ProxyStartError extends Error {
   override readonly name = 'ProxyStartError';
 }
 
-/**
- * A JSON-RPC error object as an {@link Answer}: its code when an integer
- * (else an internal error), its message when a string (else `fallback`), its
- * data when it has some.
- *
- * @example
- * ```ts
- * errorAnswer({ code: -32602, message: 'bad params' }, 'upstream error'); // { error: { code: -32602, message: 'bad params' } }
- * errorAnswer({}, 'client error'); // { error: { code: -32603, message: 'client error' } }
- * ```
- */
-export function errorAnswer(error: object, fallback: string): Answer {
-  return { error: errorObject(error, fallback) };
-}
-
 /** One start of the child: its transport and the connection over it. */
 interface Started {
   readonly transport: ChildTransport;
@@ -153,7 +138,7 @@ function unwritable(params: unknown): string | null {
 function answerOfError(error: unknown, started: Started, stopping: boolean): Answer {
   if (!(error instanceof McpError))
     return { failed: 'exited', message: 'the upstream is not running' };
-  if (error.data instanceof Dropped) return { failed: 'too-large', message: messageOf(error) };
+  if (error.data instanceof Dropped) return { failed: 'too-large', message: String(error.data) };
   if (error.data instanceof NotAnObject) return { result: error.data.value };
   const ended = started.transport.ended;
   if (error.code === ErrorCode.ConnectionClosed && (ended !== null || stopping)) {
@@ -161,13 +146,27 @@ function answerOfError(error: unknown, started: Started, stopping: boolean): Ans
       ? { failed: 'exited', message: 'the proxy is stopping' }
       : { failed: 'exited', message: `the upstream exited (${ended}) before it answered` };
   }
-  return errorAnswer({ code: error.code, message: messageOf(error), data: error.data }, '');
+  return peerError(error);
 }
 
-/** An `McpError`'s message as the upstream wrote it (the SDK prefixes the code). */
-function messageOf(error: McpError): string {
+/**
+ * What a peer's JSON-RPC error (as the SDK rejects with it) says, as an
+ * {@link Answer}: its code, its message as the peer wrote it (the SDK
+ * prefixes the code), its data.
+ *
+ * @example
+ * ```ts
+ * peerError(new McpError(-32602, 'bad params')); // { error: { code: -32602, message: 'bad params' } }
+ * ```
+ */
+export function peerError(error: McpError): Answer {
   const prefix = `MCP error ${error.code}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  const message = error.message.startsWith(prefix)
+    ? error.message.slice(prefix.length)
+    : error.message;
+  return {
+    error: { code: error.code, message, ...(error.data === undefined ? {} : { data: error.data }) },
+  };
 }
 
 /** Whether a rejection is the SDK's own timeout of a request that waited `timeoutMs`. */
