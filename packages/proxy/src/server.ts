@@ -286,7 +286,7 @@ const listResources: Route = async (core, params, call) => {
 };
 
 /** The methods the proxy takes on itself; every other one is forwarded as it came. */
-const ROUTES: Readonly<Record<string, Route>> = {
+const ROUTES: Readonly<Record<string, Route>> = Object.freeze({
   initialize: async (core, params) => reply(initializeResult(core, params)),
   'tools/list': listTools,
   'tools/call': callTool,
@@ -300,7 +300,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
     upstreamHasResources(core)
       ? replyOf(await call.forward(params))
       : reply({ resourceTemplates: [] }),
-};
+});
 
 /** A signal that aborts when either does. */
 function eitherOf(a: AbortSignal, b: AbortSignal | undefined): AbortSignal {
