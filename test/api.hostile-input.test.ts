@@ -153,6 +153,12 @@ const project: ProjectState = {
   calls: [{ ...emission, index: 1 }],
 };
 
+/** A response with one section of `a.ts`, the file it shows, and the section proved against it. */
+const sectionText = '**`a.ts`**\n```ts\n1\tline one\n2\tline two\n```\n';
+const sectionFile = () => adapter.fileSource('a.ts', content, fp);
+const provenSections = () =>
+  adapter.proveSections(adapter.findSections([sectionText]), [sectionFile()]);
+
 /**
  * A sample call for every exported function: `[args, kind]`. `tool` must never
  * throw; `developer` may throw a TypeError naming an argument. A new export
@@ -307,6 +313,23 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   formatRefreshOffer: { args: () => [[3, 1]], kind: 'tool' },
   formatCut: { args: () => ['a.ts', 12], kind: 'tool' },
   extractSymbols: { args: () => [content, 'a.ts'], kind: 'tool' },
+  fileSource: { args: () => ['a.ts', content, fp], kind: 'developer' },
+  exploreHeading: { args: () => ['**`a.ts`** — f'], kind: 'tool' },
+  findSections: { args: () => [[sectionText], adapter.exploreHeading], kind: 'tool' },
+  proveSections: {
+    args: () => [adapter.findSections([sectionText]), [sectionFile()]],
+    kind: 'tool',
+  },
+  filesToPlan: { args: () => [provenSections()], kind: 'tool' },
+  rewriteSections: {
+    args: () => [
+      [sectionText],
+      provenSections(),
+      main.planCall({ files: adapter.filesToPlan(provenSections()), prior: project }),
+      { header: 'Response #2', recorder: adapter.createEmissionRecorder({ projectRoot: '/repo' }) },
+    ],
+    kind: 'tool',
+  },
   // testing (developer-facing by nature; only the model is held to totality)
   linesOf: { args: () => [ranges('1-3')], kind: 'tool' },
   linesOfRange: { args: () => ranges('1-3'), kind: 'tool' },

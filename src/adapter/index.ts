@@ -7,6 +7,7 @@
 export { formatRefreshOffer, type PointerInput, type PointerWords } from '../dedup/pointer.js';
 export type { LineSymbolNode, SymbolKind, SymbolNode } from '../dedup/symbols.js';
 export type { Emission, FileEmission } from '../ledger/types.js';
+export { type FileSource, fileSource } from './file-source.js';
 export {
   type DuplicateReport,
   type MeasuredResponse,
@@ -34,4 +35,17 @@ export {
   renderMarkdown,
   renderRead,
 } from './render.js';
+export {
+  exploreHeading,
+  filesToPlan,
+  findSections,
+  type Heading,
+  type HeadingRule,
+  type NumberedLine,
+  type ProvenSection,
+  proveSections,
+  rewriteSections,
+  type Section,
+  type SectionBlock,
+} from './sections.js';
 export { extractSymbols } from './symbols.js';

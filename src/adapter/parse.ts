@@ -17,6 +17,7 @@ import { isNonNegativeInteger, readOr, stringOf } from '../boundary/read.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { readResponses } from './read-options.js';
+import { closesFence, exploreHeading, FENCE_OPEN, NUMBERED, numberedLine } from './sections.js';
 
 /**
  * One numbered source line as the response shows it.
@@ -46,13 +47,6 @@ export interface RenderedResponse {
   readonly sections: readonly RenderedSection[];
 }
 
-const HEADER = /^\*\*`([^`]+)`\*\*/;
-const FENCE_OPEN = /^(`{3,})[^`]*$/;
-// The text is the rest of the line, read with slice: a `.` would stop at a lone CR or a U+2028
-// inside the source line, and the line would go uncounted.
-const NUMBERED = /^(\d+)\t/;
-/** A `cat -n` line of a read: the number right-aligned, a tab. */
-const READ_LINE = /^ *(\d+)\t/;
 /** The `path:` line before each file of a several-file read. */
 const READ_PATH = /^([^\s`*>#:][^\s`]*):$/;
 /** A read's pointer: a path in backticks followed by the spans it names. */
@@ -67,12 +61,6 @@ interface Building {
   /** A read's section (`cat -n` lines, no header). */
   read: boolean;
 }
-
-/** A line number as the response prints it (digits, so never negative), or 0 when it is not one. */
-const lineNumber = (m: RegExpExecArray | null) => {
-  const n = m ? Number(m[1]) : 0;
-  return Number.isSafeInteger(n) ? n : 0;
-};
 
 /** The spans a pointer line names, into `section`. */
 function point(section: Building, line: string): void {
@@ -112,28 +100,22 @@ export function parseRenderedResponse(text: string, readPath = ''): RenderedResp
   };
   for (const raw of text.split('\n')) {
     if (fence !== '') {
-      const m = NUMBERED.exec(raw);
-      const n = lineNumber(m);
-      if (n > 0) {
-        // A '\r' stays part of its line (a CRLF file's lines end in one): never trimmed here.
-        current?.lines.push({ line: n, text: raw.slice(m![0].length) });
-        continue;
-      }
-      const closing = raw.trimEnd();
-      if (closing.length >= fence.length && /^`+$/.test(closing)) fence = '';
+      // A '\r' stays part of its line (a CRLF file's lines end in one): never trimmed here.
+      const numbered = numberedLine(raw);
+      if (numbered !== null) current?.lines.push({ line: numbered.n, text: numbered.text });
+      else if (closesFence(raw, fence)) fence = '';
       continue;
     }
-    const read = READ_LINE.exec(raw);
-    if (read !== null && (current === null || current.read)) {
-      const n = lineNumber(read);
+    if (NUMBERED.test(raw) && (current === null || current.read)) {
       current ??= open(path, true);
-      if (n > 0) current.lines.push({ line: n, text: raw.slice(read[0].length) });
+      const numbered = numberedLine(raw);
+      if (numbered !== null) current.lines.push({ line: numbered.n, text: numbered.text });
       continue;
     }
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const header = HEADER.exec(line);
-    if (header) {
-      current = open(header[1]!, false);
+    const header = exploreHeading(line);
+    if (header !== null) {
+      current = open(header.path, false);
       continue;
     }
     const fenced = FENCE_OPEN.exec(line);

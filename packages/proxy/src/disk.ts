@@ -3,8 +3,9 @@
  * root, so the proxy can check that the upstream's lines are that file's lines
  * and fingerprint the content they came from.
  *
- * A file read once is kept (its content, fingerprint and symbols) while its
- * identity on disk — device, inode, size, modification and change times to
+ * A file read once is kept by the root it was read under (each proxy opens
+ * its own: no file is shared between proxies of one process) — its content,
+ * fingerprint, lines and symbols — while its identity on disk — device, inode, size, modification and change times to
  * the nanosecond — stays the same, and only if it had not changed for a
  * second when it was read: a write within the clock's granularity of the read
  * could leave the times as they were, so such a file is read again next time.
@@ -20,8 +21,8 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync }
 import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fingerprint, type LineRange, symbolsInSpans } from 'span-ledger';
-import { extractSymbols } from 'span-ledger/adapter';
+import { fingerprint } from 'span-ledger';
+import { type FileSource, fileSource } from 'span-ledger/adapter';
 
 /**
  * The largest file the proxy reads to prove a section: 4 MiB. A file larger
@@ -46,39 +47,8 @@ export interface RootDir {
 export interface Root extends RootDir {
   /** Every directory, the first one first. */
   readonly dirs: readonly RootDir[];
-}
-
-/**
- * A file as it is on disk now.
- */
-export interface DiskFile {
-  /** The path relative to the root, with `/` separators: the ledger's key for the file. */
-  readonly name: string;
-  readonly content: string;
-  readonly fingerprint: string;
-  /** `content.split('\n')`: line N is `segments[N - 1]` (a final newline leaves one empty segment). */
-  readonly segments: readonly string[];
-  /**
-   * The names of the symbols declared in `spans` (the adapter's heuristic,
-   * run over those lines only: a pointer to 40 lines of a 5,000-line file
-   * scans 40 lines).
-   */
-  symbolsIn(spans: readonly LineRange[]): string[];
-}
-
-/**
- * The number of `file`'s last line (POSIX: a final newline ends the last
- * line, it does not start another): 0 for an empty file.
- *
- * @example
- * ```ts
- * lastLine(diskFile('a.ts', 'x\ny\n')); // 2
- * lastLine(diskFile('a.ts', 'x\ny'));   // 2
- * ```
- */
-export function lastLine(file: DiskFile): number {
-  if (file.content === '') return 0;
-  return file.segments.length - (file.content.endsWith('\n') ? 1 : 0);
+  /** The files read under it, kept between calls (each proxy opens its own root). */
+  readonly kept: FileCache;
 }
 
 /** Files kept between calls, and the bytes of content they may hold together. */
@@ -88,70 +58,67 @@ const CACHED_BYTES = 64 * 1024 * 1024;
 /** A file younger than this (since its last change) when read is read again next time. */
 const SETTLED_MS = 1000;
 
-interface Cached {
+/** A file kept, with its identity on disk when read and its bytes. */
+export interface Cached {
   readonly identity: string;
-  readonly file: DiskFile;
+  readonly file: FileSource;
   readonly bytes: number;
 }
 
-const cache = new Map<string, Cached>();
-let cachedBytes = 0;
-
-function remember(abs: string, entry: Cached): void {
-  const old = cache.get(abs);
-  if (old !== undefined) {
-    cache.delete(abs);
-    cachedBytes -= old.bytes;
-  }
-  cache.set(abs, entry);
-  cachedBytes += entry.bytes;
-  for (const [key, value] of cache) {
-    if (cache.size <= CACHED_FILES && cachedBytes <= CACHED_BYTES) break;
-    cache.delete(key);
-    cachedBytes -= value.bytes;
-  }
+/**
+ * Files read before, by absolute path, with the identity on disk they were
+ * read at: at most {@link CACHED_FILES} files and {@link CACHED_BYTES} bytes,
+ * the least recently kept going first.
+ */
+export interface FileCache {
+  get(abs: string): Cached | undefined;
+  keep(abs: string, entry: Cached): void;
+  forget(abs: string): void;
 }
 
 /**
- * A `DiskFile` for `content`: its fingerprint now, its symbols when asked.
+ * An empty {@link FileCache}.
  *
  * @example
  * ```ts
- * diskFile('src/a.ts', 'export const a = 1;\n').segments; // ['export const a = 1;', '']
+ * const kept = fileCache();
+ * kept.get('/repo/a.ts'); // undefined
  * ```
  */
-export function diskFile(name: string, content: string): DiskFile {
-  const segments = content.split('\n');
-  // The same spans come back call after call (a pointer to what one response sent): scanned once.
-  const scanned = new Map<string, readonly string[]>();
-  const declaredIn = (span: LineRange): readonly string[] => {
-    const key = `${span.start}-${span.end}`;
-    let names = scanned.get(key);
-    if (names === undefined) {
-      const text = segments.slice(span.start - 1, span.end).join('\n');
-      const nodes = extractSymbols(text, name).map((node) => ({
-        ...node,
-        start: node.start + span.start - 1,
-        end: node.end + span.start - 1,
-      }));
-      names = symbolsInSpans(nodes, [span]);
-      if (scanned.size < 256) scanned.set(key, names);
-    }
-    return names;
+export function fileCache(): FileCache {
+  const files = new Map<string, Cached>();
+  let bytes = 0;
+  const forget = (abs: string) => {
+    const old = files.get(abs);
+    if (old === undefined) return;
+    files.delete(abs);
+    bytes -= old.bytes;
   };
   return {
-    name,
-    content,
-    fingerprint: fingerprint(content),
-    segments,
-    symbolsIn(spans) {
-      const names: string[] = [];
-      for (const span of spans) {
-        for (const symbol of declaredIn(span)) if (!names.includes(symbol)) names.push(symbol);
+    get: (abs) => files.get(abs),
+    forget,
+    keep(abs, entry) {
+      forget(abs);
+      files.set(abs, entry);
+      bytes += entry.bytes;
+      for (const key of files.keys()) {
+        if (files.size <= CACHED_FILES && bytes <= CACHED_BYTES) break;
+        forget(key);
       }
-      return names;
     },
   };
+}
+
+/**
+ * A file's {@link FileSource} named `name`, with its fingerprint now.
+ *
+ * @example
+ * ```ts
+ * diskFile('src/a.ts', 'export const a = 1;\n').lineCount; // 1
+ * ```
+ */
+export function diskFile(name: string, content: string): FileSource {
+  return fileSource(name, content, fingerprint(content));
 }
 
 /**
@@ -197,7 +164,7 @@ export async function openRoots(
   }
   const [first] = opened;
   if (first === undefined) return { problem: 'no root was given' };
-  return { root: { ...first, dirs: opened } };
+  return { root: { ...first, dirs: opened, kept: fileCache() } };
 }
 
 /**
@@ -248,10 +215,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * @example
  * ```ts
  * const file = await readUnderRoot(root, 'src/cart.ts');
- * file?.segments[26]; // line 27
+ * file?.line(27);
  * ```
  */
-export async function readUnderRoot(root: Root, raw: unknown): Promise<DiskFile | null> {
+export async function readUnderRoot(root: Root, raw: unknown): Promise<FileSource | null> {
   return readNow(root, raw);
 }
 
@@ -261,7 +228,7 @@ export async function readUnderRoot(root: Root, raw: unknown): Promise<DiskFile 
  * through the thread pool would cost more than the call, and the non-blocking
  * open keeps a FIFO from ever holding the thread.
  */
-function readNow(root: Root, raw: unknown): DiskFile | null {
+function readNow(root: Root, raw: unknown): FileSource | null {
   if (typeof raw !== 'string' || raw === '' || raw.length > 4096 || raw.includes('\0')) return null;
   const abs = absolutePath(root, raw);
   let dir: RootDir | undefined;
@@ -283,8 +250,8 @@ function readNow(root: Root, raw: unknown): DiskFile | null {
     // Under the first directory: relative to it; under another: the absolute path, so no two files share a name.
     const name = (dir === root.dirs[0] ? rel : abs).split(sep).join('/');
     const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-    const kept = cache.get(abs);
-    if (kept !== undefined && kept.identity === identity && kept.file.name === name) {
+    const kept = root.kept.get(abs);
+    if (kept !== undefined && kept.identity === identity && kept.file.path === name) {
       return kept.file;
     }
     const readAt = Date.now();
@@ -292,9 +259,9 @@ function readNow(root: Root, raw: unknown): DiskFile | null {
     if (bytes.length > MAX_FILE_BYTES || bytes.includes(0)) return null;
     const file = diskFile(name, decoder.decode(bytes));
     if (readAt - Number(stat.ctimeMs) >= SETTLED_MS) {
-      remember(abs, { identity, file, bytes: bytes.length });
+      root.kept.keep(abs, { identity, file, bytes: bytes.length });
     } else {
-      cache.delete(abs);
+      root.kept.forget(abs);
     }
     return file;
   } catch {
@@ -318,8 +285,8 @@ function readNow(root: Root, raw: unknown): DiskFile | null {
 export function diskReader(
   root: Root,
   onOutside?: (raw: string) => void,
-): (raw: unknown) => Promise<DiskFile | null> {
-  const seen = new Map<string, Promise<DiskFile | null>>();
+): (raw: unknown) => Promise<FileSource | null> {
+  const seen = new Map<string, Promise<FileSource | null>>();
   return (raw) => {
     if (typeof raw !== 'string') return Promise.resolve(null);
     let got = seen.get(raw);

@@ -16,9 +16,14 @@
  */
 import { stat } from 'node:fs/promises';
 import type { CallPlan, FilePlan, LineRange, PlanCallFile } from 'span-ledger';
-import { type EmissionRecorder, renderRead } from 'span-ledger/adapter';
-import { absolutePath, type DiskFile, lastLine, MAX_FILE_BYTES } from './disk.js';
-import { formatCut, refreshOfferFor } from './library.js';
+import {
+  type EmissionRecorder,
+  type FileSource,
+  formatCut,
+  formatRefreshOffer,
+  renderRead,
+} from 'span-ledger/adapter';
+import { absolutePath, MAX_FILE_BYTES } from './disk.js';
 import type { Place, Profile, Reading, ToolResult } from './profile.js';
 import { textsOf, withTexts } from './profile.js';
 
@@ -52,20 +57,23 @@ function windowOf(args: Record<string, unknown>): Window | null {
  * (the file changed in between, or the window is one the proxy cannot map:
  * `tail` of a file with CRLF line ends, which the upstream rewrites).
  */
-function provenRange(file: DiskFile, window: Window, text: string): LineRange | null {
-  const last = lastLine(file);
+function provenRange(file: FileSource, window: Window, text: string): LineRange | null {
+  const last = file.lineCount;
   if (window.kind === 'whole')
     return text === file.content && last > 0 ? { start: 1, end: last } : null;
+  // Lines 1..n joined by '\n': the content up to the end of line n, without its '\n'.
+  const upTo = (n: number) => file.content.slice(0, file.chars(1, n)).replace(/\n$/, '');
   if (window.kind === 'head') {
     // headFile: the first n lines, joined by '\n', no newline after the last.
     const n = Math.min(window.n, last);
-    return n > 0 && text === file.segments.slice(0, n).join('\n') ? { start: 1, end: n } : null;
+    return n > 0 && text === upTo(n) ? { start: 1, end: n } : null;
   }
   // tailFile: CRLF → LF, then the last n pieces of a split on '\n' (a final newline is one of them).
   if (file.content.includes('\r')) return null;
-  const total = file.segments.length;
-  if (text !== file.segments.slice(-window.n).join('\n')) return null;
+  const total = last + (file.content === '' || file.content.endsWith('\n') ? 1 : 0);
   const start = Math.max(1, total - window.n + 1);
+  // Piece `start` begins after lines 1..start-1 (the empty piece after a final '\n' at the end).
+  if (text !== file.content.slice(start === 1 ? 0 : file.chars(1, start - 1))) return null;
   const end = Math.min(last, total);
   return start <= end ? { start, end } : null;
 }
@@ -94,15 +102,6 @@ function planOf(plan: CallPlan, name: string): FilePlan | undefined {
   return plan.files.find((file) => file.path === name);
 }
 
-/** The symbols the pointer of a read names, as nodes (`renderRead` picks those declared in the covered lines). */
-function symbolNodes(file: DiskFile, covered: readonly LineRange[]) {
-  return covered.flatMap((span) =>
-    file
-      .symbolsIn([span])
-      .map((name) => ({ name, kind: 'function' as const, start: span.start, end: span.start })),
-  );
-}
-
 /**
  * One proved read printed from its plan: the pointer and the new lines,
  * `cat -n` style, and the line that says so when the budget cut it (the
@@ -111,7 +110,7 @@ function symbolNodes(file: DiskFile, covered: readonly LineRange[]) {
  */
 function printRead(
   plan: FilePlan,
-  file: DiskFile,
+  file: FileSource,
   recorder: EmissionRecorder,
   refresh: boolean,
   generation: string | null,
@@ -119,7 +118,7 @@ function printRead(
   const { text } = renderRead({
     plan,
     content: file.content,
-    symbols: plan.render === 'full' ? undefined : symbolNodes(file, plan.covered),
+    symbols: plan.render === 'full' ? undefined : file.symbols(plan.covered),
     recorder,
     callIndex: null,
     generation,
@@ -131,7 +130,7 @@ function printRead(
 interface Part {
   readonly text: string;
   /** The proved file and the path as the client wrote it, when the part is one. */
-  readonly file?: DiskFile;
+  readonly file?: FileSource;
   readonly path?: string;
 }
 
@@ -143,7 +142,7 @@ interface Part {
 function splitParts(
   text: string,
   paths: readonly string[],
-  files: readonly (DiskFile | null)[],
+  files: readonly (FileSource | null)[],
 ): Part[] | null {
   const parts: Part[] = [];
   let at = 0;
@@ -229,13 +228,13 @@ async function readOne({ args, result, text, place }: ReadCall): Promise<Reading
   if (file === null || range === null)
     return { files: [], unproven: 1, write: () => ({ result, pointers: 0 }) };
   const files: PlanCallFile[] = [
-    { path: file.name, content: file.content, fingerprint: file.fingerprint, intended: [range] },
+    { path: file.path, content: file.content, fingerprint: file.fingerprint, intended: [range] },
   ];
   return {
     files,
     unproven: 0,
     write(plan, out) {
-      const planned = planOf(plan, file.name);
+      const planned = planOf(plan, file.path);
       if (planned === undefined) return { result, pointers: 0 };
       const printed = printRead(planned, file, out.recorder, true, plan.generation);
       const body = printed.text === '' ? `${formatCut(path, range.start)}\n` : printed.text;
@@ -251,14 +250,14 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
   const disk = await Promise.all(paths.map((p) => place.read(p)));
   const parts = splitParts(text, paths, disk);
   if (parts === null) return null;
-  const proved = parts.filter((part) => part.file !== undefined && lastLine(part.file) > 0);
-  const byName = new Map<string, DiskFile>();
-  for (const part of proved) byName.set(part.file!.name, part.file!);
+  const proved = parts.filter((part) => part.file !== undefined && part.file.lineCount > 0);
+  const byName = new Map<string, FileSource>();
+  for (const part of proved) byName.set(part.file!.path, part.file!);
   const files: PlanCallFile[] = [...byName.values()].map((file) => ({
-    path: file.name,
+    path: file.path,
     content: file.content,
     fingerprint: file.fingerprint,
-    intended: [{ start: 1, end: lastLine(file) }],
+    intended: [{ start: 1, end: file.lineCount }],
   }));
   return {
     files,
@@ -271,10 +270,10 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
       const printedNames = new Set<string>();
       const written = parts.map((part) => {
         const file = part.file;
-        if (file === undefined || printedNames.has(file.name)) return part.text;
-        const planned = planOf(plan, file.name);
+        if (file === undefined || printedNames.has(file.path)) return part.text;
+        const planned = planOf(plan, file.path);
         if (planned === undefined) return part.text;
-        printedNames.add(file.name);
+        printedNames.add(file.path);
         const printed = printRead(planned, file, out.recorder, false, plan.generation);
         if (printed.pointer) {
           pointers++;
@@ -282,7 +281,13 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
         }
         return `${part.path}:\n${printed.text === '' ? `${formatCut(part.path!, 1)}\n` : printed.text}`;
       });
-      const offer = pointers > 0 ? `\n${refreshOfferFor(cited, plan.generation)}\n` : '';
+      const offer =
+        pointers > 0
+          ? `\n${formatRefreshOffer(
+              [...cited].sort((a, b) => b - a),
+              plan.generation,
+            )}\n`
+          : '';
       const body = written.join('\n---\n') + offer;
       return {
         result: withTexts(result, [out.header === '' ? body : `${out.header}\n${body}`]),

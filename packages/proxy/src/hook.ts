@@ -619,14 +619,14 @@ async function givenBack(
         };
         const lines = spans.flatMap((span) => {
           const out: string[] = [];
-          for (let line = span.start; line <= span.end; line++) {
-            if (line - 1 < file.segments.length) {
-              out.push(`${line}\t${file.segments[line - 1]}`);
-              mine.chars += (file.segments[line - 1]?.length ?? 0) + 1;
-            }
+          const end = Math.min(span.end, file.lineCount);
+          for (let line = span.start; line <= end; line++) {
+            out.push(`${line}\t${file.line(line)}`);
           }
-          const end = Math.min(span.end, file.segments.length);
-          if (end >= span.start) mine.ranges.push({ start: span.start, end });
+          if (end >= span.start) {
+            mine.chars += file.chars(span.start, end);
+            mine.ranges.push({ start: span.start, end });
+          }
           return out;
         });
         if (lines.length > 0) {

@@ -5,9 +5,9 @@
  * recording) is the same for every profile and lives in `call.ts`.
  */
 import type { CallPlan, PlanCallFile } from 'span-ledger';
-import type { EmissionRecorder } from 'span-ledger/adapter';
+import type { EmissionRecorder, FileSource } from 'span-ledger/adapter';
 import type { ProfileName } from './args.js';
-import type { DiskFile, Root } from './disk.js';
+import type { Root } from './disk.js';
 
 /**
  * A tool as the upstream lists it (the fields the proxy reads).
@@ -44,7 +44,7 @@ export interface Reading {
 export interface Place {
   readonly root: Root;
   /** Reads a path under the root (once per call). */
-  readonly read: (path: string) => Promise<DiskFile | null>;
+  readonly read: (path: string) => Promise<FileSource | null>;
 }
 
 /**

@@ -5,10 +5,17 @@
  * differ only in which tools they take and which lines they read as headings.
  */
 import { READ_TOOL_LIMITS } from 'span-ledger';
-import { filesToPlan, findProven, writeSections } from './markdown.js';
+import {
+  exploreHeading,
+  filesToPlan,
+  findSections,
+  type Heading,
+  type HeadingRule,
+  proveSections,
+  rewriteSections,
+} from 'span-ledger/adapter';
 import type { Profile, ToolInfo } from './profile.js';
 import { textsOf, withTexts } from './profile.js';
-import type { Heading, HeadingRule } from './sections.js';
 
 /**
  * Ledger bounds for a proxy: the read-tool preset (a long view, bounded by
@@ -22,8 +29,6 @@ export const PROXY_LIMITS = /* @__PURE__ */ Object.freeze({
   maxProjects: 64,
 });
 
-/** `` **`src/a.ts`** `` or `` **`src/a.ts`** — symbols ``: an explore file section. */
-const EXPLORE = /^\*\*`([^`\n]+)`\*\*(?: — .*)?$/;
 /** `**Location:** src/a.ts:27`: a node section (its fence follows the signature). */
 const LOCATION = /^\*\*Location:\*\* (.+?):\d+(?: — .*)?$/;
 /** `**src/a.ts** — 52 lines, …`: a node file read (bare numbered lines follow). */
@@ -40,8 +45,10 @@ const FILE_VIEW = /^\*\*([^*`\n]+)\*\* — \d+ lines?, /;
  * ```
  */
 export const codegraphHeading: HeadingRule = (line) => {
-  const explore = EXPLORE.exec(line) ?? LOCATION.exec(line);
-  if (explore !== null) return { path: explore[1]!, bare: false };
+  const explore = exploreHeading(line);
+  if (explore !== null) return explore;
+  const location = LOCATION.exec(line);
+  if (location !== null) return { path: location[1]!, bare: false };
   const file = FILE_VIEW.exec(line);
   return file !== null ? { path: file[1]!, bare: true } : null;
 };
@@ -62,8 +69,8 @@ const BOLD = /^\*\*([^*\s]+)\*\*(?:[ :—-].*)?$/;
  * ```
  */
 export const genericHeading: HeadingRule = (line): Heading | null => {
-  const explore = EXPLORE.exec(line);
-  if (explore !== null) return { path: explore[1]!, bare: false };
+  const explore = exploreHeading(line);
+  if (explore !== null) return explore;
   const named = ATX.exec(line) ?? BOLD.exec(line);
   return named !== null && PATH_LIKE.test(named[1]!) ? { path: named[1]!, bare: false } : null;
 };
@@ -80,13 +87,15 @@ function sectioned(
     tools,
     async read(_tool, _args, result, place) {
       const texts = textsOf(result);
-      const found = await findProven(texts, heading, place.read);
-      if (found.length === 0) return null;
+      const sections = findSections(texts, heading);
+      if (sections.length === 0) return null;
+      const read = await Promise.all(sections.map((section) => place.read(section.path)));
+      const proven = proveSections(sections, read);
       return {
-        files: filesToPlan(found),
-        unproven: found.filter((f) => f.file === null).length,
+        files: filesToPlan(proven),
+        unproven: proven.filter((section) => section.file === null).length,
         write(plan, out) {
-          const written = writeSections(texts, found, plan, out);
+          const written = rewriteSections(texts, proven, plan, out);
           return { result: withTexts(result, written.texts), pointers: written.pointers };
         },
       };

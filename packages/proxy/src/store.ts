@@ -20,9 +20,8 @@ import type {
 } from 'span-ledger';
 import { createSessionStore } from 'span-ledger';
 import { connectRedis, type RedisClientLike, redisBackend } from 'span-ledger/redis';
-import type { SharedStoreBackend } from 'span-ledger/shared';
+import { createSharedSessionStore, type SharedStoreBackend } from 'span-ledger/shared';
 import { principalPart } from './context.js';
-import { createSharedSessionStore } from './library.js';
 
 /**
  * The one handle that takes a record back: a call that recorded its response

@@ -8,9 +8,17 @@
  * It touches nothing outside: a store of its own, no disk, no upstream.
  */
 import { createSessionStore, planCall } from 'span-ledger';
-import { createEmissionRecorder, formatResponseHeader, renderRead } from 'span-ledger/adapter';
+import {
+  createEmissionRecorder,
+  type FileSource,
+  filesToPlan,
+  findSections,
+  formatResponseHeader,
+  proveSections,
+  renderRead,
+  rewriteSections,
+} from 'span-ledger/adapter';
 import { diskFile } from './disk.js';
-import { filesToPlan, findProven, writeSections } from './markdown.js';
 import { codegraphHeading, PROXY_LIMITS } from './sectioned.js';
 
 /** About 1,000 lines of TypeScript-shaped source: classes, methods, comments, strings, nesting. */
@@ -41,9 +49,9 @@ function sampleSource(): string {
   return `${lines.join('\n')}\n`;
 }
 
-function numbered(file: { segments: readonly string[] }, from: number, to: number): string {
+function numbered(file: FileSource, from: number, to: number): string {
   const out: string[] = [];
-  for (let n = from; n <= to; n++) out.push(`${n}\t${file.segments[n - 1]}`);
+  for (let n = from; n <= to; n++) out.push(`${n}\t${file.line(n)}`);
   return out.join('\n');
 }
 
@@ -62,8 +70,8 @@ export async function warmUp(): Promise<void> {
     const store = createSessionStore(PROXY_LIMITS);
     for (let round = 0; round < 3; round++) {
       const file = diskFile('warm/sample.ts', content);
-      file.symbolsIn([{ start: 1, end: 600 }]);
-      const last = file.segments.length - 1;
+      file.symbols([{ start: 1, end: 600 }]);
+      const last = file.lineCount;
       const text = [
         '**Exploration: warm-up**',
         '',
@@ -74,7 +82,11 @@ export async function warmUp(): Promise<void> {
         '```',
         '',
       ].join('\n');
-      const found = await findProven([text], codegraphHeading, async () => file);
+      const sections = findSections([text], codegraphHeading);
+      const found = proveSections(
+        sections,
+        sections.map(() => file),
+      );
       const prior = store.project('/warm', 'warm');
       const plan = planCall({
         files: filesToPlan(found),
@@ -83,7 +95,7 @@ export async function warmUp(): Promise<void> {
       });
       const recorder = createEmissionRecorder({ projectRoot: '/warm', query: 'warm-up' });
       const header = formatResponseHeader({ callIndex: plan.callIndex, context: 'warm-up-token' });
-      const written = writeSections([text], found, plan, { header, recorder });
+      const written = rewriteSections([text], found, plan, { header, recorder });
       const read = plan.files[0];
       if (read !== undefined) {
         renderRead({
