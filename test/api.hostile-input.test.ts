@@ -321,6 +321,21 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
     kind: 'tool',
   },
   filesToPlan: { args: () => [provenSections()], kind: 'tool' },
+  rewriteReads: {
+    args: () => [
+      [{ text: content, file: sectionFile(), path: 'a.ts', first: 1 }],
+      main.planCall({
+        files: [{ path: 'a.ts', content, intended: ranges('1-3') }],
+        prior: project,
+      }),
+      {
+        header: 'Response #2',
+        recorder: adapter.createEmissionRecorder({ projectRoot: '/repo' }),
+        several: true,
+      },
+    ],
+    kind: 'tool',
+  },
   rewriteSections: {
     args: () => [
       [sectionText],

@@ -44,6 +44,8 @@ export {
   type NumberedLine,
   type ProvenSection,
   proveSections,
+  type ReadPart,
+  rewriteReads,
   rewriteSections,
   type Section,
   type SectionBlock,

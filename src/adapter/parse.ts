@@ -10,6 +10,10 @@
  * the replay, tests that check a recorder against the text); it is not a
  * general markdown parser. Text outside sections, fences without numbered
  * lines and lines that are not numbered are ignored, never guessed at.
+ * Headings, fences and numbered lines are read by the section grammar's
+ * rules (`sections.ts`), the ones a proxy rewrites responses by; it only
+ * reads more leniently (every numbered line of a fence counts, whatever else
+ * the fence holds), since it measures what was received.
  */
 
 import { frozenEach } from '../boundary/freeze.js';

@@ -17,14 +17,14 @@
 import { contained, readOr } from '../boundary/read.js';
 import type { PlanCallFile } from '../dedup/plan-call.js';
 import type { FilePlan } from '../dedup/plan-file.js';
-import { formatPointer, refreshOffer } from '../dedup/pointer.js';
+import { refreshOffer, writePointer } from '../dedup/pointer.js';
 import { symbolNames } from '../dedup/symbols.js';
 import { rangesCover } from '../ranges/cover.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import type { FileSource } from './file-source.js';
 import type { EmissionRecorder } from './recorder.js';
-import { formatCut } from './render.js';
+import { formatCut, renderRead } from './render.js';
 
 /**
  * One numbered line of a block.
@@ -329,13 +329,14 @@ function pointerFor(
   const t = plan.thresholds;
   const compact = covered.every((r) => r.end - r.start + 1 < t.minCoveredLines);
   const write = (names: readonly string[]) =>
-    formatPointer({
+    writePointer({
       path,
       covered,
       symbols: names,
       partial,
       calls: plan.coveredBy,
       generation,
+      refresh: false,
       compact,
       maxSpansInPointer: t.maxSpansInPointer,
       maxSymbolsInPointer: t.maxSymbolsInPointer,
@@ -467,9 +468,10 @@ function applied(text: string, edits: readonly Edit[]): string {
  * ```ts
  * import { createSessionStore, fingerprint, planCall } from 'span-ledger';
  *
- * const content = 'export const a = 1;\nexport const b = 2;\n';
+ * const lines = Array.from({ length: 10 }, (_, i) => `// step ${i + 1}`);
+ * const content = `${lines.join('\n')}\n`;
  * const file = fileSource('a.ts', content, fingerprint(content));
- * const text = '**`a.ts`**\n```ts\n1\texport const a = 1;\n2\texport const b = 2;\n```\n';
+ * const text = `**\`a.ts\`**\n\`\`\`ts\n${lines.map((line, i) => `${i + 1}\t${line}`).join('\n')}\n\`\`\`\n`;
  * const store = createSessionStore();
  * const answer = () => {
  *   const proven = proveSections(findSections([text]), [file]);
@@ -482,9 +484,9 @@ function applied(text: string, edits: readonly Edit[]): string {
  *   store.record(recorder.finish(texts[0]?.length ?? 0));
  *   return texts[0] ?? '';
  * };
- * answer(); // → 'Response #1\n**`a.ts`**\n```ts\n1\texport const a = 1;\n2\texport const b = 2;\n```\n'
+ * answer() === `Response #1\n${text}`; // true
  * answer().split('\n').slice(0, 3);
- * // → ['Response #2', '**`a.ts`**', '> `a.ts` L1-2: unchanged, sent in #1.']
+ * // → ['Response #2', '**`a.ts`**', '> Sent in response #1 of this conversation: `a.ts` L1-10. The file is unchanged since.']
  * ```
  */
 export function rewriteSections(
@@ -529,15 +531,139 @@ function rewrite(
     if (written !== null) edits[section.text]!.push(editOf(texts[section.text]!, section, written));
   }
   const result = texts.map((text, i) => applied(text, edits[i]!));
-  if (out.header !== '' && result.length > 0) result[0] = `${out.header}\n${result[0]}`;
+  const offer = pointers > 0 ? cited : null;
+  return { texts: framed(result, out.header, offer, plan.generation), pointers };
+}
+
+/**
+ * `texts` framed as a response: the header (when not `''`) as the first line
+ * of the first, and the refresh offer for the `cited` responses (`null`:
+ * none) once, after the last one's last byte, which stays as it was.
+ */
+function framed(
+  texts: string[],
+  header: string,
+  cited: ReadonlySet<number> | null,
+  generation: string | null,
+): string[] {
+  const result = [...texts];
+  if (header !== '' && result.length > 0) result[0] = `${header}\n${result[0]}`;
   const last = result.length - 1;
-  if (pointers > 0 && last >= 0) {
+  if (cited !== null && last >= 0) {
     const offer = refreshOffer(
       [...cited].sort((a, b) => b - a),
-      plan.generation,
+      generation,
     );
     const text = result[last]!;
     result[last] = text.endsWith('\n') ? `${text}\n${offer}\n` : `${text}\n\n${offer}`;
   }
-  return { texts: result, pointers };
+  return result;
+}
+
+/**
+ * One part of a read tool's answer: a file it read, or text it keeps.
+ */
+export interface ReadPart {
+  /** The part as the upstream wrote it: kept when it is not proved, or its file was printed before. */
+  readonly text: string;
+  /** The file the part was proved against, or `null`. */
+  readonly file: FileSource | null;
+  /** The path as the client spelled it: the `path:` line of a several-file read, and the cut line's. */
+  readonly path: string;
+  /** The first line the read asked for: the cut line names it when nothing of the read is printed. */
+  readonly first: number;
+}
+
+/** A proved read printed from its plan (`renderRead`, with the file's own symbols), and whether it points. */
+function printRead(plan: FilePlan, file: FileSource, refresh: boolean, w: ReadWriting) {
+  const { text } = renderRead({
+    plan,
+    content: file.content,
+    symbols: plan.render === 'full' ? undefined : file.symbols(plan.covered),
+    recorder: w.recorder,
+    callIndex: null,
+    generation: w.generation,
+    refresh,
+  });
+  return { text, pointer: plan.render !== 'full' && plan.covered.length > 0 };
+}
+
+/** What printing the parts of a read needs beyond the parts. */
+interface ReadWriting {
+  readonly recorder: EmissionRecorder;
+  readonly generation: string | null;
+}
+
+/**
+ * Writes a read tool's answer again from the call's plan, the way agent
+ * harnesses print files: each proved part as `renderRead` prints it (the
+ * pointer above the lines not sent before, `cat -n` numbering, the cut
+ * line), or the cut line alone when nothing of it is left; other parts as
+ * they were. A one-file read (`several: false`, one part) is its printed
+ * part, its pointer ending with the refresh offer; a several-file read puts
+ * `path:` before each part, joins them with `---` lines, prints a file once
+ * and makes the refresh offer once, after its last byte. The header (when
+ * not `''`) opens the answer. Every span sent is reported to `recorder`.
+ * Never throws: input it cannot read leaves the parts as they were.
+ *
+ * @example
+ * ```ts
+ * import { createSessionStore, fingerprint, planCall } from 'span-ledger';
+ *
+ * const content = 'export function add(a, b) {\n  return a + b;\n}\n'.repeat(4); // 12 lines
+ * const file = fileSource('add.js', content, fingerprint(content));
+ * const store = createSessionStore();
+ * const read = () => {
+ *   const intended = [{ start: 1, end: 12 }];
+ *   const prior = store.project('/repo');
+ *   const plan = planCall({ files: [{ ...file, intended }], prior, holdBack: false });
+ *   const recorder = createEmissionRecorder({ projectRoot: '/repo' });
+ *   recorder.numbered(plan.callIndex, plan.generation);
+ *   const header = formatResponseHeader({ callIndex: plan.callIndex });
+ *   const parts = [{ text: content, file, path: 'add.js', first: 1 }];
+ *   const { text } = rewriteReads(parts, plan, { header, recorder, several: false });
+ *   store.record(recorder.finish(text.length));
+ *   return text;
+ * };
+ * read().split('\n').slice(0, 2); // ['Response #1', '     1\texport function add(a, b) {']
+ * read(); // → 'Response #2\n'
+ * //   + 'Sent in response #1 of this conversation: `add.js` L1-12 (add). The file is unchanged since.'
+ * //   + ' If response #1 is no longer in your context, call this tool again with `refresh: [1]`.\n'
+ * ```
+ */
+export function rewriteReads(
+  parts: readonly ReadPart[],
+  plan: { readonly files: readonly FilePlan[]; readonly generation: string | null },
+  out: { readonly header: string; readonly recorder: EmissionRecorder; readonly several: boolean },
+): { text: string; pointers: number } {
+  const kept = () => parts.map((part) => part.text).join(out.several ? '\n---\n' : '');
+  const fallback = { text: readOr(kept, ''), pointers: 0 };
+  return readOr(() => rewriteParts(parts, plan, out), fallback);
+}
+
+function rewriteParts(
+  parts: readonly ReadPart[],
+  plan: { readonly files: readonly FilePlan[]; readonly generation: string | null },
+  out: { readonly header: string; readonly recorder: EmissionRecorder; readonly several: boolean },
+): { text: string; pointers: number } {
+  const w = { recorder: out.recorder, generation: plan.generation };
+  const cited = new Set<number>();
+  const printed = new Set<string>();
+  let pointers = 0;
+  const written = parts.map((part) => {
+    const { file } = part;
+    const filePlan = file === null ? undefined : plan.files.find((f) => f.path === file.path);
+    if (file === null || filePlan === undefined || printed.has(file.path)) return part.text;
+    printed.add(file.path);
+    const read = printRead(filePlan, file, !out.several, w);
+    if (read.pointer) {
+      pointers++;
+      for (const n of filePlan.coveredBy) cited.add(n);
+    }
+    const body = read.text === '' ? `${formatCut(part.path, part.first)}\n` : read.text;
+    return out.several ? `${part.path}:\n${body}` : body;
+  });
+  const text = written.join(out.several ? '\n---\n' : '');
+  const offer = out.several && pointers > 0 ? cited : null;
+  return { text: framed([text], out.header, offer, plan.generation)[0]!, pointers };
 }

@@ -5,7 +5,8 @@
  * exactly the window of the file as it is on disk — is planned as one read
  * (no hold-back: an unchanged re-read answers with the pointer alone) and
  * printed the way agent harnesses print files (`cat -n` numbering), with the
- * library's pointer above the new lines.
+ * library's pointer above the new lines: the section grammar's
+ * `rewriteReads` writes it, header, pointer, cut line and refresh offer.
  *
  * Before a call goes upstream the proxy refuses, with one line, what would
  * hang or flood it: a path that is not a regular file (a FIFO blocks the
@@ -15,14 +16,8 @@
  * `read_multiple_files` sends each path once.
  */
 import { stat } from 'node:fs/promises';
-import type { CallPlan, FilePlan, LineRange, PlanCallFile } from 'span-ledger';
-import {
-  type EmissionRecorder,
-  type FileSource,
-  formatCut,
-  formatRefreshOffer,
-  renderRead,
-} from 'span-ledger/adapter';
+import type { LineRange, PlanCallFile } from 'span-ledger';
+import { type FileSource, type ReadPart, rewriteReads } from 'span-ledger/adapter';
 import { absolutePath, MAX_FILE_BYTES } from './disk.js';
 import type { Place, Profile, Reading, ToolResult } from './profile.js';
 import { textsOf, withTexts } from './profile.js';
@@ -97,43 +92,6 @@ async function refusal(place: Place, path: unknown, whole: boolean): Promise<str
   return null;
 }
 
-/** The plan's file `name`. */
-function planOf(plan: CallPlan, name: string): FilePlan | undefined {
-  return plan.files.find((file) => file.path === name);
-}
-
-/**
- * One proved read printed from its plan: the pointer and the new lines,
- * `cat -n` style, and the line that says so when the budget cut it (the
- * library's renderer writes both). `refresh`: the pointer ends with the
- * refresh offer (a read of one file; a several-file read offers it once).
- */
-function printRead(
-  plan: FilePlan,
-  file: FileSource,
-  recorder: EmissionRecorder,
-  refresh: boolean,
-  generation: string | null,
-): { text: string; pointer: boolean } {
-  const { text } = renderRead({
-    plan,
-    content: file.content,
-    symbols: plan.render === 'full' ? undefined : file.symbols(plan.covered),
-    recorder,
-    callIndex: null,
-    generation,
-    refresh,
-  });
-  return { text, pointer: plan.render !== 'full' && plan.covered.length > 0 };
-}
-
-interface Part {
-  readonly text: string;
-  /** The proved file and the path as the client wrote it, when the part is one. */
-  readonly file?: FileSource;
-  readonly path?: string;
-}
-
 /**
  * `read_multiple_files`' text in its parts (`<path>:\n<content>\n` or
  * `<path>: Error - …`, joined by `\n---\n`), each proved or kept as written;
@@ -143,8 +101,8 @@ function splitParts(
   text: string,
   paths: readonly string[],
   files: readonly (FileSource | null)[],
-): Part[] | null {
-  const parts: Part[] = [];
+): ReadPart[] | null {
+  const parts: ReadPart[] = [];
   let at = 0;
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i]!;
@@ -157,7 +115,7 @@ function splitParts(
     if (file != null && text.startsWith(`${head}${file.content}\n`, at)) {
       const end = at + head.length + file.content.length + 1;
       if (ends(end)) {
-        parts.push({ text: text.slice(at, end), file, path });
+        parts.push({ text: text.slice(at, end), file, path, first: 1 });
         at = end + 5;
         continue;
       }
@@ -165,7 +123,7 @@ function splitParts(
     if (!text.startsWith(head, at) && !text.startsWith(`${path}: Error - `, at)) return null;
     const end = separator === null ? text.length : text.indexOf(separator, at + path.length);
     if (end < 0) return null;
-    parts.push({ text: text.slice(at, end) });
+    parts.push({ text: text.slice(at, end), file: null, path, first: 1 });
     at = end + 5;
   }
   return parts.length > 0 && at >= text.length ? parts : null;
@@ -234,12 +192,9 @@ async function readOne({ args, result, text, place }: ReadCall): Promise<Reading
     files,
     unproven: 0,
     write(plan, out) {
-      const planned = planOf(plan, file.path);
-      if (planned === undefined) return { result, pointers: 0 };
-      const printed = printRead(planned, file, out.recorder, true, plan.generation);
-      const body = printed.text === '' ? `${formatCut(path, range.start)}\n` : printed.text;
-      const next = out.header === '' ? body : `${out.header}\n${body}`;
-      return { result: withTexts(result, [next]), pointers: printed.pointer ? 1 : 0 };
+      const part = { text, file, path, first: range.start };
+      const written = rewriteReads([part], plan, { ...out, several: false });
+      return { result: withTexts(result, [written.text]), pointers: written.pointers };
     },
   };
 }
@@ -250,9 +205,9 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
   const disk = await Promise.all(paths.map((p) => place.read(p)));
   const parts = splitParts(text, paths, disk);
   if (parts === null) return null;
-  const proved = parts.filter((part) => part.file !== undefined && part.file.lineCount > 0);
   const byName = new Map<string, FileSource>();
-  for (const part of proved) byName.set(part.file!.path, part.file!);
+  for (const { file } of parts)
+    if (file !== null && file.lineCount > 0) byName.set(file.path, file);
   const files: PlanCallFile[] = [...byName.values()].map((file) => ({
     path: file.path,
     content: file.content,
@@ -261,38 +216,11 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
   }));
   return {
     files,
-    unproven: parts.filter(
-      (part) => part.file === undefined && !/^[^\n]*: Error - /.test(part.text),
-    ).length,
+    unproven: parts.filter((part) => part.file === null && !/^[^\n]*: Error - /.test(part.text))
+      .length,
     write(plan, out) {
-      let pointers = 0;
-      const cited = new Set<number>();
-      const printedNames = new Set<string>();
-      const written = parts.map((part) => {
-        const file = part.file;
-        if (file === undefined || printedNames.has(file.path)) return part.text;
-        const planned = planOf(plan, file.path);
-        if (planned === undefined) return part.text;
-        printedNames.add(file.path);
-        const printed = printRead(planned, file, out.recorder, false, plan.generation);
-        if (printed.pointer) {
-          pointers++;
-          for (const n of planned.coveredBy) cited.add(n);
-        }
-        return `${part.path}:\n${printed.text === '' ? `${formatCut(part.path!, 1)}\n` : printed.text}`;
-      });
-      const offer =
-        pointers > 0
-          ? `\n${formatRefreshOffer(
-              [...cited].sort((a, b) => b - a),
-              plan.generation,
-            )}\n`
-          : '';
-      const body = written.join('\n---\n') + offer;
-      return {
-        result: withTexts(result, [out.header === '' ? body : `${out.header}\n${body}`]),
-        pointers,
-      };
+      const written = rewriteReads(parts, plan, { ...out, several: true });
+      return { result: withTexts(result, [written.text]), pointers: written.pointers };
     },
   };
 }
