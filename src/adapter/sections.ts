@@ -14,7 +14,7 @@
  * passes through as it is. `measureDuplicates` reads responses with the same
  * fences, numbered lines and headings.
  */
-import { contained, readOr } from '../boundary/read.js';
+import { readOr } from '../boundary/read.js';
 import type { PlanCallFile } from '../dedup/plan-call.js';
 import type { FilePlan } from '../dedup/plan-file.js';
 import { refreshOffer, writePointer } from '../dedup/pointer.js';
@@ -99,6 +99,7 @@ const MARKER = /^(?:\.\.\.|…)/;
 
 /** Whether `line` closes a fence opened by `fence` (its backticks): backticks alone, at least as many. */
 export function closesFence(line: string, fence: string): boolean {
+  if (line.charCodeAt(0) !== 96) return false;
   const closing = line.trimEnd();
   return closing.length >= fence.length && /^`+$/.test(closing);
 }
@@ -142,11 +143,11 @@ function fenceLines(inner: readonly string[]): NumberedLine[] | null {
   return lines.length > 0 ? lines : null;
 }
 
-/** A heading rule read once: a host's function contained (a throw or junk reads as no heading). */
+/** A heading rule read once: a host's function, whose answer is read as a heading only when it names a path. */
 function readHeadingRule(raw: unknown): HeadingRule {
   if (typeof raw !== 'function') return exploreHeading;
   return (line) => {
-    const got = contained(raw, undefined, [line]) as Heading | null | undefined;
+    const got = (raw as HeadingRule)(line);
     const path = got?.path;
     return typeof path === 'string' && path !== '' ? { path, bare: got!.bare === true } : null;
   };
@@ -299,7 +300,7 @@ export function filesToPlan(proven: readonly ProvenSection[]): PlanCallFile[] {
         entry = { file, lines: [] };
         files.set(file.path, entry);
       }
-      for (const line of block.lines) entry.lines.push({ start: line.n, end: line.n });
+      for (const span of spansOf(block.lines)) entry.lines.push(span);
     }
     return [...files.values()].map(({ file, lines }) => ({
       path: file.path,
@@ -358,9 +359,17 @@ interface Writing {
   readonly countPointer: (calls: readonly number[]) => void;
 }
 
-/** Runs of the lines' numbers (climbing), as ranges. */
-const runsOf = (lines: readonly NumberedLine[]) =>
-  mergeRanges(lines.map((line) => ({ start: line.n, end: line.n })));
+/** The spans numbered lines (climbing) stand for: one per run of consecutive numbers. */
+function spansOf(lines: readonly NumberedLine[]): LineRange[] {
+  const spans: LineRange[] = [];
+  for (const { n } of lines) {
+    const last = spans[spans.length - 1];
+    if (last !== undefined && n === last.end + 1)
+      spans[spans.length - 1] = { start: last.start, end: n };
+    else spans.push({ start: n, end: n });
+  }
+  return spans;
+}
 
 /** The chars of a set of spans of `file`. */
 function charsOf(file: FileSource, spans: readonly LineRange[]): number {
@@ -395,7 +404,7 @@ function writeBlock(section: Section, w: Writing): string | null {
   const emit = own.filter((line) => rangesCover(plan.emit, line.n));
   const covered =
     plan.render === 'full' ? [] : own.filter((line) => rangesCover(plan.covered, line.n));
-  const runs = runsOf(emit);
+  const runs = spansOf(emit);
   for (const run of runs)
     w.recorder.source(file.path, run, file.chars(run.start, run.end), file.fingerprint);
   for (const line of own) shown.add(line.n);
@@ -404,10 +413,13 @@ function writeBlock(section: Section, w: Writing): string | null {
   if (own.length === 0) return '';
 
   const parts: string[] = [];
-  if (covered.length > 0) parts.push(quotedPointer(section, w, runsOf(covered), emit.length > 0));
+  if (covered.length > 0) parts.push(quotedPointer(section, w, spansOf(covered), emit.length > 0));
   const { opener, closer } = section.block;
+  let at = 0;
   for (const run of runs) {
-    const raws = emit.filter((line) => line.n >= run.start && line.n <= run.end).map((l) => l.raw);
+    // `emit` climbs, and each run is the next of its lines.
+    const count = run.end - run.start + 1;
+    const raws = emit.slice(at, (at += count)).map((line) => line.raw);
     parts.push(opener === null ? raws.join('\n') : `${opener}\n${raws.join('\n')}\n${closer}`);
   }
   const missing = own.find(
