@@ -83,7 +83,7 @@ describe('findSections', () => {
     expect(found!.block.opener).toBeNull();
   });
 
-  it('reads junk as no sections, and a heading rule that throws as no heading', () => {
+  it('reads junk as no sections, and finds none with a heading rule that throws', () => {
     expect(findSections(7 as never)).toEqual([]);
     expect(findSections([7 as never, section(1, 2)])).toHaveLength(1);
     const throwing: HeadingRule = () => {

@@ -216,7 +216,7 @@ function sectionsOf(text: string, index: number, heading: HeadingRule): Section[
  * block; another heading first takes its place — and a block with no heading
  * before it is not a section. A fence closes on a line of at least as many
  * backticks alone. Never throws: what is not a list of strings holds no
- * sections, and a heading rule that throws reads as no heading.
+ * sections, and a heading rule that throws finds none.
  *
  * @example
  * ```ts
