@@ -5,6 +5,7 @@
  * extractor for hosts without an index of their own.
  */
 export { formatRefreshOffer, type PointerInput, type PointerWords } from '../dedup/pointer.js';
+export { type PointerChoice, pointerOrLines } from '../dedup/policy.js';
 export type { LineSymbolNode, SymbolKind, SymbolNode } from '../dedup/symbols.js';
 export type { Emission, FileEmission } from '../ledger/types.js';
 export { type FileSource, fileSource } from './file-source.js';

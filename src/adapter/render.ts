@@ -21,6 +21,7 @@ import {
   responseLabel,
   symbolList,
 } from '../dedup/pointer.js';
+import { choosePointer } from '../dedup/policy.js';
 import { type LineSymbolNode, type SymbolNode, symbolNames } from '../dedup/symbols.js';
 import type { DedupThresholds } from '../dedup/thresholds.js';
 import type { LineRange } from '../ranges/range.js';
@@ -319,10 +320,9 @@ interface Shown {
 }
 
 /**
- * Clips a planned file to its content and writes its pointer — compact when
- * every covered run is shorter than `minCoveredLines` (whole small sections),
- * naming its symbols only while it stays at most half their chars — and
- * reports the pointer's spans.
+ * Clips a planned file to its content and writes its pointer (the pointer
+ * policy picks its form and whether it names symbols), and reports the
+ * pointer's spans.
  */
 function show(
   file: PlannedFile,
@@ -336,26 +336,24 @@ function show(
   const emit = clipToLines(file.emit, lines.lineCount);
   const covered = file.render === 'full' ? [] : clipToLines(file.covered, lines.lineCount);
   if (covered.length === 0) return { lines, emit, covered, pointer: '' };
-  const t = file.thresholds;
-  const compact = covered.every((r) => r.end - r.start < t.minCoveredLines - 1);
-  const write = (symbols: string[]) =>
-    pointer({
+  const text = choosePointer(
+    {
       path: file.path,
       covered,
-      symbols,
+      chars: charsOf(lines, covered),
+      whole: true,
+      symbols: symbolNames(source.symbols, covered),
       partial: emit.length > 0,
       calls: file.coveredBy,
       generation,
       refresh,
-      compact,
-      maxSpansInPointer: t.maxSpansInPointer,
-      maxSymbolsInPointer: t.maxSymbolsInPointer,
-    });
-  const symbols = symbolNames(source.symbols, covered);
-  let text = write(symbols);
-  if (compact && symbols.length > 0 && 2 * text.length > charsOf(lines, covered)) text = write([]);
+      thresholds: file.thresholds,
+      planned: true,
+    },
+    pointer,
+  );
   reporter.pointer(file.path, covered, file.fingerprint);
-  return { lines, emit, covered, pointer: text };
+  return { lines, emit, covered, pointer: text ?? '' };
 }
 
 /** A file's section and the responses its pointer cites (`null`: no pointer); `null` when it shows nothing. */

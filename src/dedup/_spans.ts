@@ -4,11 +4,6 @@
  */
 import type { LineRange } from '../ranges/range.js';
 
-/** Whether a held run is long enough to earn a pointer of its own. */
-export function earnsPointer(run: LineRange, minCoveredLines: number): boolean {
-  return run.end - run.start + 1 >= minCoveredLines;
-}
-
 /** Whether two normalized sets share a line: one walk, nothing allocated. */
 export function shareALine(a: readonly LineRange[], b: readonly LineRange[]): boolean {
   let i = 0;

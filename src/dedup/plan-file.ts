@@ -19,9 +19,10 @@ import {
   type LineIndex,
 } from '../text/lines.js';
 import { TOKEN_UNITS } from '../text/tokens.js';
-import { earnsPointer, minus, shareALine } from './_spans.js';
+import { minus, shareALine } from './_spans.js';
 import type { DedupGate, GateDecision, GateReason, GateVerdict } from './gates.js';
 import { writePointer } from './pointer.js';
+import { choosePointer, pointerForm } from './policy.js';
 import { type FileInput, type PlanSettings, readPlanFile } from './read-input.js';
 import type { DedupThresholds } from './thresholds.js';
 
@@ -178,6 +179,7 @@ function gatesAt(at: number, verdict: GateVerdict, reason: GateReason): readonly
 }
 
 const NONE: readonly LineRange[] = [];
+const NO_NAMES: readonly string[] = [];
 const NO_RECORDS: readonly ServedRecord[] = [];
 
 /** Why the content gate found nothing to point at. */
@@ -251,35 +253,37 @@ export function heldRuns(
 }
 
 /**
- * The size gate's rule for one held run: a pointer is earned by
- * `minCoveredLines` lines, or (a whole section, which leaves no hole in the
- * source shown) by a compact pointer of at most half the section's chars, so
- * that every pointer is a real saving.
+ * The size gate for one held run, as the pointer policy decides it: a long
+ * run earns its pointer by its length; a short one only as a whole section,
+ * measured by writing the compact pointer the renderer would write (citing
+ * the records that served it).
  */
 function earned(
   run: LineRange,
   whole: boolean,
   work: Pick<FileWork, 'file' | 'index'>,
   served: readonly ServedRecord[],
-  t: DedupThresholds,
+  s: PlanSettings,
 ): boolean {
-  if (earnsPointer(run, t.minCoveredLines)) return true;
-  if (!whole) return false;
-  const chars = charsOfLines(work.index, run.start, run.end);
-  // The shortest compact pointer: the path and `` ` L1: unchanged, sent in #1.``.
-  if (2 * (work.file.path.length + 27) > chars) return false;
-  const pointer = writePointer({
-    path: work.file.path,
-    covered: [run],
-    symbols: [],
-    partial: false,
-    calls: citing(served, [run]),
-    refresh: false,
-    compact: true,
-    maxSpansInPointer: t.maxSpansInPointer,
-    maxSymbolsInPointer: 0,
-  });
-  return 2 * pointer.length <= chars;
+  const form = pointerForm([run], whole, s.thresholds);
+  if (form !== 'compact') return form === 'full';
+  const pointer = choosePointer(
+    {
+      path: work.file.path,
+      covered: [run],
+      chars: charsOfLines(work.index, run.start, run.end),
+      whole,
+      symbols: NO_NAMES,
+      partial: false,
+      calls: citing(served, [run]),
+      generation: s.prior?.generation ?? null,
+      refresh: false,
+      thresholds: s.thresholds,
+      planned: false,
+    },
+    writePointer,
+  );
+  return pointer !== null;
 }
 
 /** The five gates, in order; each returns early with its decision. */
@@ -304,9 +308,7 @@ function gate(
   if (file.pathProblem !== 'none') return out('full', gatesAt(2, 'stop', 'unusable-path'));
   const served = servedRecords(prior, file.path, base.fingerprint);
   if (served.length === 0) return out('full', gatesAt(2, 'stop', unmatched(prior, file.path)));
-  const covered = heldRuns(intended, served, (run, whole) =>
-    earned(run, whole, base, served, s.thresholds),
-  );
+  const covered = heldRuns(intended, served, (run, whole) => earned(run, whole, base, served, s));
   if (covered === null) return out('full', gatesAt(3, 'stop', 'no-overlap'));
   if (covered.length === 0) return out('full', gatesAt(3, 'stop', 'below-min-covered'));
   // Held runs never touch one another, so the runs kept are a normalized set.

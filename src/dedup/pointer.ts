@@ -228,14 +228,22 @@ export function formatPointer(
   input: PointerInput,
   words?: PointerWords | ((parts: PointerInput) => string),
 ): string {
-  const parts = readPointerInput(input);
-  if (typeof words !== 'object' || words === null) return readPointerWriter(words)(parts);
+  return readWords(words)(readPointerInput(input));
+}
+
+/**
+ * @internal The host's `words` read once into a writer: templates (a part
+ * left out, or not a string, keeps the default), a function (see
+ * {@link readPointerWriter}), or anything else the default wording.
+ */
+export function readWords(words: unknown): PointerWriter {
+  if (typeof words !== 'object' || words === null) return readPointerWriter(words);
   const wording: Record<string, (f: Fills) => string> = {};
   for (const [name, fallback] of Object.entries(WORDS)) {
     const given = prop(words, name);
     wording[name] = typeof given === 'string' ? (f) => fill(given, f) : fallback;
   }
-  return writePointer(parts, wording as Wording);
+  return (parts) => writePointer(parts, wording as Wording);
 }
 
 /** `template` with each `{name}` of `fills` replaced by its value; another `{name}` stays. */

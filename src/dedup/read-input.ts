@@ -272,7 +272,8 @@ export interface PointerParts {
   readonly maxSymbolsInPointer: number;
 }
 
-function readNames(raw: unknown): string[] {
+/** Names of a foreign list: strings trimmed, non-blank, each once. */
+export function readNames(raw: unknown): string[] {
   const names = readEach(raw, (s) => (typeof s === 'string' ? s.trim() : null));
   return [...new Set(names.filter((s) => s !== ''))];
 }
