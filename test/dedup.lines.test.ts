@@ -6,7 +6,9 @@
  * A chars figure that is off by one line here is a budget overrun there.
  */
 import { describe, expect, it } from 'vitest';
-import { type LineRange, mergeRanges } from '../src/index.js';
+import type { LineRange } from '../src/index.js';
+import { readRanges } from '../src/ranges/read.js';
+import type { Spans } from '../src/ranges/spans.js';
 import {
   allTrivial,
   charsOf,
@@ -16,9 +18,9 @@ import {
   takePrefix,
 } from '../src/text/lines.js';
 
-/** A normalized set, as the planner hands its helpers. */
-const set = (...pairs: [number, number][]): LineRange[] =>
-  mergeRanges(pairs.map(([start, end]) => ({ start, end })));
+/** A normalized set, as the planner hands its helpers (read as the edge reads one). */
+const set = (...pairs: [number, number][]): Spans =>
+  readRanges(pairs.map(([start, end]) => ({ start, end })));
 const pairs = (spans: readonly LineRange[]): [number, number][] =>
   spans.map((r) => [r.start, r.end]);
 

@@ -32,6 +32,7 @@ import type { DedupThresholds } from '../dedup/thresholds.js';
 import { readGeneration } from '../ledger/random.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
+import type { Spans } from '../ranges/spans.js';
 import { isContextToken, parseRefresh } from '../wire/args.js';
 import type { EmissionRecorder } from './recorder.js';
 import type { RenderablePlan } from './render.js';
@@ -40,7 +41,12 @@ import type { RenderablePlan } from './render.js';
  * A `RenderablePlan` as the renderer trusts it: ranges normalized, the numbers
  * it cites checked (none when unknown).
  */
-export type PlannedFile = Omit<RenderablePlan, 'coveredBy' | 'cutAt' | 'thresholds'> & {
+export type PlannedFile = Omit<
+  RenderablePlan,
+  'emit' | 'covered' | 'coveredBy' | 'cutAt' | 'thresholds'
+> & {
+  readonly emit: Spans;
+  readonly covered: Spans;
   readonly coveredBy: readonly number[];
   readonly cutAt: number | null;
   readonly thresholds: DedupThresholds;

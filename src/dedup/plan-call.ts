@@ -9,12 +9,18 @@
 import { isNonNegativeInteger } from '../boundary/read.js';
 import { responseNumber } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
-import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
-import { intersectRanges, subtractRanges } from '../ranges/setops.js';
+import {
+  firstOutside,
+  minus,
+  NO_SPANS,
+  piecesOf,
+  type Spans,
+  touching,
+  union,
+} from '../ranges/spans.js';
 import { charsOf, clipToLines, type LineIndex, takePrefix } from '../text/lines.js';
 import { TOKEN_UNITS, tokenUnits } from '../text/tokens.js';
-import { firstOutside, minus, shareALine } from './_spans.js';
 import { decided, type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
 import {
   type BudgetLimits,
@@ -121,13 +127,13 @@ export interface CallPlan {
 /** One file as the budget sees it: what it wants to send. */
 interface Demand {
   readonly index: LineIndex;
-  readonly spans: readonly LineRange[];
+  readonly spans: Spans;
   readonly needsSlot: boolean;
 }
 
 /** What the budget granted one file: the prefix it sends (empty: no slot, or no room). */
 interface Grant {
-  readonly spans: readonly LineRange[];
+  readonly spans: Spans;
   readonly chars: number;
   /** Token units of `spans` (0 when tokens are not counted). */
   readonly units: number;
@@ -135,7 +141,7 @@ interface Grant {
   readonly meter: Meter | null;
 }
 
-const NO_GRANT: Grant = { spans: [], chars: 0, units: 0, meter: null };
+const NO_GRANT: Grant = { spans: NO_SPANS, chars: 0, units: 0, meter: null };
 
 /**
  * Token units of line `n` of a file: the host's counter while it works (a
@@ -300,31 +306,34 @@ function allocate(demands: readonly Demand[], limits: BudgetLimits, price: Price
   return out;
 }
 
-/** The runs of `runs` that share a line with `set`, whole. */
-function overlapping(runs: readonly LineRange[], set: readonly LineRange[]): LineRange[] {
-  return runs.filter((r) => shareALine([r], set));
-}
-
 /**
  * Under `bank`: the file sends exactly the lines it would have sent with dedup
  * off (`offLines`), minus what it withholds. Its pointer names the covered runs
  * that reach into those lines, whole; runs dedup off would not have shown drop
  * out, and with none left the file renders as dedup off.
  */
-function bankTo(work: FileWork, offLines: readonly LineRange[]): FileWork {
+function bankTo(work: FileWork, offLines: Spans): FileWork {
   if (offLines.length === 0) return skipped(work);
-  const covered = overlapping(work.covered, offLines);
-  if (covered.length === 0) return decided(work, 'full', offLines, covered, covered);
-  const folded = intersectRanges(work.folded, offLines);
-  const emit = subtractRanges(subtractRanges(offLines, covered), folded);
-  return decided(work, emit.length === 0 ? 'pointer' : 'partial', emit, covered, folded);
+  const covered = touching(work.covered, offLines);
+  if (covered.length === 0) {
+    return decided(work, { render: 'full', emit: offLines, covered, folded: covered });
+  }
+  const folded = piecesOf(work.folded, offLines, () => true);
+  const emit = minus(minus(offLines, covered), folded);
+  return decided(work, {
+    render: emit.length === 0 ? 'pointer' : 'partial',
+    emit,
+    covered,
+    folded,
+  });
 }
 
 /** Under `spend`: the file sends the prefix of its deduped lines it was granted. */
 function spendTo(work: FileWork, grant: Grant): FileWork {
   if (work.emit.length === 0) return work;
   if (grant.spans.length === 0) return skipped(work);
-  return decided(work, work.render, grant.spans, work.covered, work.folded);
+  const { render, covered, folded } = work;
+  return decided(work, { render, emit: grant.spans, covered, folded });
 }
 
 /**
@@ -354,16 +363,10 @@ export function budgetStep(
     if (!cut && price === null) return out;
     const { emit, covered, folded } = out;
     const cutAt = cut ? firstOutside(out.intended, [emit, covered, folded]) : null;
-    return decided(
-      out,
-      out.render,
-      emit,
-      covered,
-      folded,
-      cutAt,
-      // Under `bank` the lines sent lie within the granted ones, each priced once already.
-      price && (limits.bank ? (g.meter?.over(emit) ?? 0) : emit.length > 0 ? g.units : 0),
-    );
+    // Under `bank` the lines sent lie within the granted ones, each priced once already.
+    const units =
+      price && (limits.bank ? (g.meter?.over(emit) ?? 0) : emit.length > 0 ? g.units : 0);
+    return decided(out, { render: out.render, emit, covered, folded, cutAt, units });
   });
 }
 
@@ -380,7 +383,7 @@ interface HeldBack {
  * `minCoveredLines` lines to point at, or is not entered: no section is left
  * partly shown beside a pointer shorter than that.
  */
-function restoredHead(g: FileWork, cap: number, t: DedupThresholds): readonly LineRange[] {
+function restoredHead(g: FileWork, cap: number, t: DedupThresholds): Spans {
   const head = takePrefix(g.index, g.intended, cap).spans;
   const end = head.at(-1)?.end ?? 0;
   const run = g.covered.find((r) => r.start <= end && end < r.end);
@@ -413,8 +416,13 @@ function holdBackStep(
   // A trivial remainder the pointer had folded is shown with the lines it ended.
   const restored =
     covered.length === 0
-      ? decided(g, 'full', g.intended, covered, covered)
-      : decided(g, 'partial', mergeRanges([...head, ...minus(g.folded, head)]), covered, []);
+      ? decided(g, { render: 'full', emit: g.intended, covered, folded: covered })
+      : decided(g, {
+          render: 'partial',
+          emit: union(head, minus(g.folded, head)),
+          covered,
+          folded: NO_SPANS,
+        });
   const again = gated.map((w, k) => (k === i ? restored : w));
   const recut = budgetStep(again, call.budget, price);
   if (recut[i]!.render === 'skipped') return none;

@@ -10,6 +10,15 @@ import { responseNumber, type ServedRecord, servedRecords } from '../ledger/sele
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import {
+  minus,
+  NO_SPANS,
+  overlaps,
+  piecesOf,
+  type Spans,
+  spansOf,
+  unionAll,
+} from '../ranges/spans.js';
+import {
   allTrivial,
   charsBelow,
   charsOf,
@@ -19,7 +28,6 @@ import {
   type LineIndex,
 } from '../text/lines.js';
 import { TOKEN_UNITS } from '../text/tokens.js';
-import { minus, shareALine } from './_spans.js';
 import type { DedupGate, GateDecision, GateReason, GateVerdict } from './gates.js';
 import { writePointer } from './pointer.js';
 import { choosePointer, pointerForm } from './policy.js';
@@ -132,11 +140,11 @@ export interface FileWork {
   readonly fingerprint: string;
   readonly index: LineIndex;
   /** The intended spans clipped to the file. */
-  readonly intended: readonly LineRange[];
+  readonly intended: Spans;
   readonly render: FileRender;
-  readonly emit: readonly LineRange[];
-  readonly covered: readonly LineRange[];
-  readonly folded: readonly LineRange[];
+  readonly emit: Spans;
+  readonly covered: Spans;
+  readonly folded: Spans;
   /** What served this file's current content, most recent first. */
   readonly served: readonly ServedRecord[];
   readonly gates: readonly GateDecision[];
@@ -178,7 +186,7 @@ function gatesAt(at: number, verdict: GateVerdict, reason: GateReason): readonly
   return list;
 }
 
-const NONE: readonly LineRange[] = [];
+const NONE = NO_SPANS;
 const NO_NAMES: readonly string[] = [];
 const NO_RECORDS: readonly ServedRecord[] = [];
 
@@ -193,63 +201,6 @@ function unmatched(prior: ProjectState, path: string): GateReason {
     }
   }
   return seen ? 'no-fingerprint' : 'never-served';
-}
-
-/**
- * What the records served, as one normalized set: each record's ranges
- * (normalized, as a ledger keeps them) merged into the others', joined where
- * they overlap or touch. Ranges out of order could only leave lines out,
- * never join lines no record served. A linear merge of sets already
- * normalized: `mergeRanges`, which reads and sorts any input, cost the 24 × 24
- * planner bench about 20%.
- */
-function unionOf(served: readonly ServedRecord[]): readonly LineRange[] {
-  let union = served[0]!.ranges;
-  for (let i = 1; i < served.length; i++) {
-    const b = served[i]!.ranges;
-    const out: LineRange[] = [];
-    let x = 0;
-    let y = 0;
-    while (x < union.length || y < b.length) {
-      const r =
-        y >= b.length || (x < union.length && union[x]!.start <= b[y]!.start)
-          ? union[x++]!
-          : b[y++]!;
-      const last = out[out.length - 1];
-      if (last === undefined || r.start > last.end + 1) out.push(r);
-      else if (r.end > last.end) out[out.length - 1] = { start: last.start, end: r.end };
-    }
-    union = out;
-  }
-  return union;
-}
-
-/**
- * @internal The size gate over the maximal runs of `intended` (normalized) that some
- * record served, found in one walk of both sets, span by span, never line by
- * line: the runs that earn a pointer (`earns`, told whether the run is a
- * whole intended span: a section held first line to last), or `null` when
- * nothing intended was held at all.
- */
-export function heldRuns(
-  intended: readonly LineRange[],
-  served: readonly ServedRecord[],
-  earns: (run: LineRange, whole: boolean) => boolean,
-): LineRange[] | null {
-  const union = unionOf(served);
-  const out: LineRange[] = [];
-  let held = false;
-  let j = 0;
-  for (const r of intended) {
-    while (j < union.length && union[j]!.end < r.start) j++;
-    for (let k = j; k < union.length && union[k]!.start <= r.end; k++) {
-      const u = union[k]!;
-      const run = { start: Math.max(u.start, r.start), end: Math.min(u.end, r.end) };
-      held = true;
-      if (earns(run, run.start === r.start && run.end === r.end)) out.push(run);
-    }
-  }
-  return held ? out : null;
 }
 
 /**
@@ -275,7 +226,7 @@ function earned(
       whole,
       symbols: NO_NAMES,
       partial: false,
-      calls: citing(served, [run]),
+      calls: citing(served, spansOf([run])),
       generation: s.prior?.generation ?? null,
       refresh: false,
       thresholds: s.thresholds,
@@ -299,7 +250,7 @@ function gate(
     covered = NONE,
     folded = NONE,
     served = NO_RECORDS,
-  ) => made(base, render, gates, served, emit, covered, folded, null, null);
+  ) => made(base, gates, served, { render, emit, covered, folded, cutAt: null, units: null });
   if (!s.enabled) return out('full', gatesAt(0, 'stop', 'disabled'));
   const { prior } = s;
   if (prior === null) return out('full', gatesAt(1, 'stop', 'untracked'));
@@ -308,10 +259,10 @@ function gate(
   if (file.pathProblem !== 'none') return out('full', gatesAt(2, 'stop', 'unusable-path'));
   const served = servedRecords(prior, file.path, base.fingerprint);
   if (served.length === 0) return out('full', gatesAt(2, 'stop', unmatched(prior, file.path)));
-  const covered = heldRuns(intended, served, (run, whole) => earned(run, whole, base, served, s));
-  if (covered === null) return out('full', gatesAt(3, 'stop', 'no-overlap'));
+  const union = unionAll(served.map((r) => r.ranges));
+  if (!overlaps(intended, union)) return out('full', gatesAt(3, 'stop', 'no-overlap'));
+  const covered = piecesOf(intended, union, (run, whole) => earned(run, whole, base, served, s));
   if (covered.length === 0) return out('full', gatesAt(3, 'stop', 'below-min-covered'));
-  // Held runs never touch one another, so the runs kept are a normalized set.
   const rest = minus(intended, covered);
   if (rest.length === 0)
     return out('pointer', gatesAt(4, 'pass', 'all-covered'), NONE, covered, NONE, served);
@@ -339,64 +290,64 @@ export function planWork(file: FileInput, s: PlanSettings): FileWork {
 }
 
 /**
- * @internal `w` with what a call-level step decided. Written out, not spread:
- * a spread copy of a plan's work costs more than all the rest of a gate.
+ * @internal What a step decides for one file: how it renders and where its
+ * lines go. Named fields, since `emit`, `covered` and `folded` share a type.
  */
-export function decided(
-  w: FileWork,
-  render: FileRender,
-  emit: readonly LineRange[],
-  covered: readonly LineRange[],
-  folded: readonly LineRange[],
-  cutAt = w.cutAt,
-  units = w.units,
-): FileWork {
-  return made(w, render, w.gates, w.served, emit, covered, folded, cutAt, units);
+export interface Decision {
+  readonly render: FileRender;
+  readonly emit: Spans;
+  readonly covered: Spans;
+  readonly folded: Spans;
+  /** Default: the file's `cutAt` so far. */
+  readonly cutAt?: number | null;
+  /** Default: the file's `units` so far. */
+  readonly units?: number | null;
+}
+
+/** @internal `w` with what a call-level step decided; its gates and records stay. */
+export function decided(w: FileWork, d: Decision): FileWork {
+  return made(w, w.gates, w.served, d);
 }
 
 /**
- * A file's work from what it is and what was decided, every field written out:
- * a spread copy made the 24 × 24 planner bench about 40% slower.
+ * A file's work from what it is, what its gates said and what was decided,
+ * every field written out: a spread copy made the 24 × 24 planner bench
+ * 7–11% slower (CPU time, alternating rounds).
  */
 function made(
-  base: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'>,
-  render: FileRender,
+  base: Pick<FileWork, 'file' | 'fingerprint' | 'index' | 'intended'> &
+    Partial<Pick<FileWork, 'cutAt' | 'units'>>,
   gates: readonly GateDecision[],
   served: readonly ServedRecord[],
-  emit: readonly LineRange[],
-  covered: readonly LineRange[],
-  folded: readonly LineRange[],
-  cutAt: number | null,
-  units: number | null,
+  d: Decision,
 ): FileWork {
-  const { file, fingerprint, index, intended } = base;
   return {
-    file,
-    fingerprint,
-    index,
-    intended,
-    render,
-    emit,
-    covered,
-    folded,
+    file: base.file,
+    fingerprint: base.fingerprint,
+    index: base.index,
+    intended: base.intended,
+    render: d.render,
+    emit: d.emit,
+    covered: d.covered,
+    folded: d.folded,
     served,
     gates,
-    cutAt,
-    units,
+    cutAt: d.cutAt === undefined ? (base.cutAt ?? null) : d.cutAt,
+    units: d.units === undefined ? (base.units ?? null) : d.units,
   };
 }
 
 /** @internal The same file left out of the response: no source, no pointer. */
 export function skipped(work: FileWork): FileWork {
-  return decided(work, 'skipped', NONE, NONE, NONE, work.cutAt, null);
+  return decided(work, { render: 'skipped', emit: NONE, covered: NONE, folded: NONE, units: null });
 }
 
 /** @internal The records that served some of `covered`, most recent first (as `served` is ordered). */
-export function citing(served: readonly ServedRecord[], covered: readonly LineRange[]): number[] {
+export function citing(served: readonly ServedRecord[], covered: Spans): number[] {
   if (covered.length === 0) return [];
   const out: number[] = [];
   for (const r of served) {
-    if (!out.includes(r.index) && shareALine(r.ranges, covered)) out.push(r.index);
+    if (!out.includes(r.index) && overlaps(r.ranges, covered)) out.push(r.index);
   }
   return out;
 }

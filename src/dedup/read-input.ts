@@ -23,9 +23,9 @@ import { readGeneration } from '../ledger/random.js';
 import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
 import { readPrior } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
-import { mergeRanges } from '../ranges/merge.js';
 import { isLineRange, type LineRange, WHOLE_FILE } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
+import { NO_SPANS, type Spans, spansOf, union } from '../ranges/spans.js';
 import { DEDUP_THRESHOLDS, type DedupThresholds } from './thresholds.js';
 
 /** Why a path is not one the ledger could key a pointer on. */
@@ -44,7 +44,7 @@ export interface FileInput {
   /** The content, or `null` when it was not a string (the file is skipped). */
   readonly content: string | null;
   /** The valid intended spans, normalized. */
-  readonly intended: readonly LineRange[];
+  readonly intended: Spans;
   /**
    * The fingerprint of `content`: the caller's when a usable one was passed,
    * else the content's own; `''` when there is no content.
@@ -104,7 +104,7 @@ export function pathProblem(path: unknown): PathProblem {
  * One file of a call (or of `planFile`), with `intended` as given. The
  * fingerprint is the caller's when usable, else the content's own.
  */
-function readFile(raw: unknown, intended: readonly LineRange[]): FileInput {
+function readFile(raw: unknown, intended: Spans): FileInput {
   const path = prop(raw, 'path');
   const text = prop(raw, 'content');
   const content = typeof text === 'string' ? text : null;
@@ -188,8 +188,8 @@ export function readPlanCall(raw: unknown): CallInput {
       continue;
     }
     const f = files[k]!;
-    files[k] = { ...f, intended: mergeRanges([...f.intended, ...file.intended]) };
-    files[i] = { ...file, intended: [] };
+    files[k] = { ...f, intended: union(f.intended, file.intended) };
+    files[i] = { ...file, intended: NO_SPANS };
   }
   return {
     ...settings(raw, new Set(first.keys())),
@@ -201,7 +201,7 @@ export function readPlanCall(raw: unknown): CallInput {
 }
 
 /** A `planFile` or `planRead` input, with the spans it asks for. */
-function readOneFile(raw: unknown, intended: readonly LineRange[]): OneFileInput {
+function readOneFile(raw: unknown, intended: Spans): OneFileInput {
   const file = readFile(raw, intended);
   const paths = new Set(file.pathProblem === 'none' ? [file.path] : []);
   return { ...settings(raw, paths), file, budget: readBudget(raw) };
@@ -219,10 +219,10 @@ export function readPlanFile(raw: unknown): OneFileInput {
  */
 export function readPlanRead(raw: unknown): OneFileInput {
   const range = prop(raw, 'range');
-  let intended: readonly LineRange[] = WHOLE_FILE;
+  let intended = spansOf(WHOLE_FILE);
   if (range !== undefined && range !== null) {
     const one = readRange(range);
-    intended = one === null ? [] : [one];
+    intended = one === null ? NO_SPANS : spansOf([one]);
   }
   return readOneFile(raw, intended);
 }

@@ -13,7 +13,8 @@ import { servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRanges } from '../ranges/read.js';
-import { citing, heldRuns } from './plan-file.js';
+import { piecesOf, unionAll } from '../ranges/spans.js';
+import { citing } from './plan-file.js';
 import { pathProblem } from './read-input.js';
 
 /** What {@link servedBy} is asked about: one file's lines, as the host is about to send them. */
@@ -40,7 +41,7 @@ export interface Served {
 }
 
 /** The answer, frozen. */
-function answer(covered: LineRange[], coveredBy: number[]): Served {
+function answer(covered: readonly LineRange[], coveredBy: number[]): Served {
   return Object.freeze({ covered: frozenEach(covered), coveredBy: frozen(coveredBy) });
 }
 
@@ -80,7 +81,8 @@ export function servedBy(prior: ProjectState | null, query: ServedByQuery): Serv
   if (project === null || !sameProject(project, prop(query, 'projectRoot'))) return answer([], []);
   const served = servedRecords(project, path as string, fingerprint);
   if (served.length === 0) return answer([], []);
-  const covered = heldRuns(readRanges(prop(query, 'ranges')), served, () => true) ?? [];
+  const held = unionAll(served.map((r) => r.ranges));
+  const covered = piecesOf(readRanges(prop(query, 'ranges')), held, () => true);
   return answer(covered, citing(served, covered));
 }
 

@@ -5,8 +5,8 @@
 
 import { frozenEach } from '../boundary/freeze.js';
 import { isOwn, own } from '../boundary/own.js';
-import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
+import { type Spans, spansOf, union, unionAll } from '../ranges/spans.js';
 import { projectKey } from './project-key.js';
 import { readPrior } from './read-prior.js';
 import { OPEN_LIMITS, readView } from './read-view.js';
@@ -52,11 +52,11 @@ export function projectFromView(
 
 /**
  * @internal What one retained record served of a path: its `index` and the
- * spans (normalized when the record's are, as a ledger keeps them).
+ * spans, normalized (a prior read by `readPrior` holds normalized ranges).
  */
 export interface ServedRecord {
   readonly index: number;
-  readonly ranges: readonly LineRange[];
+  readonly ranges: Spans;
 }
 
 /** One file of one retained record. */
@@ -119,9 +119,9 @@ export function servedRecords(
       // A ledger keeps one file per path and record; a project read from
       // elsewhere may list a path twice.
       const prev = out.pop()!;
-      out.push({ index: call.index, ranges: mergeRanges([...prev.ranges, ...file.ranges]) });
+      out.push({ index: call.index, ranges: union(prev.ranges, spansOf(file.ranges)) });
     } else {
-      out.push({ index: call.index, ranges: file.ranges });
+      out.push({ index: call.index, ranges: spansOf(file.ranges) });
     }
     last = call;
   }
@@ -161,5 +161,5 @@ export function servedRangesForFile(
   // back as it is), so this answer and what a plan withholds never disagree.
   const plain = typeof fingerprint === 'string' ? readPrior(project, new Set([path])) : null;
   if (plain === null) return frozenEach([]);
-  return frozenEach(mergeRanges(servedRecords(plain, path, fingerprint).flatMap((r) => r.ranges)));
+  return frozenEach([...unionAll(servedRecords(plain, path, fingerprint).map((r) => r.ranges))]);
 }

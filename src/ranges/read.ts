@@ -6,13 +6,14 @@
 import { single } from './_member.js';
 import { mergeRanges } from './merge.js';
 import type { LineRange } from './range.js';
+import type { Spans } from './spans.js';
 
 /**
  * Valid members of a foreign list of ranges, each read once (a member whose
  * getter throws is dropped), normalized into fresh ranges.
  */
-export function readRanges(raw: unknown): LineRange[] {
-  return mergeRanges(raw as readonly LineRange[]);
+export function readRanges(raw: unknown): LineRange[] & Spans {
+  return mergeRanges(raw as readonly LineRange[]) as LineRange[] & Spans;
 }
 
 /** `range` read once as a valid range, copied, else `null`. */

@@ -11,6 +11,7 @@
  * `content.length`.
  */
 import type { LineRange } from '../ranges/range.js';
+import type { Spans } from '../ranges/spans.js';
 
 /**
  * Prefix sums of line lengths: line `k` (1-based) is `offsets[k - 1] .. offsets[k]`,
@@ -96,7 +97,7 @@ export function charsBelow(index: LineIndex, spans: readonly LineRange[], limit:
 }
 
 /** The part of a normalized set that lies within the file's lines (as far as `lineCount`). */
-export function clipToLines(spans: readonly LineRange[], lineCount: number): readonly LineRange[] {
+export function clipToLines(spans: Spans, lineCount: number): Spans {
   const last = spans[spans.length - 1];
   if (last === undefined || last.end <= lineCount) return spans;
   const out: LineRange[] = [];
@@ -104,12 +105,12 @@ export function clipToLines(spans: readonly LineRange[], lineCount: number): rea
     if (r.start > lineCount) break;
     out.push(r.end <= lineCount ? r : { start: r.start, end: lineCount });
   }
-  return out;
+  return out as readonly LineRange[] as Spans;
 }
 
 /** A prefix of a set, and its chars. */
 export interface Prefix {
-  readonly spans: readonly LineRange[];
+  readonly spans: Spans;
   readonly chars: number;
 }
 
@@ -117,11 +118,7 @@ export interface Prefix {
  * The longest prefix of `spans` (in line order, cut at whole lines from the end)
  * whose chars are at most `allowance`.
  */
-export function takePrefix(
-  index: LineIndex,
-  spans: readonly LineRange[],
-  allowance: number,
-): Prefix {
+export function takePrefix(index: LineIndex, spans: Spans, allowance: number): Prefix {
   const out: LineRange[] = [];
   const { offsets } = index;
   let used = 0;
@@ -147,7 +144,7 @@ export function takePrefix(
     }
     break;
   }
-  return { spans: out, chars: used };
+  return { spans: out as readonly LineRange[] as Spans, chars: used };
 }
 
 /** Whitespace and closing punctuation only: a line that carries no code. */

@@ -28,6 +28,7 @@ import { dedupeRange } from '../../ranges/dedupe.js';
 import { formatSpans } from '../../ranges/format.js';
 import { mergeRanges } from '../../ranges/merge.js';
 import { isLineRange, type LineRange } from '../../ranges/range.js';
+import { readRanges } from '../../ranges/read.js';
 import {
   intersectRange,
   intersectRanges,
@@ -152,7 +153,7 @@ function lines(op: string, input: unknown): Answer {
   if (typeof content !== 'string') return INVALID;
   if (op === 'lines') return ok(splitLines(content));
   const index = indexLines(content);
-  return ok(charsOf(index, clipToLines(mergeRanges(ranges(input, 'ranges')), index.lineCount)));
+  return ok(charsOf(index, clipToLines(readRanges(ranges(input, 'ranges')), index.lineCount)));
 }
 
 /**
