@@ -5,7 +5,6 @@
  * extractor for hosts without an index of their own.
  */
 export { formatRefreshOffer, type PointerInput, type PointerWords } from '../dedup/pointer.js';
-export { type PointerChoice, pointerOrLines } from '../dedup/policy.js';
 export type { LineSymbolNode, SymbolKind, SymbolNode } from '../dedup/symbols.js';
 export type { Emission, FileEmission } from '../ledger/types.js';
 export { type FileSource, fileSource } from './file-source.js';
@@ -18,6 +17,7 @@ export {
   type RenderedResponse,
   type RenderedSection,
 } from './parse.js';
+export { type PointerChoice, pointerOrLines } from './pointer-or-lines.js';
 export {
   createEmissionRecorder,
   type EmissionRecorder,
