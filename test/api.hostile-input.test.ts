@@ -312,6 +312,12 @@ const SAMPLES: Record<string, { args: () => unknown[]; kind: 'tool' | 'developer
   },
   formatRefreshOffer: { args: () => [[3, 1]], kind: 'tool' },
   formatCut: { args: () => ['a.ts', 12], kind: 'tool' },
+  pointerOrLines: {
+    args: () => [
+      { path: 'a.ts', covered: ranges('1-2'), chars: 400, calls: [1], symbols: ['parse'] },
+    ],
+    kind: 'tool',
+  },
   extractSymbols: { args: () => [content, 'a.ts'], kind: 'tool' },
   fileSource: { args: () => ['a.ts', content, fp], kind: 'developer' },
   exploreHeading: { args: () => ['**`a.ts`** — f'], kind: 'tool' },
