@@ -18,6 +18,7 @@ import { readOr } from '../boundary/read.js';
 import type { PlanCallFile } from '../dedup/plan-call.js';
 import type { FilePlan } from '../dedup/plan-file.js';
 import { refreshOffer, writePointer } from '../dedup/pointer.js';
+import { choosePointer } from '../dedup/policy.js';
 import { symbolNames } from '../dedup/symbols.js';
 import { rangesCover } from '../ranges/cover.js';
 import { mergeRanges } from '../ranges/merge.js';
@@ -312,11 +313,10 @@ export function filesToPlan(proven: readonly ProvenSection[]): PlanCallFile[] {
 }
 
 /**
- * The pointer for `covered` lines of a section: compact when every covered
- * run is shorter than the plan's `minCoveredLines` (only whole sections are),
- * naming symbols only while a compact pointer stays at most half their
- * `chars`; it cites the plan's `coveredBy` with the call's numbering tag and
- * makes no refresh offer (the response makes it once, after its pointers).
+ * The pointer the plan chose for `covered` lines of a section, in the one
+ * pointer policy's form; it cites the plan's `coveredBy` with the call's
+ * generation and makes no refresh offer (the response makes it once, after
+ * its pointers).
  */
 function pointerFor(
   plan: FilePlan,
@@ -327,23 +327,20 @@ function pointerFor(
   chars: number,
   generation: string | null,
 ): string {
-  const t = plan.thresholds;
-  const compact = covered.every((r) => r.end - r.start + 1 < t.minCoveredLines);
-  const write = (names: readonly string[]) =>
-    writePointer({
-      path,
-      covered,
-      symbols: names,
-      partial,
-      calls: plan.coveredBy,
-      generation,
-      refresh: false,
-      compact,
-      maxSpansInPointer: t.maxSpansInPointer,
-      maxSymbolsInPointer: t.maxSymbolsInPointer,
-    });
-  const text = write(symbols);
-  return compact && symbols.length > 0 && 2 * text.length > chars ? write([]) : text;
+  const choice = {
+    path,
+    covered,
+    chars,
+    whole: true,
+    symbols,
+    partial,
+    calls: plan.coveredBy,
+    generation,
+    refresh: false,
+    thresholds: plan.thresholds,
+    planned: true,
+  };
+  return choosePointer(choice, writePointer) ?? '';
 }
 
 /** What writing a block needs beyond the section. */
