@@ -95,6 +95,15 @@ describe('span-ledger measure arguments', () => {
     expect(r.err).toMatch(/unexpected argument extra\.md/);
   });
 
+  it('measure names an unknown option as the user typed it, short or long', () => {
+    expect(run('measure', response, '-x').err).toBe(
+      'span-ledger: unknown option -x (see span-ledger --help)',
+    );
+    expect(run('measure', response, '--jsn=1').err).toBe(
+      'span-ledger: unknown option --jsn (see span-ledger --help)',
+    );
+  });
+
   it('measure reads a lone "-" as a PATH, not as an option', () => {
     const r = run('measure', '-');
     expect(r.code).toBe(1);

@@ -150,6 +150,12 @@ describe('span-ledger conform arguments', () => {
     );
     expect((await usage('--bogus', '--', 'x')).err).toContain('unknown option --bogus');
   });
+
+  it('reads every repeated --suite, as the help promises, not only the last', async () => {
+    expect((await usage('--suite', 'colors', '--suite', 'algebra', '--', 'x')).err).toContain(
+      'unknown suite colors',
+    );
+  });
 });
 
 describe('reading one answer line', () => {

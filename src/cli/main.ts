@@ -12,9 +12,9 @@ const io = {
 };
 const [command, ...rest] = process.argv.slice(2);
 
-const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+const runnerArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
 
-if (command === 'conform' && !own.includes('--help') && !own.includes('-h')) {
+if (command === 'conform' && !runnerArgs.includes('--help') && !runnerArgs.includes('-h')) {
   runConform(rest, io).then(
     (code) => {
       process.exitCode = code;

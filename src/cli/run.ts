@@ -5,6 +5,7 @@
  *
  * Never throws: any fault ends as a one-line message and exit code 1.
  */
+import { parseArgs } from 'node:util';
 import { measureDuplicates } from '../adapter/parse.js';
 import { estimateTokens } from '../text/tokens.js';
 import { abridge, formatCount, formatReport, formatTable, reportCells } from './format.js';
@@ -55,55 +56,56 @@ Exit codes: 0 ok, 1 runtime error (unreadable or empty input), 2 usage.`;
 
 export class UsageError extends Error {}
 
-export interface Parsed {
-  readonly positional: string[];
-  readonly flags: Map<string, string | true>;
+/** The options a command takes, in the shape node:util's `parseArgs` reads. */
+export type OptionSpec = Readonly<
+  Record<string, { readonly type: 'string' | 'boolean'; readonly multiple?: boolean }>
+>;
+
+/** A command's arguments, read: option values by name, and the positional words. */
+export interface ReadArgs {
+  readonly values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+  readonly positionals: readonly string[];
 }
 
-export function parseArgs(args: readonly string[], valued: readonly string[]): Parsed {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') {
-      positional.push(...args.slice(i + 1));
-      break;
-    }
-    if (arg.startsWith('-') && arg !== '-') {
-      const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-      if (valued.includes(name)) {
-        const value = inline ?? args[++i];
-        if (value === undefined) throw new UsageError(`${name} needs a value`);
-        flags.set(name, value);
-      } else if (inline === undefined) {
-        flags.set(name, true);
-      } else {
-        throw new UsageError(`${name} takes no value`);
-      }
-      continue;
-    }
-    positional.push(arg);
-  }
-  return { positional, flags };
-}
-
-export function expectOnly(
-  parsed: Parsed,
-  allowed: readonly string[],
+/**
+ * Reads a command's arguments with node:util's `parseArgs`, then answers every
+ * misuse as one UsageError line: an option the command does not take, a value
+ * option at the end of the line, a value given to a flag, a positional word
+ * past `maxPositional`. A value option takes the next word whatever it looks
+ * like (`--runs -1`); a lone `-` is positional; everything after `--` is.
+ */
+export function readArgs(
+  args: readonly string[],
+  options: OptionSpec,
   maxPositional: number,
-): void {
-  for (const name of parsed.flags.keys()) {
-    if (!allowed.includes(name)) throw new UsageError(`unknown option ${name}`);
+): ReadArgs {
+  const { values, positionals, tokens } = parseArgs({
+    args: [...args],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const type = Object.hasOwn(options, token.name) ? options[token.name]!.type : undefined;
+    if (type === undefined) throw new UsageError(`unknown option ${token.rawName}`);
+    if (type === 'string' && token.value === undefined) {
+      throw new UsageError(`${token.rawName} needs a value`);
+    }
+    if (type === 'boolean' && token.inlineValue === true) {
+      throw new UsageError(`${token.rawName} takes no value`);
+    }
   }
-  if (parsed.positional.length > maxPositional) {
-    throw new UsageError(`unexpected argument ${parsed.positional[maxPositional]}`);
+  if (positionals.length > maxPositional) {
+    throw new UsageError(`unexpected argument ${positionals[maxPositional]}`);
   }
+  return { values, positionals };
 }
 
 function measure(args: readonly string[], io: CliIo): number {
-  const parsed = parseArgs(args, []);
-  expectOnly(parsed, ['--json'], 1);
-  const [path] = parsed.positional;
+  const { values, positionals } = readArgs(args, { json: { type: 'boolean' } }, 1);
+  const [path] = positionals;
   if (path === undefined) throw new UsageError('measure needs a PATH');
   const texts = readResponses(path);
   const report = measureDuplicates(texts, estimateTokens);
@@ -112,7 +114,7 @@ function measure(args: readonly string[], io: CliIo): number {
       `no numbered source in ${texts.length} response(s) at ${path} (expected **\`path\`** headers followed by fences of "<line><TAB><text>", or cat -n lines)`,
     );
   }
-  io.out(parsed.flags.has('--json') ? JSON.stringify(report) : formatReport(report));
+  io.out(values.json === true ? JSON.stringify(report) : formatReport(report));
   return 0;
 }
 
@@ -178,10 +180,8 @@ function showRefresh(
 }
 
 function demo(args: readonly string[], io: CliIo): number {
-  const parsed = parseArgs(args, ['--sequence']);
-  expectOnly(parsed, ['--sequence', '--full'], 0);
-  const name = parsed.flags.get('--sequence');
-  const sequenceName = typeof name === 'string' ? name : 'checkout';
+  const { values } = readArgs(args, { sequence: { type: 'string' }, full: { type: 'boolean' } }, 0);
+  const sequenceName = typeof values.sequence === 'string' ? values.sequence : 'checkout';
   const sequence = sampleSequence(sequenceName);
   if (!sequence) {
     throw new UsageError(
@@ -211,7 +211,7 @@ function demo(args: readonly string[], io: CliIo): number {
   io.out('');
   dedup.calls.forEach((call, i) => {
     io.out(`── call ${i + 1} with dedup ──────────────────────────────`);
-    io.out(parsed.flags.has('--full') ? call.text : abridge(call.text));
+    io.out(values.full === true ? call.text : abridge(call.text));
     io.out('');
   });
   const withheld = (arm: typeof dedup) => formatCount(withheldUnseen(arm, project).length);

@@ -9,7 +9,7 @@ import type * as FC from 'fast-check';
 import { fingerprint } from '../../hash/fingerprint.js';
 import { formatSpans } from '../../ranges/format.js';
 import type { LineRange } from '../../ranges/range.js';
-import { expectOnly, parseArgs, UsageError } from '../run.js';
+import { readArgs, UsageError } from '../run.js';
 import { type Case, caseArb } from './cases.js';
 import { Implementation, type Received, type Reply } from './child.js';
 import {
@@ -319,12 +319,7 @@ async function randomPhase(
   return false;
 }
 
-function count(
-  flag: string,
-  raw: string | true | undefined,
-  fallback: number,
-  min: number,
-): number {
+function count(flag: string, raw: unknown, fallback: number, min: number): number {
   if (raw === undefined) return fallback;
   const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min) {
@@ -333,29 +328,39 @@ function count(
   return n;
 }
 
+const CONFORM_OPTIONS = {
+  suite: { type: 'string', multiple: true },
+  runs: { type: 'string' },
+  seed: { type: 'string' },
+  timeout: { type: 'string' },
+} as const;
+
+/** The suites `--suite` names (repeated or comma-separated), or `null` for every suite. */
+function suitesOf(named: unknown): Suite[] | null {
+  if (!Array.isArray(named)) return null;
+  const suites = named.flatMap((s) => String(s).split(',')).map((s) => s.trim());
+  const bad = suites.find((s) => !SUITES.includes(s as Suite));
+  if (bad !== undefined) {
+    throw new UsageError(`unknown suite ${bad} (one of: ${SUITES.join(', ')})`);
+  }
+  return suites as Suite[];
+}
+
 /** `span-ledger conform …` from its arguments (after the command name); resolves to the exit code. */
 export async function runConform(args: readonly string[], io: ConformIo): Promise<number> {
   const split = args.indexOf('--');
-  const own = split === -1 ? args : args.slice(0, split);
+  const runnerArgs = split === -1 ? args : args.slice(0, split);
   const command = split === -1 ? [] : args.slice(split + 1);
   try {
-    const parsed = parseArgs(own, ['--suite', '--runs', '--seed', '--timeout']);
-    expectOnly(parsed, ['--suite', '--runs', '--seed', '--timeout'], 0);
+    const { values } = readArgs(runnerArgs, CONFORM_OPTIONS, 0);
     if (command.length === 0) throw new UsageError('conform needs the command to run after --');
-    const suiteFlag = parsed.flags.get('--suite');
-    const suites = typeof suiteFlag === 'string' ? suiteFlag.split(',').map((s) => s.trim()) : null;
-    const bad = suites?.find((s) => !SUITES.includes(s as Suite));
-    if (bad !== undefined) {
-      throw new UsageError(`unknown suite ${bad} (one of: ${SUITES.join(', ')})`);
-    }
-    const seedFlag = parsed.flags.get('--seed');
     return await conform(
       {
         command,
-        suites: suites as Suite[] | null,
-        runs: count('--runs', parsed.flags.get('--runs'), 100, 0),
-        seed: count('--seed', seedFlag, Date.now() % 2_147_483_647, 0),
-        timeoutMs: count('--timeout', parsed.flags.get('--timeout'), 5000, 1),
+        suites: suitesOf(values.suite),
+        runs: count('--runs', values.runs, 100, 0),
+        seed: count('--seed', values.seed, Date.now() % 2_147_483_647, 0),
+        timeoutMs: count('--timeout', values.timeout, 5000, 1),
       },
       io,
     );
