@@ -62,14 +62,60 @@ enum Char {
 
 /** What kind of run a character extends. */
 enum Run {
+  PUNCTUATION, // and whatever the table below does not name
   LETTER,
   DIGIT,
-  PUNCTUATION,
   SPACE,
   BREAK,
   OTHER, // CJK and surrogates: priced per character, no run
   END,
 }
+
+/**
+ * A code unit's entry in CLASS_OF: its Run in the low 3 bits, three flags,
+ * and what the character itself costs (a Char, or a surrogate's whole token)
+ * above them.
+ */
+enum Entry {
+  KIND = 0b111,
+  /** A capital: after a lower-case letter it starts a new word (`fooBar`). */
+  UPPER = 0b1000,
+  /** A lower-case or wide letter, after which a capital starts a new word. */
+  LOWER = 0b1_0000,
+  /** A letter outside ASCII, which makes its word cost more per letter. */
+  WIDE = 0b10_0000,
+  PRICE_SHIFT = 6,
+}
+
+/**
+ * Every UTF-16 code unit's entry, filled from rows of [entry, first, end):
+ * later rows win over earlier ones, and a code unit no row names is
+ * punctuation that costs nothing of its own.
+ */
+const CLASS_OF: Uint16Array = /* @__PURE__ */ (() => {
+  const table = new Uint16Array(0x10000);
+  const rows: readonly (readonly [number, number, number])[] = [
+    [Run.PUNCTUATION | (Char.SYMBOL << Entry.PRICE_SHIFT), 0x80, 0x3000], // `—`, `→`, `│`…
+    [Run.LETTER | Entry.LOWER | Entry.WIDE, 0xc0, 0x250], // Latin with accents…
+    [Run.PUNCTUATION | (Char.SYMBOL << Entry.PRICE_SHIFT), 0xd7, 0xd8], // …but `×`
+    [Run.PUNCTUATION | (Char.SYMBOL << Entry.PRICE_SHIFT), 0xf7, 0xf8], // …and `÷`
+    [Run.LETTER | Entry.LOWER | Entry.WIDE, 0x370, 0x2000], // Greek, Cyrillic… up to the symbols
+    [Run.OTHER | (Char.KANA << Entry.PRICE_SHIFT), 0x3040, 0x3100], // hiragana, katakana
+    [Run.OTHER | (Char.HAN << Entry.PRICE_SHIFT), 0x3400, 0xa000],
+    [Run.OTHER | (Char.KANA << Entry.PRICE_SHIFT), 0xac00, 0xd7b0], // Hangul
+    [Run.OTHER | (Price.TOKEN << Entry.PRICE_SHIFT), 0xd800, 0xe000], // each half of an emoji, or a lone one
+    [Run.OTHER | (Char.HAN << Entry.PRICE_SHIFT), 0xf900, 0xfb00],
+    [Run.SPACE | (Char.TAB << Entry.PRICE_SHIFT), 0x09, 0x0a],
+    [Run.BREAK, 0x0a, 0x0b],
+    [Run.BREAK, 0x0d, 0x0e],
+    [Run.SPACE, 0x20, 0x21],
+    [Run.DIGIT, 0x30, 0x3a],
+    [Run.LETTER | Entry.UPPER, 0x41, 0x5b],
+    [Run.LETTER | Entry.LOWER, 0x61, 0x7b],
+  ];
+  for (const row of rows) table.fill(...row);
+  return table;
+})();
 
 /**
  * Estimates how many tokens `text` costs a model: a non-negative integer, 0
@@ -112,66 +158,57 @@ export function tokenUnits(text: string, from: number, to: number): number {
   let cls = Run.BREAK;
   let before = Run.BREAK;
   let run = 0;
-  let lower = false;
-  let wide = false;
+  // The last character's LOWER flag, and the WIDE flag of any letter in the run.
+  let lower = 0;
+  let wide = 0;
   for (let i = from; i <= to; i++) {
-    const c = i < to ? text.charCodeAt(i) : -1;
-    let k = Run.PUNCTUATION;
-    let upper = false;
-    let wideLetter = false;
-    if (c < 0) k = Run.END;
-    else if (c < 128) {
-      if (c >= 97 && c <= 122) k = Run.LETTER;
-      else if (c >= 65 && c <= 90) {
-        k = Run.LETTER;
-        upper = true;
-      } else if (c >= 48 && c <= 57) k = Run.DIGIT;
-      else if (c === 10 || c === 13) k = Run.BREAK;
-      else if (c === 32 || c === 9) {
-        k = Run.SPACE;
-        if (c === 9) t += Char.TAB;
-      }
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      k = Run.OTHER;
-      t += Price.TOKEN;
-    } else if ((c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) {
-      k = Run.OTHER;
-      t += Char.HAN;
-    } else if ((c >= 0x3040 && c < 0x3100) || (c >= 0xac00 && c <= 0xd7af)) {
-      k = Run.OTHER;
-      t += Char.KANA;
-    } else if (
-      (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) ||
-      (c >= 0x370 && c < 0x2000)
-    ) {
-      k = Run.LETTER;
-      wideLetter = true;
-    } else if (c < 0x3000) t += Char.SYMBOL;
-    if (k !== cls || (upper && lower) || k === Run.OTHER) {
-      // The run of class `cls` ends here; what follows decides part of its price.
-      if (cls === Run.LETTER) {
-        t += Word.TOKEN + Math.max(0, run - 8) * Word.PAST_8 + Math.max(0, run - 12) * Word.PAST_12;
-        if (wide) t += run * Word.WIDE_LETTER;
-        if (before === Run.PUNCTUATION)
-          t += Word.AFTER_MARK + Math.max(0, run - 4) * Word.AFTER_MARK_PAST_4;
-      } else if (cls === Run.DIGIT) t += Math.ceil(run / 3) * Price.TOKEN;
-      else if (cls === Run.PUNCTUATION) {
-        // Its last mark leads the word that follows (`.name`), priced there.
-        const m = k === Run.LETTER ? run - 1 : run;
-        if (m > 0) t += Price.TOKEN + Math.max(0, m - 3) * Price.MARK_PAST_3;
-      } else if (cls === Run.SPACE) {
-        if (k === Run.DIGIT || k === Run.END) t += Price.TOKEN;
-        else if (k !== Run.BREAK && run > 1) t += Price.INDENT;
-      }
+    const entry = i < to ? CLASS_OF[text.charCodeAt(i)]! : Run.END;
+    const k: Run = entry & Entry.KIND;
+    t += entry >> Entry.PRICE_SHIFT;
+    if (k !== cls || (lower && entry & Entry.UPPER) || k === Run.OTHER) {
+      t += runPrice(cls, run, before, wide, k);
+      // A line break costs a token unless the punctuation it ends takes it.
       if (k === Run.BREAK && cls !== Run.PUNCTUATION) t += Price.BREAK;
       before = cls;
-      wide = false;
+      wide = 0;
       cls = k;
       run = 0;
     } else if (k === Run.BREAK) t += Price.MORE_BREAKS;
     run++;
-    lower = k === Run.LETTER && !upper;
-    wide ||= wideLetter;
+    lower = entry & Entry.LOWER;
+    wide |= entry & Entry.WIDE;
   }
   return t;
+}
+
+/**
+ * What a run of `run` characters of kind `cls` costs, not counting a line
+ * break after it, when a character of kind `next` ends it: part of a run's
+ * price depends on what precedes it (`before`) and on what follows.
+ */
+function runPrice(cls: Run, run: number, before: Run, wide: number, next: Run): number {
+  // A punctuation run's last mark leads the word that follows (`.name`), priced there.
+  const marks = next === Run.LETTER ? run - 1 : run;
+  return cls === Run.LETTER
+    ? Word.TOKEN +
+        Math.max(0, run - 8) * Word.PAST_8 +
+        Math.max(0, run - 12) * Word.PAST_12 +
+        (wide ? run * Word.WIDE_LETTER : 0) +
+        // After punctuation (`.name`, `"key`) the pair is rarely one token.
+        (before === Run.PUNCTUATION
+          ? Word.AFTER_MARK + Math.max(0, run - 4) * Word.AFTER_MARK_PAST_4
+          : 0)
+    : cls === Run.DIGIT
+      ? Math.ceil(run / 3) * Price.TOKEN
+      : cls === Run.PUNCTUATION
+        ? marks > 0
+          ? Price.TOKEN + Math.max(0, marks - 3) * Price.MARK_PAST_3
+          : 0
+        : cls !== Run.SPACE
+          ? 0
+          : next === Run.DIGIT || next === Run.END
+            ? Price.TOKEN
+            : next !== Run.BREAK && run > 1
+              ? Price.INDENT
+              : 0;
 }
