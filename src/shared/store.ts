@@ -185,6 +185,179 @@ function checkBackend(backend: unknown): void {
   if (!usable) throw new TypeError(`${WHERE}: backend must have get and compareAndSet methods`);
 }
 
+/** A store's options, read once: the backend, the empty ledger of its limits, its lifetimes and timeout. */
+interface StoreConfig {
+  readonly backend: SharedStoreBackend;
+  readonly empty: Ledger;
+  readonly ttlMs: number;
+  readonly timeoutMs: number;
+  readonly oneCallTtlMs: number;
+}
+
+function readStoreConfig(backend: SharedStoreBackend, options: unknown): StoreConfig {
+  checkBackend(backend);
+  const empty = createLedger(option(options, 'limits', WHERE) as Partial<LedgerLimits> | undefined);
+  const ttlMs = checkPositive(options, 'ttlMs', DEFAULT_TTL_MS);
+  const timeoutMs = checkPositive(options, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const oneCallTtlMs = Math.min(ttlMs, checkPositive(options, 'oneCallTtlMs', ONE_CALL_TTL_MS));
+  return { backend, empty, ttlMs, timeoutMs, oneCallTtlMs };
+}
+
+/** A value read from (or written to) the backend, and the ledger it reads as. */
+interface SeenValue {
+  readonly raw: string;
+  readonly ledger: Ledger;
+}
+
+/** The last value seen (read or written) per key, least recent first, bounded by SEEN_VALUES. */
+interface SeenValues {
+  get(key: string): SeenValue | undefined;
+  /** Remembers `raw` as `key`'s value, dropping the least recently seen past the bound. */
+  remember(key: string, raw: string, ledger: Ledger): void;
+  /**
+   * The value as a ledger: absent or not a ledger → empty. A value equal to
+   * the one last seen for the key is not read again (the same text reads as
+   * the same ledger); text that is not a ledger is not remembered.
+   */
+  parse(key: string, raw: string | null): Ledger;
+  clear(): void;
+}
+
+function createSeenValues(empty: Ledger): SeenValues {
+  const seen = new Map<string, SeenValue>();
+  function remember(key: string, raw: string, ledger: Ledger): void {
+    seen.delete(key);
+    seen.set(key, { raw, ledger });
+    if (seen.size > SEEN_VALUES) seen.delete(seen.keys().next().value!);
+  }
+  return {
+    get: (key) => seen.get(key),
+    remember,
+    parse(key, raw) {
+      if (raw === null) return empty;
+      const last = seen.get(key);
+      if (last !== undefined && last.raw === raw) return last.ledger;
+      const ledger = readStoredLedger(raw, empty.limits);
+      if (ledger === null) return empty;
+      remember(key, raw, ledger);
+      return ledger;
+    },
+    clear: () => seen.clear(),
+  };
+}
+
+/** `key`'s value in the backend, and the ledger it reads as; rejects on a backend fault or the deadline. */
+async function load(
+  config: StoreConfig,
+  seen: SeenValues,
+  key: string,
+  deadline: number,
+): Promise<{ raw: string | null; ledger: Ledger }> {
+  const raw = await beforeDeadline(() => config.backend.get(key), deadline);
+  if (raw !== null && typeof raw !== 'string') throw new TypeError('not a string');
+  return { raw, ledger: seen.parse(key, raw) };
+}
+
+/** `ledger` after each write of `batch` in turn (`null` for one that changed nothing), and the last. */
+function reduceBatch(
+  ledger: Ledger,
+  batch: readonly Write[],
+): { after: (Ledger | null)[]; next: Ledger } {
+  const after: (Ledger | null)[] = [];
+  let next = ledger;
+  for (const write of batch) {
+    const reduced = applyEvent(next, write.event);
+    after.push(reduced === next ? null : reduced);
+    next = reduced;
+  }
+  return { after, next };
+}
+
+/**
+ * The ledgers after each write of `batch`, once written to `key`'s value
+ * (`null` for a write that changed nothing), or `null` when nothing was
+ * written. Never rejects.
+ */
+async function applyBatch(
+  config: StoreConfig,
+  seen: SeenValues,
+  key: string,
+  batch: readonly Write[],
+): Promise<(Ledger | null)[] | null> {
+  const deadline = Date.now() + config.timeoutMs;
+  // First try the value seen last, without reading it again: the
+  // compare-and-set tells whether it is still the current one.
+  let known: { raw: string | null; ledger: Ledger } | undefined = seen.get(key);
+  try {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const guessed = known !== undefined;
+      const { raw, ledger } = known ?? (await load(config, seen, key, deadline));
+      known = undefined;
+      const { after, next } = reduceBatch(ledger, batch);
+      if (next === ledger) {
+        // Nothing to write — unless the value seen last is out of date.
+        if (guessed) continue;
+        return after;
+      }
+      const stored = JSON.stringify(next);
+      const ttl = oneCall(next) ? config.oneCallTtlMs : config.ttlMs;
+      // The deadline goes to the backend too: a write that reaches it late
+      // (a stalled server) is refused there, never applied after this
+      // store has given up and the call's answer has left.
+      const won = await beforeDeadline(
+        () => config.backend.compareAndSet(key, raw, stored, ttl, deadline),
+        deadline,
+      );
+      if (won === true) {
+        seen.remember(key, stored, next);
+        return after;
+      }
+      // Another process wrote first: read its value and re-apply, after a
+      // short random pause so two processes do not keep colliding.
+      if (!guessed) await pause(Math.random() * 2 ** attempt, deadline);
+    }
+  } catch {
+    // A backend fault: nothing of this batch was recorded.
+  }
+  return null;
+}
+
+/**
+ * Writes an event into a session's bucket and resolves to the ledger after
+ * it (`null`: nothing was written). Writes of one bucket that arrive while a
+ * compare-and-set of it is out wait, and go out together in the next one.
+ */
+function createBucketWriter(
+  config: StoreConfig,
+  seen: SeenValues,
+): (sessionId: unknown, event: CheckedEvent) => Promise<Ledger | null> {
+  /** Writes waiting per key while a compare-and-set of that key is out. */
+  const queues = new Map<string, Write[]>();
+
+  async function flush(key: string, batch: readonly Write[]): Promise<void> {
+    const after = await applyBatch(config, seen, key, batch);
+    for (let i = 0; i < batch.length; i++) batch[i]!.settle(after?.[i] ?? null);
+  }
+
+  async function drain(key: string, queue: Write[]): Promise<void> {
+    while (queue.length > 0) await flush(key, queue.splice(0));
+    queues.delete(key);
+  }
+
+  return (sessionId, event) =>
+    new Promise((settle) => {
+      const key = bucketKey(sessionId);
+      const queue = queues.get(key);
+      if (queue !== undefined) {
+        queue.push({ event, settle });
+        return;
+      }
+      const fresh = [{ event, settle }];
+      queues.set(key, fresh);
+      void drain(key, fresh);
+    });
+}
+
 /**
  * A session store whose ledgers live in `backend`, one value per session
  * bucket, so several processes share every session.
@@ -232,127 +405,16 @@ export function createSharedSessionStore(
   backend: SharedStoreBackend,
   options: SharedSessionStoreOptions = {},
 ): SharedSessionStore {
-  checkBackend(backend);
-  const empty = createLedger(option(options, 'limits', WHERE) as Partial<LedgerLimits> | undefined);
-  const ttlMs = checkPositive(options, 'ttlMs', DEFAULT_TTL_MS);
-  const timeoutMs = checkPositive(options, 'timeoutMs', DEFAULT_TIMEOUT_MS);
-  const oneCallTtlMs = Math.min(ttlMs, checkPositive(options, 'oneCallTtlMs', ONE_CALL_TTL_MS));
+  const config = readStoreConfig(backend, options);
+  const { empty, timeoutMs } = config;
   const emptyView = viewOf(empty, null);
-  /** Writes waiting per key while a compare-and-set of that key is out. */
-  const queues = new Map<string, Write[]>();
-
-  /** The last value seen (read or written) per key, and the ledger it reads as; least recent first. */
-  const seen = new Map<string, { readonly raw: string; readonly ledger: Ledger }>();
-
-  /** Remembers `raw` as `key`'s value, dropping the least recently seen past the bound. */
-  function remember(key: string, raw: string, ledger: Ledger): void {
-    seen.delete(key);
-    seen.set(key, { raw, ledger });
-    if (seen.size > SEEN_VALUES) seen.delete(seen.keys().next().value!);
-  }
-
-  /**
-   * The value as a ledger: absent or not a ledger → empty. A value equal to
-   * the one last seen for the key is not read again (the same text reads as
-   * the same ledger); text that is not a ledger is not remembered.
-   */
-  function parse(key: string, raw: string | null): Ledger {
-    if (raw === null) return empty;
-    const last = seen.get(key);
-    if (last !== undefined && last.raw === raw) return last.ledger;
-    const ledger = readStoredLedger(raw, empty.limits);
-    if (ledger === null) return empty;
-    remember(key, raw, ledger);
-    return ledger;
-  }
-
-  async function load(
-    key: string,
-    deadline: number,
-  ): Promise<{ raw: string | null; ledger: Ledger }> {
-    const raw = await beforeDeadline(() => backend.get(key), deadline);
-    if (raw !== null && typeof raw !== 'string') throw new TypeError('not a string');
-    return { raw, ledger: parse(key, raw) };
-  }
-
-  /**
-   * The ledgers after each write of `batch`, once written to `key`'s value
-   * (`null` for a write that changed nothing), or `null` when nothing was
-   * written. Never rejects.
-   */
-  async function apply(key: string, batch: readonly Write[]): Promise<(Ledger | null)[] | null> {
-    const deadline = Date.now() + timeoutMs;
-    // First try the value seen last, without reading it again: the
-    // compare-and-set tells whether it is still the current one.
-    let known: { raw: string | null; ledger: Ledger } | undefined = seen.get(key);
-    try {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const guessed = known !== undefined;
-        const { raw, ledger } = known ?? (await load(key, deadline));
-        known = undefined;
-        const after: (Ledger | null)[] = [];
-        let next = ledger;
-        for (const write of batch) {
-          const reduced = applyEvent(next, write.event);
-          after.push(reduced === next ? null : reduced);
-          next = reduced;
-        }
-        if (next === ledger) {
-          // Nothing to write — unless the value seen last is out of date.
-          if (guessed) continue;
-          return after;
-        }
-        const stored = JSON.stringify(next);
-        const ttl = oneCall(next) ? oneCallTtlMs : ttlMs;
-        // The deadline goes to the backend too: a write that reaches it late
-        // (a stalled server) is refused there, never applied after this
-        // store has given up and the call's answer has left.
-        const won = await beforeDeadline(
-          () => backend.compareAndSet(key, raw, stored, ttl, deadline),
-          deadline,
-        );
-        if (won === true) {
-          remember(key, stored, next);
-          return after;
-        }
-        // Another process wrote first: read its value and re-apply, after a
-        // short random pause so two processes do not keep colliding.
-        if (!guessed) await pause(Math.random() * 2 ** attempt, deadline);
-      }
-    } catch {
-      // A backend fault: nothing of this batch was recorded.
-    }
-    return null;
-  }
-
-  async function flush(key: string, batch: readonly Write[]): Promise<void> {
-    const after = await apply(key, batch);
-    for (let i = 0; i < batch.length; i++) batch[i]!.settle(after?.[i] ?? null);
-  }
-
-  async function drain(key: string, queue: Write[]): Promise<void> {
-    while (queue.length > 0) await flush(key, queue.splice(0));
-    queues.delete(key);
-  }
-
-  function write(sessionId: unknown, event: CheckedEvent): Promise<Ledger | null> {
-    return new Promise((settle) => {
-      const key = bucketKey(sessionId);
-      const queue = queues.get(key);
-      if (queue !== undefined) {
-        queue.push({ event, settle });
-        return;
-      }
-      const fresh = [{ event, settle }];
-      queues.set(key, fresh);
-      void drain(key, fresh);
-    });
-  }
+  const seen = createSeenValues(empty);
+  const write = createBucketWriter(config, seen);
 
   /** The bucket's ledger as stored, or `null` when the backend failed. */
   async function bucket(sessionId: unknown): Promise<Ledger | null> {
     try {
-      return (await load(bucketKey(sessionId), Date.now() + timeoutMs)).ledger;
+      return (await load(config, seen, bucketKey(sessionId), Date.now() + timeoutMs)).ledger;
     } catch {
       return null;
     }
