@@ -373,6 +373,119 @@ export interface ScenarioResponse {
   }[];
 }
 
+/** A scenario under way: the files as edited so far, the ledger, the responses each context holds, the responses sent. */
+interface Play {
+  readonly contents: Record<string, string>;
+  readonly held: Map<string, number[]>;
+  readonly out: ScenarioResponse[];
+  state: Ledger;
+}
+
+/** The context forgets `calls` (a refresh, or a compaction the harness was told of). */
+function forgetCalls(play: Play, context: string, calls: readonly number[]): void {
+  if (calls.length === 0) return;
+  play.state = ledgerReducer(play.state, {
+    type: 'pruned',
+    sessionId: context,
+    projectRoot: ROOT,
+    calls,
+  });
+}
+
+/** The context keeps only the responses `keep` picks; the ledger hears of the rest when `told`. */
+function dropHeld(
+  play: Play,
+  context: string,
+  keep: (n: number, i: number, all: number[]) => boolean,
+  told: boolean,
+): void {
+  const mine = play.held.get(context) ?? [];
+  const kept = mine.filter(keep);
+  if (told) {
+    forgetCalls(
+      play,
+      context,
+      mine.filter((n) => !kept.includes(n)),
+    );
+  }
+  play.held.set(context, kept);
+}
+
+/** How many numbers the context has taken. */
+function callCountOf(play: Play, context: string): number {
+  return projectFromView(sessionView(play.state, context), ROOT)!.callCount;
+}
+
+/**
+ * Plans one call of the context against its view (under a reserved `number`
+ * when `reserved`), adds its response to `play.out`, and returns the
+ * `recorded` event of what it sent.
+ */
+function playOneCall(
+  play: Play,
+  context: string,
+  asks: readonly Ask[],
+  number: number,
+  reserved: boolean,
+): LedgerEvent {
+  const view = projectFromView(sessionView(play.state, context), ROOT)!;
+  const prior = reserved ? { ...view, callIndex: number } : view;
+  const files = asks.map((a) => ({
+    path: a.path,
+    plan: planFile({
+      path: a.path,
+      content: play.contents[a.path]!,
+      intended: a.intended as Ranges,
+      prior,
+    }),
+  }));
+  play.out.push({
+    context,
+    number,
+    files: files.map(({ path, plan }) => ({
+      path,
+      render: plan.render,
+      emit: plan.emit,
+      covered: plan.covered,
+      coveredBy: plan.coveredBy,
+    })),
+  });
+  const sent = files.filter((f) => f.plan.emit.length > 0);
+  const chars = sent.reduce((n, f) => n + f.plan.newChars, 0);
+  return {
+    type: 'recorded',
+    sessionId: context,
+    emission: {
+      projectRoot: ROOT,
+      query: '',
+      files: sent.map((f) => ({
+        path: f.path,
+        ranges: f.plan.emit,
+        chars: f.plan.newChars,
+        fingerprint: f.plan.fingerprint,
+      })),
+      sourceChars: chars,
+      responseChars: chars,
+      ...(reserved ? { index: number } : {}),
+    },
+  };
+}
+
+/** Parallel calls of one context: each reserves its number, all plan against the same view. */
+function playParallel(play: Play, context: string, calls: readonly (readonly Ask[])[]): void {
+  const numbers = calls.map(() => {
+    play.state = ledgerReducer(play.state, {
+      type: 'reserved',
+      sessionId: context,
+      projectRoot: ROOT,
+    });
+    return callCountOf(play, context);
+  });
+  const events = calls.map((asks, i) => playOneCall(play, context, asks, numbers[i]!, true));
+  for (const e of events) play.state = ledgerReducer(play.state, e);
+  play.held.set(context, [...(play.held.get(context) ?? []), ...numbers]);
+}
+
 /**
  * Plays a scenario through the ledger and the planner: each context is a
  * session bucket of its own (the harness passes the context's id), a call
@@ -383,112 +496,33 @@ export interface ScenarioResponse {
  * and plan against the same view.
  */
 function playScenario(s: Scenario): ScenarioResponse[] {
-  const contents: Record<string, string> = { ...s.files };
-  const held = new Map<string, number[]>();
-  const out: ScenarioResponse[] = [];
-  let state: Ledger = createLedger();
-  const prune = (context: string, calls: readonly number[]) => {
-    if (calls.length > 0) {
-      state = ledgerReducer(state, {
-        type: 'pruned',
-        sessionId: context,
-        projectRoot: ROOT,
-        calls,
-      });
-    }
-  };
-  const drop = (
-    context: string,
-    keep: (n: number, i: number, all: number[]) => boolean,
-    told: boolean,
-  ) => {
-    const mine = held.get(context) ?? [];
-    const kept = mine.filter(keep);
-    if (told)
-      prune(
-        context,
-        mine.filter((n) => !kept.includes(n)),
-      );
-    held.set(context, kept);
-  };
-  const plan = (context: string, asks: readonly Ask[], number: number, reserved: boolean) => {
-    const view = projectFromView(sessionView(state, context), ROOT)!;
-    const prior = reserved ? { ...view, callIndex: number } : view;
-    const files = asks.map((a) => {
-      const p = planFile({
-        path: a.path,
-        content: contents[a.path]!,
-        intended: a.intended as Ranges,
-        prior,
-      });
-      return { path: a.path, plan: p };
-    });
-    out.push({
-      context,
-      number,
-      files: files.map(({ path, plan: p }) => ({
-        path,
-        render: p.render,
-        emit: p.emit,
-        covered: p.covered,
-        coveredBy: p.coveredBy,
-      })),
-    });
-    const sent = files.filter((f) => f.plan.emit.length > 0);
-    const chars = sent.reduce((n, f) => n + f.plan.newChars, 0);
-    return {
-      type: 'recorded' as const,
-      sessionId: context,
-      emission: {
-        projectRoot: ROOT,
-        query: '',
-        files: sent.map((f) => ({
-          path: f.path,
-          ranges: f.plan.emit,
-          chars: f.plan.newChars,
-          fingerprint: f.plan.fingerprint,
-        })),
-        sourceChars: chars,
-        responseChars: chars,
-        ...(reserved ? { index: number } : {}),
-      },
-    };
-  };
-  const count = (context: string) => projectFromView(sessionView(state, context), ROOT)!.callCount;
+  const play: Play = { contents: { ...s.files }, held: new Map(), out: [], state: createLedger() };
   for (const step of s.steps) {
     switch (step.do) {
       case 'edit':
-        contents[step.path] = step.content;
+        play.contents[step.path] = step.content;
         break;
       case 'compact':
-        drop(step.context, (_n, i, all) => i === all.length - 1, step.told);
+        dropHeld(play, step.context, (_n, i, all) => i === all.length - 1, step.told);
         break;
       case 'rewind':
-        drop(step.context, (n) => n <= step.to, step.told);
+        dropHeld(play, step.context, (n) => n <= step.to, step.told);
         break;
       case 'call': {
-        prune(step.context, step.refresh ?? []);
-        const number = count(step.context) + 1;
-        state = ledgerReducer(state, plan(step.context, step.files, number, false));
-        held.set(step.context, [...(held.get(step.context) ?? []), number]);
+        forgetCalls(play, step.context, step.refresh ?? []);
+        const number = callCountOf(play, step.context) + 1;
+        play.state = ledgerReducer(
+          play.state,
+          playOneCall(play, step.context, step.files, number, false),
+        );
+        play.held.set(step.context, [...(play.held.get(step.context) ?? []), number]);
         break;
       }
-      default: {
-        const numbers = step.calls.map(() => {
-          state = ledgerReducer(state, {
-            type: 'reserved',
-            sessionId: step.context,
-            projectRoot: ROOT,
-          });
-          return count(step.context);
-        });
-        const events = step.calls.map((asks, i) => plan(step.context, asks, numbers[i]!, true));
-        for (const e of events) state = ledgerReducer(state, e);
-        held.set(step.context, [...(held.get(step.context) ?? []), ...numbers]);
-      }
+      default:
+        playParallel(play, step.context, step.calls);
     }
   }
-  return out;
+  return play.out;
 }
 
 function scenario(input: unknown): Answer {
