@@ -21,7 +21,7 @@ import {
   type Suite,
 } from './reference.js';
 import { judgeScenario } from './safety.js';
-import { buildSuites, type Expected, expectedOf } from './vectors.js';
+import { buildSuites, type Expected, expectedOf, type SuiteFile } from './vectors.js';
 
 export interface ConformIo {
   readonly out: (text: string) => void;
@@ -165,7 +165,7 @@ export async function conform(options: ConformOptions, io: ConformIo): Promise<n
   }
   const impl = new Implementation(options.command);
   let id = 0;
-  const ask = async (suite: string, op: string, input: unknown, label: string) => {
+  const ask: Asker = async (suite, op, input, label) => {
     // Starting an interpreter takes longer than answering a case: the handshake waits 10 s at least.
     const limit = id === 0 ? Math.max(options.timeoutMs, 10_000) : options.timeoutMs;
     const reply: Reply = await impl.ask({ id: ++id, suite, op, input }, limit);
@@ -173,67 +173,11 @@ export async function conform(options: ConformOptions, io: ConformIo): Promise<n
     return reply.answer;
   };
   try {
-    const hello = await ask(
-      'conform',
-      'hello',
-      { protocol: PROTOCOL_VERSION, suites: [...SUITES] },
-      'handshake',
-    );
-    if (!hello.ok) {
-      throw new Broken(
-        `handshake: the implementation answered error ${JSON.stringify(hello.code)}`,
-      );
-    }
-    const declared = hello.output as Record<string, unknown> | null;
-    const protocol = declared?.protocol;
-    const suites = declared?.suites;
-    if (protocol !== PROTOCOL_VERSION) {
-      throw new Broken(
-        `handshake: the implementation speaks protocol ${JSON.stringify(protocol)}, this runner ${PROTOCOL_VERSION}`,
-      );
-    }
-    if (!Array.isArray(suites) || suites.length === 0) {
-      throw new Broken('handshake: the implementation declares no suites ("suites": [...])');
-    }
-    const unknown = suites.find((s) => !SUITES.includes(s as Suite));
-    if (unknown !== undefined) {
-      throw new Broken(
-        `handshake: the implementation declares suite ${JSON.stringify(unknown)}, which this runner does not know (${SUITES.join(', ')})`,
-      );
-    }
-    const missing = options.suites?.find((s) => !suites.includes(s));
-    if (missing !== undefined) {
-      throw new Broken(
-        `the implementation does not declare suite ${missing} (it declares ${suites.join(', ')})`,
-      );
-    }
-    const run = (options.suites ?? SUITES).filter((s) => suites.includes(s));
-    const name = typeof declared?.name === 'string' ? `${declared.name}: ` : '';
-    io.out(`${name}protocol ${PROTOCOL_VERSION}, suites ${run.join(', ')}`);
-
+    const run = await handshake(ask, options.suites, io);
     const files = buildSuites(fc);
     let failed = false;
     for (const suite of run) {
-      let total = 0;
-      let wrong = 0;
-      for (const group of files[suite].groups) {
-        for (const vector of group.cases) {
-          total++;
-          const got = await ask(suite, group.op, vector.input, `vector ${vector.id}`);
-          if (agrees(got, vector.expected)) continue;
-          wrong++;
-          if (wrong <= 5) {
-            io.out(`✗ ${vector.id} ${vector.description}`);
-            io.out(`  input:    ${JSON.stringify(vector.input)}`);
-            io.out(`  expected: ${shown(vector.expected)}`);
-            io.out(`  got:      ${shown(got)}`);
-            for (const line of differenceLines(vector.expected, got)) io.out(line);
-            for (const line of safetyLines(suite, vector.input, got)) io.out(line);
-          }
-        }
-      }
-      io.out(`${suite}: ${total - wrong}/${total} vectors agree`);
-      if (wrong > 0) failed = true;
+      if (!(await vectorPhase(files[suite].groups, suite, ask, io))) failed = true;
       if (options.runs > 0 && !RANDOM_SUITES.includes(suite)) {
         io.out(`${suite}: vectors only, no random cases`);
       } else if (options.runs > 0 && !(await randomPhase(fc, suite, options, ask, io))) {
@@ -248,6 +192,83 @@ export async function conform(options: ConformOptions, io: ConformIo): Promise<n
   } finally {
     await impl.close();
   }
+}
+
+/**
+ * Says hello: checks the protocol and the suites the implementation
+ * declares, prints them, and returns the suites to run (those asked for, or
+ * every one it declares). Throws Broken when the two cannot go on.
+ */
+async function handshake(
+  ask: Asker,
+  asked: readonly Suite[] | null,
+  io: ConformIo,
+): Promise<Suite[]> {
+  const hello = await ask(
+    'conform',
+    'hello',
+    { protocol: PROTOCOL_VERSION, suites: [...SUITES] },
+    'handshake',
+  );
+  if (!hello.ok) {
+    throw new Broken(`handshake: the implementation answered error ${JSON.stringify(hello.code)}`);
+  }
+  const declared = hello.output as Record<string, unknown> | null;
+  const protocol = declared?.protocol;
+  const suites = declared?.suites;
+  if (protocol !== PROTOCOL_VERSION) {
+    throw new Broken(
+      `handshake: the implementation speaks protocol ${JSON.stringify(protocol)}, this runner ${PROTOCOL_VERSION}`,
+    );
+  }
+  if (!Array.isArray(suites) || suites.length === 0) {
+    throw new Broken('handshake: the implementation declares no suites ("suites": [...])');
+  }
+  const unknown = suites.find((s) => !SUITES.includes(s as Suite));
+  if (unknown !== undefined) {
+    throw new Broken(
+      `handshake: the implementation declares suite ${JSON.stringify(unknown)}, which this runner does not know (${SUITES.join(', ')})`,
+    );
+  }
+  const missing = asked?.find((s) => !suites.includes(s));
+  if (missing !== undefined) {
+    throw new Broken(
+      `the implementation does not declare suite ${missing} (it declares ${suites.join(', ')})`,
+    );
+  }
+  const run = (asked ?? SUITES).filter((s) => suites.includes(s));
+  const name = typeof declared?.name === 'string' ? `${declared.name}: ` : '';
+  io.out(`${name}protocol ${PROTOCOL_VERSION}, suites ${run.join(', ')}`);
+  return run;
+}
+
+/** The fixed vectors of one suite, the first five disagreements shown; false when any disagreed. */
+async function vectorPhase(
+  groups: SuiteFile['groups'],
+  suite: Suite,
+  ask: Asker,
+  io: ConformIo,
+): Promise<boolean> {
+  let total = 0;
+  let wrong = 0;
+  for (const group of groups) {
+    for (const vector of group.cases) {
+      total++;
+      const got = await ask(suite, group.op, vector.input, `vector ${vector.id}`);
+      if (agrees(got, vector.expected)) continue;
+      wrong++;
+      if (wrong <= 5) {
+        io.out(`✗ ${vector.id} ${vector.description}`);
+        io.out(`  input:    ${JSON.stringify(vector.input)}`);
+        io.out(`  expected: ${shown(vector.expected)}`);
+        io.out(`  got:      ${shown(got)}`);
+        for (const line of differenceLines(vector.expected, got)) io.out(line);
+        for (const line of safetyLines(suite, vector.input, got)) io.out(line);
+      }
+    }
+  }
+  io.out(`${suite}: ${total - wrong}/${total} vectors agree`);
+  return wrong === 0;
 }
 
 type Asker = (suite: string, op: string, input: unknown, label: string) => Promise<Received>;
