@@ -217,11 +217,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
   if ('missing' in split) {
     return error(`--${split.missing} needs ${VALUE_OF[split.missing]} after it`);
   }
-  const { own, upstream } = split;
-  let values: { [K in keyof typeof OPTIONS]?: string | boolean | string[] };
+  let values: RunValues;
   try {
     ({ values } = parseArgs({
-      args: own,
+      args: split.own,
       options: OPTIONS,
       strict: true,
       allowPositionals: false,
@@ -231,73 +230,40 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
   }
   if (values.help === true) return { kind: 'help' };
   if (values.version === true) return { kind: 'version' };
+  try {
+    return { kind: 'run', ...readRunOptions(values, split.upstream, cwd) };
+  } catch (thrown) {
+    if (thrown instanceof Misuse) return error(thrown.message);
+    throw thrown;
+  }
+}
 
+/** The proxy's own options, as node:util's parseArgs reads them. */
+type RunValues = { [K in keyof typeof OPTIONS]?: string | boolean | string[] };
+
+/** A command line the proxy cannot run, in one sentence; never leaves this module. */
+class Misuse extends Error {}
+
+/** The run's options from the values read and the upstream's words; throws Misuse. */
+function readRunOptions(values: RunValues, upstream: readonly string[], cwd: string): RunOptions {
   const profile = values.profile as string | undefined;
   if (profile !== undefined && !(PROFILE_NAMES as readonly string[]).includes(profile)) {
-    return error(
+    throw new Misuse(
       `--profile must be one of ${PROFILE_NAMES.join(', ')} (got ${JSON.stringify(profile)})`,
     );
   }
-  let http: RunOptions['http'] = null;
-  const redis = values.redis as string | undefined;
-  if (values.http !== undefined) {
-    const port = Number(values.http);
-    if (!/^\d+$/.test(String(values.http)) || port > 65_535) {
-      return error(`--http takes a port number, 0 to 65535 (got ${JSON.stringify(values.http)})`);
-    }
-    if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
-      // Not echoed: a URL pasted in the wrong place may hold a password.
-      return error('--redis takes a redis:// or rediss:// URL');
-    }
-    http = {
-      port,
-      redis: redis ?? null,
-      tokenFile: (values['token-file'] as string | undefined) ?? null,
-      host: (values.host as string | undefined) ?? null,
-    };
-  } else if (redis !== undefined) {
-    return error('--redis needs --http: over stdio the ledger lives in the proxy, one per client');
-  } else if (values['token-file'] !== undefined || values.host !== undefined) {
-    return error(
-      '--token-file and --host need --http: over stdio only the client reaches the proxy',
-    );
-  }
-  let timeoutMs = DEFAULT_TIMEOUT_MS;
-  if (values.timeout !== undefined) {
-    const seconds = Number(values.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0 || String(values.timeout).trim() === '') {
-      return error(
-        `--timeout takes a number of seconds above 0 (got ${JSON.stringify(values.timeout)})`,
-      );
-    }
-    timeoutMs = Math.ceil(seconds * 1000);
-  }
-  let tools: string[] | null = null;
-  if (values.tools !== undefined) {
-    tools = String(values.tools)
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== '');
-    if (tools.length === 0) return error('--tools takes tool names separated by commas');
-  }
-  let maxTokens: number | null = null;
-  if (values['max-tokens'] !== undefined) {
-    maxTokens = readTokenCount(String(values['max-tokens']));
-    if (maxTokens === null) {
-      return error(
-        `--max-tokens takes a whole number of tokens above 0 (got ${JSON.stringify(values['max-tokens'])})`,
-      );
-    }
-  }
+  const http = readHttp(values);
+  const timeoutMs = readTimeout(values.timeout);
+  const tools = readTools(values.tools);
+  const maxTokens = readMaxTokens(values['max-tokens']);
   const [command, ...args] = upstream;
   if (command === undefined || command === '') {
-    return error(
+    throw new Misuse(
       'name the upstream command after the options, e.g. span-ledger-proxy codegraph serve --mcp',
     );
   }
   const roots = values.root as string[] | undefined;
   return {
-    kind: 'run',
     profile: (profile as ProfileName | undefined) ?? null,
     root: roots === undefined ? null : roots.map((root) => resolve(cwd, root)),
     cwd: resolve(cwd, (values.cwd as string | undefined) ?? '.'),
@@ -308,6 +274,73 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
     command,
     args,
   };
+}
+
+/** `--http` and the options that need it (`--redis`, `--token-file`, `--host`); throws Misuse. */
+function readHttp(values: RunValues): RunOptions['http'] {
+  const redis = values.redis as string | undefined;
+  if (values.http === undefined) {
+    if (redis !== undefined) {
+      throw new Misuse(
+        '--redis needs --http: over stdio the ledger lives in the proxy, one per client',
+      );
+    }
+    if (values['token-file'] !== undefined || values.host !== undefined) {
+      throw new Misuse(
+        '--token-file and --host need --http: over stdio only the client reaches the proxy',
+      );
+    }
+    return null;
+  }
+  const port = Number(values.http);
+  if (!/^\d+$/.test(String(values.http)) || port > 65_535) {
+    throw new Misuse(`--http takes a port number, 0 to 65535 (got ${JSON.stringify(values.http)})`);
+  }
+  if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
+    // Not echoed: a URL pasted in the wrong place may hold a password.
+    throw new Misuse('--redis takes a redis:// or rediss:// URL');
+  }
+  return {
+    port,
+    redis: redis ?? null,
+    tokenFile: (values['token-file'] as string | undefined) ?? null,
+    host: (values.host as string | undefined) ?? null,
+  };
+}
+
+/** `--timeout SECONDS` in ms, or the default; throws Misuse. */
+function readTimeout(timeout: RunValues['timeout']): number {
+  if (timeout === undefined) return DEFAULT_TIMEOUT_MS;
+  const seconds = Number(timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0 || String(timeout).trim() === '') {
+    throw new Misuse(
+      `--timeout takes a number of seconds above 0 (got ${JSON.stringify(timeout)})`,
+    );
+  }
+  return Math.ceil(seconds * 1000);
+}
+
+/** `--tools A,B` as names, or `null` for the profile's; throws Misuse. */
+function readTools(list: RunValues['tools']): string[] | null {
+  if (list === undefined) return null;
+  const tools = String(list)
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (tools.length === 0) throw new Misuse('--tools takes tool names separated by commas');
+  return tools;
+}
+
+/** `--max-tokens N`, or `null` when not given; throws Misuse. */
+function readMaxTokens(given: RunValues['max-tokens']): number | null {
+  if (given === undefined) return null;
+  const maxTokens = readTokenCount(String(given));
+  if (maxTokens === null) {
+    throw new Misuse(
+      `--max-tokens takes a whole number of tokens above 0 (got ${JSON.stringify(given)})`,
+    );
+  }
+  return maxTokens;
 }
 
 const INSTALL_OPTIONS = {

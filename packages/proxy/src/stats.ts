@@ -158,6 +158,46 @@ function quantile(sorted: readonly number[], q: number): number {
   return Math.round(sorted[at]! * 100) / 100;
 }
 
+/** Appends `item`, dropping the oldest past `max`. */
+function pushBounded<T>(list: T[], item: T, max: number): void {
+  list.push(item);
+  if (list.length > max) list.shift();
+}
+
+const toHundredths = (ms: number) => Math.round(ms * 100) / 100;
+
+/** One call as the report lists it, under the label of its context. */
+function recentCallOf(context: string, call: CallFigures): RecentCall {
+  return {
+    context,
+    tool: call.tool,
+    upstreamChars: call.upstreamChars,
+    deliveredChars: call.deliveredChars,
+    pointers: call.pointers,
+    upstreamMs: toHundredths(call.upstreamMs),
+    ownMs: toHundredths(call.ownMs),
+    cpuMs: toHundredths(call.cpuMs),
+  };
+}
+
+/** The one line printed at exit, from the total's counters. */
+function summaryLine(r: CountersReport): string {
+  const calls = `${r.calls} ${r.calls === 1 ? 'call' : 'calls'}`;
+  if (r.calls === 0) return `${calls} re-rendered`;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const share = r.upstreamChars > 0 ? Math.round((100 * r.savedChars) / r.upstreamChars) : 0;
+  const net =
+    r.savedChars >= 0
+      ? `${share}% fewer, ~${n(r.savedTokens)} tokens saved`
+      : `${-share}% more, ~${n(-r.savedTokens)} tokens more`;
+  return (
+    `${calls}: ${n(r.upstreamChars)} chars from the upstream, ` +
+    `${n(r.deliveredChars)} delivered (${net}; numbering added ${n(r.addedChars)} chars, dedup saved ${n(r.withheldChars)}), ` +
+    `${r.pointers} ${r.pointers === 1 ? 'pointer' : 'pointers'}, ${r.refreshes} ${r.refreshes === 1 ? 'refresh' : 'refreshes'}, ` +
+    `${r.unproven} unproven ${r.unproven === 1 ? 'section' : 'sections'}`
+  );
+}
+
 /**
  * The proxy's counters.
  *
@@ -205,21 +245,9 @@ export function createStats() {
         labels.set(key, `context ${contexts.size}`);
       }
       if (mine !== undefined) add(mine, call);
-      samples.push(call.ownMs);
-      cpuSamples.push(call.cpuMs);
-      if (samples.length > MAX_SAMPLES) samples.shift();
-      if (cpuSamples.length > MAX_SAMPLES) cpuSamples.shift();
-      recent.push({
-        context: labels.get(key) ?? 'another context',
-        tool: call.tool,
-        upstreamChars: call.upstreamChars,
-        deliveredChars: call.deliveredChars,
-        pointers: call.pointers,
-        upstreamMs: Math.round(call.upstreamMs * 100) / 100,
-        ownMs: Math.round(call.ownMs * 100) / 100,
-        cpuMs: Math.round(call.cpuMs * 100) / 100,
-      });
-      if (recent.length > RECENT_CALLS) recent.shift();
+      pushBounded(samples, call.ownMs, MAX_SAMPLES);
+      pushBounded(cpuSamples, call.cpuMs, MAX_SAMPLES);
+      pushBounded(recent, recentCallOf(labels.get(key) ?? 'another context', call), RECENT_CALLS);
     },
     /** The resource's value. */
     report(): StatsReport {
@@ -238,21 +266,7 @@ export function createStats() {
     /** The one line printed at exit. */
     summary(): string {
       flush();
-      const r = report(total);
-      const calls = `${r.calls} ${r.calls === 1 ? 'call' : 'calls'}`;
-      if (r.calls === 0) return `${calls} re-rendered`;
-      const n = (x: number) => x.toLocaleString('en-US');
-      const share = r.upstreamChars > 0 ? Math.round((100 * r.savedChars) / r.upstreamChars) : 0;
-      const net =
-        r.savedChars >= 0
-          ? `${share}% fewer, ~${n(r.savedTokens)} tokens saved`
-          : `${-share}% more, ~${n(-r.savedTokens)} tokens more`;
-      return (
-        `${calls}: ${n(r.upstreamChars)} chars from the upstream, ` +
-        `${n(r.deliveredChars)} delivered (${net}; numbering added ${n(r.addedChars)} chars, dedup saved ${n(r.withheldChars)}), ` +
-        `${r.pointers} ${r.pointers === 1 ? 'pointer' : 'pointers'}, ${r.refreshes} ${r.refreshes === 1 ? 'refresh' : 'refreshes'}, ` +
-        `${r.unproven} unproven ${r.unproven === 1 ? 'section' : 'sections'}`
-      );
+      return summaryLine(report(total));
     },
   };
   return stats;
