@@ -43,6 +43,7 @@ export const ENTRIES: Readonly<Record<string, string>> = {
   'span-ledger/redis': 'src/redis/index.ts',
   'span-ledger/testing': 'src/testing/index.ts',
   'span-ledger-proxy': 'packages/proxy/src/index.ts',
+  'span-ledger-proxy/http': 'packages/proxy/src/http/index.ts',
 };
 
 /** Examples that are type-checked but not run, by `entry#function`, with the reason. */
@@ -50,6 +51,8 @@ export const TYPE_CHECK_ONLY: Readonly<Record<string, string>> = {
   'span-ledger/redis#redisBackend': 'needs a running Redis server',
   'span-ledger/redis#connectRedis': 'needs a running Redis server',
   'span-ledger-proxy#startProxy': 'starts an upstream MCP server as a child process',
+  'span-ledger-proxy/http#serveMcpHttp': 'listens on a port',
+  'span-ledger-proxy/http#redisCancelRelay': 'needs a running Redis server',
 };
 
 /** Where the generated modules go (git-ignored, rewritten on every run). */

@@ -43,7 +43,8 @@ const CALL_KEY = 'spanLedgerHttpCall';
  *
  * @example
  * ```ts
- * const call = httpCallOf(extra); // null over stdio
+ * httpCallOf({ signal: new AbortController().signal }); // null: a call that came over stdio
+ * httpCallOf(undefined);                                // null
  * ```
  */
 export function httpCallOf(extra: unknown): HttpCall | null {

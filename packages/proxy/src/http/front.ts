@@ -704,11 +704,13 @@ async function stop(front: Front, http: Server, sweep: NodeJS.Timeout): Promise<
  *
  * @example
  * ```ts
+ * import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+ *
  * const front = await serveMcpHttp({
  *   port: 3333,
  *   stateful: true,
- *   tokens: tokenFile ? readTokenFile(tokenFile) : null,
- *   createServer: ({ principal }) => createExploreServer({ principal }),
+ *   tokens: readTokenFile('/home/me/.config/explore/tokens'),
+ *   createServer: () => new McpServer({ name: 'explore', version: '1.0.0' }),
  *   log: (line) => process.stderr.write(`${line}\n`),
  * });
  * ```

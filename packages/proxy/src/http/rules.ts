@@ -115,7 +115,10 @@ export function tokenSet(tokens: readonly string[]): TokenSet {
  *
  * @example
  * ```ts
- * principalOf(req.headers.authorization, tokens) ?? reply(401);
+ * const tokens = tokenSet(['s3cret-token']);
+ * principalOf('Bearer s3cret-token', tokens)?.startsWith('p:'); // true
+ * principalOf('Bearer another-token', tokens);                  // null: answer 401
+ * principalOf(undefined, tokens);                               // null
  * ```
  */
 export function principalOf(authorization: string | undefined, tokens: TokenSet): string | null {

@@ -32,8 +32,14 @@ const MIN_TOKEN_CHARS = 22;
  *   holds a token shorter than 22 chars or with spaces in it.
  * @example
  * ```ts
- * // tokens: one line, e.g. from `openssl rand -hex 32 > tokens && chmod 600 tokens`
- * const tokens = readTokenFile('/home/me/.config/explore/tokens');
+ * import { mkdtempSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ *
+ * // one token a line, e.g. from `openssl rand -hex 32 > tokens && chmod 600 tokens`
+ * const file = join(mkdtempSync(join(tmpdir(), 'explore-')), 'tokens');
+ * writeFileSync(file, `${'1f'.repeat(16)}\n${'2e'.repeat(16)}\n`, { mode: 0o600 });
+ * readTokenFile(file).entries.length; // 2
  * ```
  */
 export function readTokenFile(path: string): TokenSet {
@@ -65,7 +71,15 @@ export function readTokenFile(path: string): TokenSet {
  *
  * @example
  * ```ts
- * const warning = tokenFileWarning(path); if (warning) log(warning);
+ * import { mkdtempSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ *
+ * const file = join(mkdtempSync(join(tmpdir(), 'explore-')), 'tokens');
+ * writeFileSync(file, 'a-token\n', { mode: 0o600 });
+ * tokenFileWarning(file); // null: only its owner can read it
+ * writeFileSync(join(file, '..', 'open'), 'a-token\n', { mode: 0o644 });
+ * tokenFileWarning(join(file, '..', 'open'))?.startsWith('warning: the token file'); // true
  * ```
  */
 export function tokenFileWarning(path: string): string | null {
@@ -91,7 +105,8 @@ const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', 'localhost']);
  * @example
  * ```ts
  * bindAddress(undefined); // { host: '127.0.0.1', warning: null }
- * bindAddress('0.0.0.0'); // { host: '0.0.0.0', warning: 'warning: listening on 0.0.0.0 …' }
+ * bindAddress('0.0.0.0').warning;
+ * // → 'warning: listening on 0.0.0.0, reachable from other machines, and nothing keeps them out: add --token-file'
  * ```
  */
 export function bindAddress(
