@@ -8,6 +8,6 @@
 import { expect, it } from 'vitest';
 
 it('the input reader loads on this runtime: its collator locale and options are valid', async () => {
-  const { readResponses } = await import('../src/cli/inputs.js');
-  expect(readResponses).toBeTypeOf('function');
+  const { readResponseFiles } = await import('../src/cli/inputs.js');
+  expect(readResponseFiles).toBeTypeOf('function');
 });

@@ -1,5 +1,5 @@
 /**
- * readResponses when the file system refuses: errors the test machine cannot
+ * readResponseFiles when the file system refuses: errors the test machine cannot
  * produce for real (a permission denied, to a root user), injected into
  * node:fs. Each becomes one line naming the path.
  */
@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InputError, readResponses } from '../src/cli/inputs.js';
+import { InputError, readResponseFiles } from '../src/cli/inputs.js';
 
 const fault = vi.hoisted(() => ({ stat: undefined as unknown, readdir: undefined as unknown }));
 
@@ -40,15 +40,15 @@ writeFileSync(join(dir, '1.md'), 'one');
 
 function message(path: string): string {
   try {
-    readResponses(path);
+    readResponseFiles(path);
   } catch (error) {
     expect(error).toBeInstanceOf(InputError);
     return (error as Error).message;
   }
-  throw new Error(`readResponses(${path}) did not throw`);
+  throw new Error(`readResponseFiles(${path}) did not throw`);
 }
 
-describe('readResponses when the file system refuses', () => {
+describe('readResponseFiles when the file system refuses', () => {
   it.each([['EACCES'], ['EPERM']])('%s on the path reads "permission denied"', (code) => {
     fault.stat = Object.assign(new Error(`${code}: operation not permitted`), { code });
     expect(message(file)).toBe(`cannot read ${file}: permission denied`);
@@ -72,6 +72,6 @@ describe('readResponses when the file system refuses', () => {
   });
 
   it('the directory lists again once the fault is gone', () => {
-    expect(readResponses(dir)).toEqual(['one']);
+    expect(readResponseFiles(dir)).toEqual(['one']);
   });
 });

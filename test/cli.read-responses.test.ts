@@ -1,12 +1,12 @@
 /**
- * readResponses on a real file system: call order, which files are responses,
+ * readResponseFiles on a real file system: call order, which files are responses,
  * JSONL lines, and the one-line error for each input it cannot use.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError, readResponses } from '../src/cli/inputs.js';
+import { InputError, readResponseFiles } from '../src/cli/inputs.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'span-ledger-inputs-'));
 
@@ -16,17 +16,17 @@ function write(name: string, text: string): string {
   return file;
 }
 
-/** The error `readResponses(path)` throws. */
+/** The error `readResponseFiles(path)` throws. */
 function failure(path: string): unknown {
   try {
-    readResponses(path);
+    readResponseFiles(path);
   } catch (error) {
     return error;
   }
-  throw new Error(`readResponses(${path}) did not throw`);
+  throw new Error(`readResponseFiles(${path}) did not throw`);
 }
 
-describe('readResponses on a directory', () => {
+describe('readResponseFiles on a directory', () => {
   it('returns the .md files in natural order of their names, whatever the case of .md', () => {
     const dir = join(tmp, 'natural');
     mkdirSync(dir);
@@ -35,7 +35,7 @@ describe('readResponses on a directory', () => {
     write('natural/1.md', 'one');
     write('natural/notes.txt', 'not a response');
     // Lexical order would read 1, 10, 2.
-    expect(readResponses(dir)).toEqual(['one', 'two', 'ten']);
+    expect(readResponseFiles(dir)).toEqual(['one', 'two', 'ten']);
   });
 
   it('names a .md entry that is a directory', () => {
@@ -47,15 +47,15 @@ describe('readResponses on a directory', () => {
   });
 });
 
-describe('readResponses on a file', () => {
+describe('readResponseFiles on a file', () => {
   it('reads a single .md file as one response, whatever the case of .md', () => {
     const text = '**`a.ts`**\n```ts\n1\tx\n```\n';
-    expect(readResponses(write('single.MD', text))).toEqual([text]);
+    expect(readResponseFiles(write('single.MD', text))).toEqual([text]);
   });
 
   it('skips JSONL lines that hold only whitespace', () => {
     const file = write('spaced.jsonl', '{"text":"a"}\n   \r\n\t\n{"text":"b"}\n');
-    expect(readResponses(file)).toEqual(['a', 'b']);
+    expect(readResponseFiles(file)).toEqual(['a', 'b']);
   });
 
   it.each([

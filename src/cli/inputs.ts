@@ -59,11 +59,11 @@ function readText(path: string): string {
  *
  * @example
  * ```ts
- * readResponses('transcripts/session-1');   // 1.md, 2.md, …, 10.md, in that order
- * readResponses('session.jsonl');           // one { "text": …, "path"?: … } per line
+ * readResponseFiles('transcripts/session-1');   // 1.md, 2.md, …, 10.md, in that order
+ * readResponseFiles('session.jsonl');           // one { "text": …, "path"?: … } per line
  * ```
  */
-export function readResponses(path: string): (string | MeasuredResponse)[] {
+export function readResponseFiles(path: string): (string | MeasuredResponse)[] {
   if (onDisk('read', path, () => statSync(path).isDirectory())) {
     const responses = onDisk('list', path, () => readdirSync(path))
       .filter((name) => name.toLowerCase().endsWith('.md'))

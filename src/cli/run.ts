@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { measureDuplicates } from '../adapter/parse.js';
 import { estimateTokens } from '../text/tokens.js';
 import { abridge, formatCount, formatReport, formatTable, reportCells } from './format.js';
-import { InputError, readResponses } from './inputs.js';
+import { InputError, readResponseFiles } from './inputs.js';
 import { replaySequence, withheldUnseen } from './replay.js';
 import { sampleProject, sampleSequence, sampleSequenceNames } from './sample.js';
 import { VERSION } from './version.js';
@@ -107,7 +107,7 @@ function measure(args: readonly string[], io: CliIo): number {
   const { values, positionals } = readArgs(args, { json: { type: 'boolean' } }, 1);
   const [path] = positionals;
   if (path === undefined) throw new UsageError('measure needs a PATH');
-  const texts = readResponses(path);
+  const texts = readResponseFiles(path);
   const report = measureDuplicates(texts, estimateTokens);
   if (report.sourceChars === 0) {
     throw new InputError(

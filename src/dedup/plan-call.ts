@@ -498,12 +498,12 @@ export function withPrices<T>(
 export function planCall(input: PlanCallInput): CallPlan {
   const call = readPlanCall(input);
   const gated = call.files.map((f) => planWork(f, call));
-  const { budget, holdBack } = call;
+  const { budget, holdBackChars } = call;
   const held = withPrices(budget, (price): HeldBack => {
     const cut = budgetStep(gated, budget, price);
-    return holdBack === null
+    return holdBackChars === null
       ? { gated, cut, heldBack: null }
-      : holdBackStep(gated, cut, call, holdBack, price);
+      : holdBackStep(gated, cut, call, holdBackChars, price);
   });
   const files = Object.freeze(held.cut.map((w) => planOf(w, call))) as FilePlan[];
   let coveredChars = 0;

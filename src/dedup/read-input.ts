@@ -68,6 +68,7 @@ export interface BudgetLimits {
   readonly maxChars: number;
   readonly maxTokens: number;
   readonly maxFiles: number;
+  /** `budget.policy === 'bank'`: each file sends what it would with dedup off, less its covered runs. */
   readonly bank: boolean;
   readonly countTokens: TokenCounter | null;
 }
@@ -80,8 +81,8 @@ export interface CallInput extends PlanSettings {
   /** One per entry, in rank order; a path seen before comes with no spans (they joined the first). */
   readonly files: readonly FileInput[];
   readonly budget: BudgetLimits | null;
-  /** The hold-back's cap in source chars; `null` when the hold-back is off. */
-  readonly holdBack: number | null;
+  /** The hold-back's cap in source chars (`holdBackChars`); `null` when `holdBack: false` turned it off. */
+  readonly holdBackChars: number | null;
 }
 
 /** A `planFile` or `planRead` input, read (`budget`: `planRead`'s). */
@@ -195,7 +196,7 @@ export function readPlanCall(raw: unknown): CallInput {
     ...settings(raw, new Set(first.keys())),
     files,
     budget: readBudget(raw),
-    holdBack:
+    holdBackChars:
       prop(raw, 'holdBack') === false ? null : limitOr(prop(raw, 'holdBackChars'), HOLD_BACK_CHARS),
   };
 }

@@ -210,40 +210,28 @@ interface SeenValue {
 }
 
 /** The last value seen (read or written) per key, least recent first, bounded by SEEN_VALUES. */
-interface SeenValues {
-  get(key: string): SeenValue | undefined;
-  /** Remembers `raw` as `key`'s value, dropping the least recently seen past the bound. */
-  remember(key: string, raw: string, ledger: Ledger): void;
-  /**
-   * The value as a ledger: absent or not a ledger → empty. A value equal to
-   * the one last seen for the key is not read again (the same text reads as
-   * the same ledger); text that is not a ledger is not remembered.
-   */
-  parse(key: string, raw: string | null): Ledger;
-  clear(): void;
+type SeenValues = Map<string, SeenValue>;
+
+/** Remembers `raw` as `key`'s value, dropping the least recently seen past the bound. */
+function remember(seen: SeenValues, key: string, raw: string, ledger: Ledger): void {
+  seen.delete(key);
+  seen.set(key, { raw, ledger });
+  if (seen.size > SEEN_VALUES) seen.delete(seen.keys().next().value!);
 }
 
-function createSeenValues(empty: Ledger): SeenValues {
-  const seen = new Map<string, SeenValue>();
-  function remember(key: string, raw: string, ledger: Ledger): void {
-    seen.delete(key);
-    seen.set(key, { raw, ledger });
-    if (seen.size > SEEN_VALUES) seen.delete(seen.keys().next().value!);
-  }
-  return {
-    get: (key) => seen.get(key),
-    remember,
-    parse(key, raw) {
-      if (raw === null) return empty;
-      const last = seen.get(key);
-      if (last !== undefined && last.raw === raw) return last.ledger;
-      const ledger = readStoredLedger(raw, empty.limits);
-      if (ledger === null) return empty;
-      remember(key, raw, ledger);
-      return ledger;
-    },
-    clear: () => seen.clear(),
-  };
+/**
+ * The value as a ledger: absent or not a ledger → empty. A value equal to
+ * the one last seen for the key is not read again (the same text reads as
+ * the same ledger); text that is not a ledger is not remembered.
+ */
+function parse(seen: SeenValues, empty: Ledger, key: string, raw: string | null): Ledger {
+  if (raw === null) return empty;
+  const last = seen.get(key);
+  if (last !== undefined && last.raw === raw) return last.ledger;
+  const ledger = readStoredLedger(raw, empty.limits);
+  if (ledger === null) return empty;
+  remember(seen, key, raw, ledger);
+  return ledger;
 }
 
 /** `key`'s value in the backend, and the ledger it reads as; rejects on a backend fault or the deadline. */
@@ -255,7 +243,7 @@ async function load(
 ): Promise<{ raw: string | null; ledger: Ledger }> {
   const raw = await beforeDeadline(() => config.backend.get(key), deadline);
   if (raw !== null && typeof raw !== 'string') throw new TypeError('not a string');
-  return { raw, ledger: seen.parse(key, raw) };
+  return { raw, ledger: parse(seen, config.empty, key, raw) };
 }
 
 /** `ledger` after each write of `batch` in turn (`null` for one that changed nothing), and the last. */
@@ -309,7 +297,7 @@ async function applyBatch(
         deadline,
       );
       if (won === true) {
-        seen.remember(key, stored, next);
+        remember(seen, key, stored, next);
         return after;
       }
       // Another process wrote first: read its value and re-apply, after a
@@ -408,7 +396,7 @@ export function createSharedSessionStore(
   const config = readStoreConfig(backend, options);
   const { empty, timeoutMs } = config;
   const emptyView = viewOf(empty, null);
-  const seen = createSeenValues(empty);
+  const seen: SeenValues = new Map();
   const write = createBucketWriter(config, seen);
 
   /** The bucket's ledger as stored, or `null` when the backend failed. */
