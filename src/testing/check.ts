@@ -113,7 +113,7 @@ export class RangeAlgebraLawError extends Error {
   constructor(law: string, counterexample: unknown, seed: number, path: string, cause: string) {
     super(
       `range algebra law broken: ${law}\n` +
-        `counterexample: ${clip(show(counterexample))}\n` +
+        `counterexample: ${clip(printable(counterexample))}\n` +
         `${cause}\n` +
         `replay with { seed: ${seed}, path: ${JSON.stringify(path)} }`,
     );
@@ -135,13 +135,13 @@ function clip(text: string): string {
 }
 
 /** `fc.stringify`, or a marker when the value throws while being printed (a hostile proxy). */
-function show(x: unknown): string {
+function printable(x: unknown): string {
   return (
     readOr(() => fc.stringify(x), undefined) ??
     // An array some member of which throws when printed: member by member.
     (lengthOf(x) === undefined
       ? undefined
-      : readOr(() => `[${(x as unknown[]).map(show).join(',')}]`, undefined)) ??
+      : readOr(() => `[${(x as unknown[]).map(printable).join(',')}]`, undefined)) ??
     '<a value that throws when read>'
   );
 }
@@ -153,9 +153,9 @@ function fail(message: string): never {
 
 /** `x` as plain `{ start, end }` pairs, or a failure when it is not an array of ranges. */
 function plain(x: unknown, what: string): LineRange[] {
-  if (!Array.isArray(x)) fail(`${what} returned ${show(x)}, not an array`);
+  if (!Array.isArray(x)) fail(`${what} returned ${printable(x)}, not an array`);
   return x.map((r: unknown) => {
-    if (typeof r !== 'object' || r === null) fail(`${what} returned a member ${show(r)}`);
+    if (typeof r !== 'object' || r === null) fail(`${what} returned a member ${printable(r)}`);
     const { start, end } = r as LineRange;
     return { start, end };
   });
@@ -171,7 +171,7 @@ function same(actual: readonly LineRange[], expected: readonly LineRange[], what
 /** Fails unless the two values are identical (booleans, counts). */
 function equal(actual: unknown, expected: unknown, what: string): void {
   if (!Object.is(actual, expected)) {
-    fail(`${what}: got ${show(actual)}, the model says ${show(expected)}`);
+    fail(`${what}: got ${printable(actual)}, the model says ${printable(expected)}`);
   }
 }
 
@@ -464,7 +464,7 @@ const LAWS: readonly Law[] = [
             if (!held.has(line)) fail(`covered line ${line} was never served`);
           for (const run of coveredRuns) {
             if (run.end - run.start + 1 < min)
-              fail(`covered run ${show(run)} is under ${min} lines`);
+              fail(`covered run ${printable(run)} is under ${min} lines`);
           }
         },
       ),
@@ -489,7 +489,7 @@ const LAWS: readonly Law[] = [
       const keptStarts = new Set(kept.map((r) => r.start));
       for (const run of model.runsOf(all)) {
         if (!keptStarts.has(run.start) && size(run) > smallest) {
-          fail(`coalesceRanges dropped ${show(run)} but kept a smaller span`);
+          fail(`coalesceRanges dropped ${printable(run)} but kept a smaller span`);
         }
       }
     }),

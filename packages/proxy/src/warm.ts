@@ -49,7 +49,7 @@ function sampleSource(): string {
   return `${lines.join('\n')}\n`;
 }
 
-function numbered(file: FileSource, from: number, to: number): string {
+function numberedLines(file: FileSource, from: number, to: number): string {
   const out: string[] = [];
   for (let n = from; n <= to; n++) out.push(`${n}\t${file.line(n)}`);
   return out.join('\n');
@@ -78,7 +78,7 @@ export async function warmUp(): Promise<void> {
         `**\`warm/sample.ts\`** — Sample0(class)`,
         '',
         '```ts',
-        `${numbered(file, 1, 300 + round * 200)}\n\n... (gap) ...\n\n${numbered(file, 900, last)}`,
+        `${numberedLines(file, 1, 300 + round * 200)}\n\n... (gap) ...\n\n${numberedLines(file, 900, last)}`,
         '```',
         '',
       ].join('\n');
