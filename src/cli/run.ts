@@ -243,7 +243,7 @@ function demo(args: readonly string[], io: CliIo): number {
     ),
   );
   io.out(`\n${inWords(baseline, dedup, withheld(dedup))}`);
-  showRefresh(project, sequence, parsed.flags.has('--full'), io);
+  showRefresh(project, sequence, values.full === true, io);
   io.out(
     '\nMeasured by parsing the rendered responses: a source line is duplicate when an earlier\n' +
       'response delivered the same file, line and text; a withheld unseen line is one a pointer\n' +
