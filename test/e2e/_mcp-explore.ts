@@ -181,11 +181,16 @@ export async function startFaultyDaemon(
   };
 }
 
-/** A new client session on the daemon at `url`. */
-export async function connectHttp(url: string): Promise<Client> {
+/** A new client session on the daemon at `url` (`requestInit` goes with every request). */
+export async function connectHttp(url: string, requestInit?: RequestInit): Promise<Client> {
   const client = new Client({ name: 'mcp-explore-test', version: '1.0.0' });
   clients.push(client);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      new URL(url),
+      requestInit === undefined ? {} : { requestInit },
+    ),
+  );
   return client;
 }
 
