@@ -1,6 +1,6 @@
 /**
  * The MCP example's daemon bounds its sessions: a session nobody uses for the
- * idle timeout is closed and its ledger freed (2,000 abandoned sessions give
+ * idle timeout is closed and its ledger freed (1,000 abandoned sessions give
  * their heap back); at the maximum, a session that never made a call makes
  * room for a new one, and when every open session is in use a new one is
  * refused with a clear message until one closes.
@@ -23,9 +23,9 @@ import {
 
 useExample();
 
-const ABANDONED = 2000;
+const ABANDONED = 1000;
 const IDLE_MS = 3000;
-const WARM_UP = 200;
+const WARM_UP = 100;
 
 /** Runs `task` for 0‥count-1, `width` at a time. */
 async function inBatches(count: number, width: number, task: (i: number) => Promise<void>) {
