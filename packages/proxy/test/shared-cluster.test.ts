@@ -94,7 +94,9 @@ describe('the proxy on a Redis Cluster', () => {
     // Take one master's slots away: the cluster is no longer in cluster_state:ok.
     const port = String(cluster.ports[2]);
     const cli = (...args: string[]) =>
-      spawnSync('redis-cli', ['-p', port, ...args], { encoding: 'utf8' }).stdout.trim();
+      spawnSync(process.env.REDIS_CLI ?? 'redis-cli', ['-p', port, ...args], {
+        encoding: 'utf8',
+      }).stdout.trim();
     expect(cli('flushall')).toBe('OK');
     expect(cli('cluster', 'flushslots')).toBe('OK');
     for (let i = 0; i < 100 && !cli('cluster', 'info').includes('cluster_state:fail'); i++) {
