@@ -19,7 +19,7 @@ import { createExploreServer } from './tool.mjs';
  * `handler` and `pool` are shared by every session; `shared` (a
  * `createSharedSessionStore`) makes it stateless; `tokens` (`readTokenFile`)
  * requires a bearer token; `relay` carries cancellations between processes.
- * Resolves with the running front; rejects with a `StartupError`.
+ * Resolves with the running front; rejects with a `FrontStartError`.
  */
 export function serveHttp({ port, host, config, handler, pool, log, shared, tokens, relay }) {
   return serveMcpHttp({

@@ -19,7 +19,7 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { readTokenFile, StartupError, tokenFileWarning } from 'span-ledger-proxy/http';
+import { readTokenFile, FrontStartError, tokenFileWarning } from 'span-ledger-proxy/http';
 import { ConfigError, readConfig } from './config.mjs';
 import { createExploreHandler, createSession } from './handler.mjs';
 import { serveHttp } from './http.mjs';
@@ -38,7 +38,7 @@ async function orFail(step) {
   try {
     return await step();
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof StartupError) fail(error.message);
+    if (error instanceof ConfigError || error instanceof FrontStartError) fail(error.message);
     throw error;
   }
 }

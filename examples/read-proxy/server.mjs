@@ -16,7 +16,7 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StartupError, startProxy } from 'span-ledger-proxy';
+import { ProxyStartError, startProxy } from 'span-ledger-proxy';
 
 const log = (line) => process.stderr.write(`[read-proxy] ${line}\n`);
 
@@ -40,7 +40,7 @@ const proxy = await startProxy({
   profile: 'filesystem',
   log,
 }).catch((error) => {
-  log(error instanceof StartupError ? error.message : String(error));
+  log(error instanceof ProxyStartError ? error.message : String(error));
   process.exit(2);
 });
 const server = proxy.createServer();
