@@ -19,7 +19,7 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { readTokenFile, FrontStartError, tokenFileWarning } from 'span-ledger-proxy/http';
+import { FrontStartError, readTokenFile, tokenFileWarning } from 'span-ledger-proxy/http';
 import { ConfigError, readConfig } from './config.mjs';
 import { createExploreHandler, createSession } from './handler.mjs';
 import { serveHttp } from './http.mjs';
