@@ -33,14 +33,15 @@ function section(from: number, to: number, heading = '**`a.ts`**'): string {
   return `${heading}\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n`;
 }
 
-/** One call of a tool answering `text`, planned on `store`'s ledger and rewritten. */
-function answer(store: ReturnType<typeof createSessionStore>, text: string) {
+/** One call of a tool answering `text`, planned on `store`'s ledger (under `maxChars`, if given) and rewritten. */
+function answer(store: ReturnType<typeof createSessionStore>, text: string, maxChars?: number) {
   const sections = findSections([text]);
   const proven = proveSections(
     sections,
     sections.map(() => a),
   );
-  const plan = planCall({ files: filesToPlan(proven), prior: store.project('/r') });
+  const budget = maxChars === undefined ? {} : { budget: { maxChars } };
+  const plan = planCall({ files: filesToPlan(proven), prior: store.project('/r'), ...budget });
   const recorder = createEmissionRecorder({ projectRoot: '/r', query: 'q' });
   recorder.numbered(plan.callIndex, plan.generation);
   const header = `Response #${plan.callIndex}`;
@@ -150,6 +151,25 @@ describe('rewriteSections', () => {
     expect(texts[0]).toBe(
       `Response #1\n${section(1, 4)}\n**\`a.ts\`**\n\n\`\`\`ts\n5\tline 5\n6\tline 6\n\`\`\`\n`,
     );
+  });
+
+  it('offers one refresh naming every cited response, newest first', () => {
+    const store = createSessionStore();
+    answer(store, section(1, 10));
+    answer(store, section(11, 18));
+    const { texts, pointers } = answer(store, section(1, 20));
+    expect(pointers).toBe(1);
+    expect(texts[0]).toContain('call this tool again with `refresh: [2, 1]`.');
+    expect(texts[0]!.match(/refresh: \[/g)).toHaveLength(1);
+  });
+
+  it('ends a section the budget cut with the cut line naming where it stopped', () => {
+    const store = createSessionStore();
+    const { texts } = answer(store, section(1, 20), 80);
+    const shown = [...texts[0]!.matchAll(/^(\d+)\tline /gm)].map((m) => Number(m[1]));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(20);
+    expect(texts[0]).toMatch(new RegExp(`^> .*\`a\\.ts\`.*L?${shown.length + 1}`, 'm'));
   });
 
   it('leaves the texts as they were when its input cannot be read', () => {
