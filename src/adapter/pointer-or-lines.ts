@@ -76,8 +76,8 @@ function readChoice(raw: unknown): PointerCase {
  * compact pointer while it costs at most half the `chars` it replaces —
  * naming `symbols` only while they fit in that half — and anything else is
  * sent. The pointer is measured by writing it, in `words` (the host's
- * wording, as {@link formatPointer} takes it), so a reworded pointer moves
- * the decision with it. A renderer writing the pointer a plan chose passes
+ * wording, as span-ledger's `formatPointer` takes it), so a reworded pointer
+ * moves the decision with it. A renderer writing the pointer a plan chose passes
  * `planned: true`: then only the symbols depend on the cost, and the answer is
  * never `null` while `covered` holds a run. Never throws; `covered` with no
  * valid run gives `null`.

@@ -124,10 +124,10 @@ export function numberedLine(line: string): NumberedLine | null {
  * exploreHeading('see **`src/cart.ts`**'); // null
  * ```
  */
-export const exploreHeading: HeadingRule = (line) => {
+export function exploreHeading(line: string): Heading | null {
   const m = typeof line === 'string' ? EXPLORE.exec(line) : null;
   return m === null ? null : { path: m[1]!, bare: false };
-};
+}
 
 /** The numbered lines of a fence's inside, or `null` when it is not numbered source. */
 function fenceLines(inner: readonly string[]): NumberedLine[] | null {
