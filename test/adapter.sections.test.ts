@@ -15,6 +15,8 @@ import {
   findSections,
   type HeadingRule,
   proveSections,
+  type ReadPart,
+  rewriteReads,
   rewriteSections,
 } from '../src/adapter/index.js';
 import { fingerprint } from '../src/hash/fingerprint.js';
@@ -182,7 +184,98 @@ describe('rewriteSections', () => {
   });
 });
 
+describe('a compact pointer and its symbols', () => {
+  /** Four short functions: one sent again whole is a short run, so its pointer is compact. */
+  const body = (name: string, width: number) =>
+    `export function ${name}() {\n  return '${'x'.repeat(width)}';\n}\n`;
+  const pointerTo = (width: number) => {
+    const text = ['f', 'g', 'h', 'k'].map((name) => body(name, width)).join('');
+    const file = source('s.ts', text);
+    const store = createSessionStore();
+    const sectionOf = (from: number, to: number) => {
+      const lines: string[] = [];
+      for (let n = from; n <= to; n++) lines.push(`${n}\t${file.line(n)}`);
+      return `**\`s.ts\`**\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n`;
+    };
+    const call = (sectionText: string) => {
+      const sections = findSections([sectionText]);
+      const proven = proveSections(
+        sections,
+        sections.map(() => file),
+      );
+      const prior = store.project('/r');
+      const plan = planCall({ files: filesToPlan(proven), prior, holdBack: false });
+      const recorder = createEmissionRecorder({ projectRoot: '/r' });
+      recorder.numbered(plan.callIndex, plan.generation);
+      const written = rewriteSections([sectionText], proven, plan, { header: '', recorder });
+      store.record(recorder.finish(written.texts[0]!.length));
+      return written.texts[0]!;
+    };
+    call(sectionOf(4, 6));
+    return call(sectionOf(4, 6))
+      .split('\n')
+      .find((line) => line.startsWith('> '));
+  };
+
+  it('names the symbols while the pointer costs at most half the chars of the lines it replaces', () => {
+    expect(pointerTo(200)).toBe('> `s.ts` L4-6 (g): unchanged, sent in #1.');
+  });
+
+  it('drops the symbols when naming them would cost more than half those chars', () => {
+    // Lines 4-6 are 75 chars: the bare pointer (36) costs under half of them, the named one (40) over.
+    expect(pointerTo(38)).toBe('> `s.ts` L4-6: unchanged, sent in #1.');
+  });
+});
+
+describe('rewriteReads', () => {
+  const b = source('b.ts', 'export const b = 1;\n');
+  /** One read of `files` (each whole), planned on `store`'s ledger and rewritten. */
+  function read(store: ReturnType<typeof createSessionStore>, files: FileSource[]) {
+    const plan = planCall({
+      files: files.map((file) => ({ ...file, intended: [{ start: 1, end: file.lineCount }] })),
+      prior: store.project('/r'),
+      holdBack: false,
+    });
+    const recorder = createEmissionRecorder({ projectRoot: '/r' });
+    recorder.numbered(plan.callIndex, plan.generation);
+    const parts: ReadPart[] = files.map((file) => ({
+      text: file.content,
+      file,
+      path: file.path,
+      first: 1,
+    }));
+    const out = { header: `Response #${plan.callIndex}`, recorder, several: files.length > 1 };
+    const written = rewriteReads(parts, plan, out);
+    store.record(recorder.finish(written.text.length));
+    return written;
+  }
+
+  it("counts a several-file read's pointers and makes one refresh offer after its last byte", () => {
+    const store = createSessionStore();
+    read(store, [a]);
+    const { text, pointers } = read(store, [a, b]);
+    expect(pointers).toBe(1);
+    expect(text.startsWith('Response #2\na.ts:\n')).toBe(true);
+    expect(text).toContain('\n---\nb.ts:\n');
+    expect(text.match(/refresh: \[/g)).toHaveLength(1);
+    expect(text.endsWith('call this tool again with `refresh: [1]`.\n')).toBe(true);
+  });
+
+  it('counts no pointer and makes no offer when every file is sent whole', () => {
+    const store = createSessionStore();
+    const { text, pointers } = read(store, [a, b]);
+    expect(pointers).toBe(0);
+    expect(text).not.toContain('refresh');
+  });
+});
+
 describe('fileSource', () => {
+  it('scans each span for its own symbols', () => {
+    const file = source('two.ts', 'export function f() {\n}\nexport function g() {\n}\n');
+    expect(file.symbols([{ start: 1, end: 2 }]).map((node) => node.name)).toEqual(['f']);
+    expect(file.symbols([{ start: 3, end: 4 }]).map((node) => node.name)).toEqual(['g']);
+  });
+
   it('reads POSIX lines: a final newline ends the last line, chars count each line with its newline', () => {
     const file: FileSource = source('c.ts', 'export function f() {\n  return 1;\n}\n');
     expect(file.lineCount).toBe(3);
