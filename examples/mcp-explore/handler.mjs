@@ -120,18 +120,22 @@ export function createExploreHandler({ pool, log, root }) {
       // not reach the client after all (a hang-up while it was written, a
       // cancellation that arrived meanwhile), the record is undone under its
       // own number — and a number never recorded is released the same way.
-      // An untracked call (no number reserved) records nothing: it printed no
-      // number a later pointer could cite.
+      // The undo is registered as soon as the record is on its way, not once
+      // it landed: a hang-up while the store is slow queues the undo right
+      // behind the record, ahead of any later call of the context, which then
+      // plans without the response its client never received. An untracked
+      // call (no number reserved) records nothing: it printed no number a
+      // later pointer could cite.
       let recording = null;
       const sink = { record: (emission, id) => (recording = session.spans.record(emission, id)) };
       const result = recordSafely(reservation === null ? null : sink, raw, { sessionId, signal });
-      await recording;
       if (reservation !== null && call !== null) {
         call.onUndelivered(() => {
           const undo = { sessionId, projectRoot: root, calls: [reservation.callIndex] };
           Promise.resolve(session.spans.prune(undo)).catch(() => {});
         });
       }
+      await recording;
       return result;
     },
   };
