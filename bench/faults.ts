@@ -79,7 +79,12 @@ export const PROBES: readonly Probe[] = [
   {
     name: 'client hangs up while Redis is slow',
     before: 'next call: 8 pointer(s) to a response not delivered',
-    run: probeHangUpWhileRedisSlow,
+    run: () => probeHangUpWhileRedisSlow(),
+  },
+  {
+    name: 'client hangs up while Redis is slow, and calls again at once',
+    before: 'next call: 6 pointer(s) to a response not delivered (measured on cf39d78)',
+    run: () => probeHangUpWhileRedisSlow(true),
   },
   {
     name: 'stateless: cancelled on a fresh server',

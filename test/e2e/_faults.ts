@@ -179,6 +179,51 @@ export async function stallRedis(url: string, seconds: number): Promise<{ awake:
   return { awake };
 }
 
+/** Writes held by Redis (`CLIENT PAUSE … WRITE`) until the probe lets them go, each step confirmed. */
+export interface HeldWrites {
+  /** Holds every write from now on: resolves once Redis confirms it (reads still answer). */
+  hold(): Promise<void>;
+  /** Resolves once `count` clients wait on a held write (`blocked_clients`); false if `until` settled first. */
+  waiting(count: number, until: Promise<unknown>): Promise<boolean>;
+  /** Lets the held writes go (`CLIENT UNPAUSE`) and closes the connection; again, does nothing. */
+  release(): Promise<void>;
+}
+
+/**
+ * A connection to the Redis at `url` that holds its writes on cue: Redis
+ * "slow" for the daemon's records exactly from `hold()` to `release()`, with
+ * no sleep deciding what happens first. A hold ends by itself after 10 s.
+ */
+export async function holdRedisWrites(url: string): Promise<HeldWrites> {
+  const admin = createClient({ url });
+  await admin.connect();
+  let settled = false;
+  let released = false;
+  return {
+    async hold() {
+      await admin.sendCommand(['CLIENT', 'PAUSE', '10000', 'WRITE']);
+    },
+    async waiting(count, until) {
+      void until.then(() => {
+        settled = true;
+      });
+      for (let i = 0; i < 400 && !settled; i++) {
+        const info = String(await admin.sendCommand(['INFO', 'clients']));
+        if (Number(/blocked_clients:(\d+)/.exec(info)?.[1] ?? 0) >= count) return true;
+        await sleep(25);
+      }
+      if (settled) return false;
+      throw new Error(`Redis never held ${count} write(s)`);
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      await admin.sendCommand(['CLIENT', 'UNPAUSE']);
+      await admin.quit();
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------
 // Clients
 
@@ -536,38 +581,110 @@ export async function probeSlowRedisRecord(): Promise<Figure & { context: Contex
   });
 }
 
+/** Resolves once the daemon at `origin` has `count` calls in flight (`/healthz`), 10 s at most. */
+async function callsInFlight(origin: string, count: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const health = await httpRequest(`${origin}/healthz`, 'GET', {});
+    if (health.status === 200 && JSON.parse(health.text).calls === count) return;
+    await sleep(25);
+  }
+  throw new Error(`the daemon never had ${count} call(s) in flight`);
+}
+
+/** The text of the result an exchange received whole for call `id`, or `null`. */
+export function resultText(body: string | null, id: number): string | null {
+  const message = messagesOf(body ?? '').find((m) => m.id === id && 'result' in m);
+  const content = (message?.result as { content?: { text?: string }[] } | undefined)?.content;
+  return content?.[0]?.text ?? null;
+}
+
 /**
- * The client hangs up while Redis is slow (`DEBUG SLEEP 1`, under the store's
- * timeout, once the call is rendering): nothing was delivered, so the next
- * call of that context must not point at it.
+ * The client hangs up while Redis is slow (its writes held, under the
+ * store's timeout): the call's render is done, its record waits on Redis,
+ * and the daemon has seen the hang-up before Redis answers. Nothing was
+ * delivered, so the next call of that context — made once Redis answered,
+ * or `atOnce`, while the record still waits — must not point at it.
+ *
+ * Each step waits on a state, never on a sleep, and the oracle is given
+ * what the hung-up client really received: a trial in which the answer got
+ * out whole before Redis held its record (a loaded machine) counts it as
+ * delivered, and is tried again (3 trials at most).
  */
-export async function probeHangUpWhileRedisSlow(): Promise<Figure> {
+export async function probeHangUpWhileRedisSlow(atOnce = false): Promise<Figure> {
   return withRedis(async (redis) => {
-    const daemon = await startDaemon({ args: ['--redis', redis.url], slowMs: 300 });
+    const daemon = await startDaemon({
+      args: ['--redis', redis.url],
+      slowMs: 500,
+      // The held record lands once Redis answers, however loaded the machine.
+      env: { EXPLORE_STORE_TIMEOUT_MS: '10000' },
+    });
     try {
-      const client = await connectClient(daemon.url);
-      const meta = { conversationId: 'hang-up-slow-redis' };
-      const context = new Context();
-      context.deliver((await call(client, { query: STOCK }, meta)).text);
-      const exchange = callToHangUp(daemon.url, toolCall(7, { query: `slow:${WIDE}` }, meta));
-      await logged(daemon, 'slow call started', 1);
-      const { awake } = await stallRedis(redis.url, 1);
-      await sleep(450); // the render is done and its record is waiting on Redis
-      exchange.hangUp();
-      await awake;
-      await sleep(300);
-      const next = (await call(client, { query: WIDE }, meta)).text;
-      context.deliver(next);
-      await client.close();
-      const bad = context.badCitations.length;
+      let bad = 0;
+      let early = 0;
+      for (let trial = 1; trial <= 3; trial++) {
+        const writes = await holdRedisWrites(redis.url);
+        const outcome = await hangUpTrial(daemon, writes, trial, atOnce).finally(() =>
+          writes.release(),
+        );
+        bad += outcome.bad;
+        if (outcome.hungUp) {
+          const retried =
+            early > 0 ? ` (${early} trial(s) answered before Redis held the record)` : '';
+          return {
+            figure: `next call: ${bad} pointer(s) to a response not delivered${retried}`,
+            met: bad === 0,
+          };
+        }
+        early++;
+      }
       return {
-        figure: `next call: ${bad} pointer(s) to a response not delivered`,
-        met: bad === 0,
+        figure: `next call: ${bad} pointer(s) to a response not delivered; in ${early} trial(s) the answer got out before Redis held its record (no hang-up while Redis was slow)`,
+        met: false,
       };
     } finally {
       await daemon.stop();
     }
   });
+}
+
+/**
+ * One trial of {@link probeHangUpWhileRedisSlow}: its oracle violations, and
+ * whether the client hung up while Redis held the record (else the answer
+ * got out whole first, and the oracle counted it as delivered).
+ */
+async function hangUpTrial(
+  daemon: Daemon,
+  writes: HeldWrites,
+  trial: number,
+  atOnce: boolean,
+): Promise<{ bad: number; hungUp: boolean }> {
+  const client = await connectClient(daemon.url);
+  const meta = { conversationId: `hang-up-slow-redis-${trial}` };
+  const context = new Context();
+  context.deliver((await call(client, { query: STOCK }, meta)).text);
+  const id = 7;
+  const exchange = callToHangUp(daemon.url, toolCall(id, { query: `slow:${WIDE}` }, meta));
+  // Its number is reserved and it renders: from now on Redis holds every write.
+  await logged(daemon, 'slow call started', trial);
+  await writes.hold();
+  const held = await writes.waiting(1, exchange.answered);
+  let next: Promise<Answer> | undefined;
+  if (held) {
+    // The render is done and its record waits on Redis: hang up, and let the daemon see it.
+    exchange.hangUp();
+    await callsInFlight(daemon.origin, 0);
+    if (atOnce) {
+      next = call(client, { query: WIDE }, meta);
+      await callsInFlight(daemon.origin, 1);
+    }
+  }
+  await writes.release();
+  // What the client read whole is in its context; a hung-up exchange gave it nothing.
+  const received = resultText(await exchange.answered, id);
+  if (received !== null) context.deliver(received);
+  context.deliver((await (next ?? call(client, { query: WIDE }, meta))).text);
+  await client.close();
+  return { bad: context.badCitations.length, hungUp: held && received === null };
 }
 
 /**
