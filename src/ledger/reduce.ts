@@ -295,26 +295,22 @@ export function lastRecord(ledger: Ledger, index?: number): CallRecord | null {
 /**
  * What a `reserved` event just took, read off the ledger after it: the
  * number, its generation, and the bucket's view with that number on the
- * project (`callIndex`), to plan the call against. `null` when a bound kept
- * no entry for it (`maxProjects` 0).
+ * project (`callIndex`), to plan the call against. The reserved entry is the
+ * ledger's last, as every step leaves the entry it touched (and the bucket's
+ * view lists it last); `null` when a bound kept no entry for it
+ * (`maxProjects` 0).
  */
-export function reservationOf(
-  ledger: Ledger,
-  session: string | null,
-  projectRoot: string,
-): Reservation | null {
-  const project = entryOf(ledger, session, projectRoot);
-  if (project === null) return null;
-  const key = projectKey(projectRoot);
-  const callIndex = project.callCount;
-  const view = viewOf(ledger, session);
-  const projects = view.projects.map((p) =>
-    projectKey(p.projectRoot) === key ? Object.freeze({ ...p, callIndex }) : p,
-  );
+export function reservationOf(ledger: Ledger, session: string | null): Reservation | null {
+  const entry = ledger.entries[ledger.entries.length - 1];
+  if (entry === undefined) return null;
+  const { callCount: callIndex, generation } = entry.project;
+  const projects = [...viewOf(ledger, session).projects];
+  const prior = Object.freeze({ ...projects.pop()!, callIndex });
+  projects.push(prior);
   return Object.freeze({
     callIndex,
-    generation: project.generation ?? null,
+    generation: generation ?? null,
     view: viewOfProjects(projects),
-    prior: projects.find((p) => p.callIndex === callIndex)!,
+    prior,
   });
 }

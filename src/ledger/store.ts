@@ -54,7 +54,7 @@ export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore
     reserve(projectRoot, sessionId) {
       const event = readReserved(projectRoot, sessionId, mintGeneration());
       if (event === null) return null;
-      return reservationOf(step(event), event.session, event.projectRoot);
+      return reservationOf(step(event), event.session);
     },
     record(emission, sessionId) {
       const event = readRecorded(emission, sessionId, current.limits);

@@ -81,6 +81,7 @@ export class Walk {
   declare private readonly list: readonly unknown[];
   declare private readonly count: number;
   declare private at: number;
+  declare private readonly ends: Ends;
   /** The current member's ends; `end` is -1 before the first. */
   declare start: number;
   declare end: number;
@@ -89,6 +90,7 @@ export class Walk {
     this.list = list;
     this.count = lengthOf(list) ?? 0;
     this.at = -1;
+    this.ends = [0, 0];
     this.start = 0;
     this.end = -1;
   }
@@ -99,14 +101,11 @@ export class Walk {
   }
 
   next(): boolean {
-    const m = this.list[++this.at];
-    if (typeof m !== 'object' || m === null) return false;
-    const start: unknown = (m as { start?: unknown }).start;
-    const end: unknown = (m as { end?: unknown }).end;
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return false;
-    if ((start as number) <= this.end + 1 || (start as number) > (end as number)) return false;
-    this.start = start as number;
-    this.end = end as number;
+    // The member rule is readMember's; the walk adds only that the set stays normalized.
+    const ends = this.ends;
+    if (!readMember(this.list, ++this.at, ends) || ends[0] <= this.end + 1) return false;
+    this.start = ends[0];
+    this.end = ends[1];
     return true;
   }
 

@@ -419,7 +419,7 @@ export function createSharedSessionStore(
       const event = readReserved(projectRoot, undefined, mintGeneration());
       if (event === null) return null;
       const after = await write(sessionId, event);
-      return after === null ? null : reservationOf(after, null, event.projectRoot);
+      return after === null ? null : reservationOf(after, null);
     },
     async record(emission, sessionId) {
       // Read once, here, as the bucket's own (default-bucket) record.
