@@ -45,11 +45,7 @@ export function ownProp(obj: unknown, key: string): unknown {
  * proxy whose traps throw, a revoked proxy): what cannot be asked is not there.
  */
 export function hasOwn(obj: object, key: string): boolean {
-  try {
-    return Object.hasOwn(obj, key);
-  } catch {
-    return false;
-  }
+  return readOr(() => Object.hasOwn(obj, key), false);
 }
 
 /**
@@ -57,11 +53,7 @@ export function hasOwn(obj: object, key: string): boolean {
  * proxy, on which it throws).
  */
 export function arrayOrNot(x: unknown): boolean | undefined {
-  try {
-    return Array.isArray(x);
-  } catch {
-    return undefined;
-  }
+  return readOr(() => Array.isArray(x), undefined);
 }
 
 /** `Array.isArray(x)`, false for a revoked proxy (on which it throws). */
@@ -71,13 +63,8 @@ export function isArray(x: unknown): boolean {
 
 /** The length of an array, or `undefined` when `x` is not one or its length cannot be read. */
 export function lengthOf(x: unknown): number | undefined {
-  try {
-    if (!Array.isArray(x)) return undefined;
-    const length = x.length;
-    return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
-  } catch {
-    return undefined;
-  }
+  const length = readOr(() => (Array.isArray(x) ? (x.length as unknown) : undefined), undefined);
+  return isNonNegativeInteger(length) ? length : undefined;
 }
 
 /** `x` when it is a non-empty array with a readable length, else an empty list; and that length. */
