@@ -39,15 +39,22 @@ export function projectFromView(
   projectRoot: string,
 ): ProjectState | null {
   const mine = isOwn(view) ? view : readView(view, OPEN_LIMITS);
-  if (mine === null) return null;
+  return mine === null ? null : projectOf(mine, projectRoot);
+}
+
+/**
+ * @internal {@link projectFromView} of a view this library built or read:
+ * the stores hand their own views here, which no reader need go over again.
+ */
+export function projectOf(view: SessionView, projectRoot: unknown): ProjectState {
   const key = typeof projectRoot === 'string' ? projectKey(projectRoot) : undefined;
   // A key is a string: without one (a root that is not a string) nothing is found.
-  const found = mine.projects.find((p) => projectKey(p.projectRoot) === key);
+  const found = view.projects.find((p) => projectKey(p.projectRoot) === key);
   // Part of a view the library built (or just read), deep-frozen: the planner may trust it.
   return own(
     found ??
       Object.freeze({ projectRoot, callCount: 0, responseChars: 0, calls: Object.freeze([]) }),
-  );
+  ) as ProjectState;
 }
 
 /**

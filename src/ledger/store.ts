@@ -15,7 +15,7 @@ import {
   readReserved,
 } from './read-event.js';
 import { applyEvent, entryOf, lastRecord, reservationOf, viewOf } from './reduce.js';
-import { projectFromView } from './selectors.js';
+import { projectOf } from './selectors.js';
 import { normalizeSessionId } from './session-id.js';
 import type { Ledger, LedgerLimits, SessionStore, SessionView } from './types.js';
 
@@ -65,7 +65,7 @@ export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore
     },
     view,
     project(projectRoot, sessionId) {
-      return projectFromView(view(sessionId), projectRoot);
+      return projectOf(view(sessionId), projectRoot);
     },
     entry(projectRoot, sessionId) {
       return entryOf(current, normalizeSessionId(sessionId) ?? null, projectRoot);

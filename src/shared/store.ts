@@ -22,7 +22,7 @@ import {
   readReserved,
 } from '../ledger/read-event.js';
 import { applyEvent, entryOf, lastRecord, reservationOf, viewOf } from '../ledger/reduce.js';
-import { projectFromView } from '../ledger/selectors.js';
+import { projectOf } from '../ledger/selectors.js';
 import { normalizeSessionId } from '../ledger/session-id.js';
 import type {
   CallRecord,
@@ -432,7 +432,7 @@ export function createSharedSessionStore(
     },
     view,
     async project(projectRoot, sessionId) {
-      return projectFromView(await view(sessionId), projectRoot)!;
+      return projectOf(await view(sessionId), projectRoot);
     },
     async entry(projectRoot, sessionId) {
       const ledger = await bucket(sessionId);
