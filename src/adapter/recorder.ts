@@ -10,8 +10,8 @@
  * the agent never saw.
  */
 
-import { frozenEach } from '../boundary/freeze.js';
 import { count, isPositiveInteger } from '../boundary/read.js';
+import { freezeEmission, withGeneration } from '../ledger/frozen.js';
 import { readGeneration } from '../ledger/random.js';
 import { readFingerprint } from '../ledger/read-emission.js';
 import type { Emission, FileEmission } from '../ledger/types.js';
@@ -147,28 +147,21 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
       let sourceChars = 0;
       for (const [path, entry] of entries) {
         sourceChars += entry.chars;
-        const ranges = frozenEach(mergeRanges(entry.ranges));
-        files.push(
-          Object.freeze(
-            typeof entry.fingerprint === 'string'
-              ? { path, ranges, chars: entry.chars, fingerprint: entry.fingerprint }
-              : { path, ranges, chars: entry.chars },
-          ),
-        );
+        const file = { path, ranges: mergeRanges(entry.ranges), chars: entry.chars };
+        const { fingerprint } = entry;
+        files.push(typeof fingerprint === 'string' ? { ...file, fingerprint } : file);
       }
       const emission = {
         projectRoot,
         query,
-        files: Object.freeze(files),
+        files,
         sourceChars,
         responseChars: count(responseChars),
       };
-      // Frozen through: a caller cannot widen what was recorded after the fact.
-      if (number === null) return Object.freeze(emission);
+      // Frozen through, as the ledger freezes a record: a caller cannot widen what was recorded after the fact.
+      if (number === null) return freezeEmission(emission);
       const { index, generation } = number;
-      return Object.freeze(
-        generation === undefined ? { ...emission, index } : { ...emission, index, generation },
-      );
+      return freezeEmission(withGeneration({ ...emission, index }, generation));
     },
   };
 }

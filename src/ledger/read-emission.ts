@@ -10,8 +10,8 @@
 import { at, count, isPositiveInteger, listOf, prop, shortString } from '../boundary/read.js';
 import { coalesceRanges } from '../ranges/coalesce.js';
 import { readRanges } from '../ranges/read.js';
-import { freezeEmission } from './_freeze.js';
 import { addCounts } from './counts.js';
+import { freezeEmission } from './frozen.js';
 import { readGeneration } from './random.js';
 import type { CallRecord, Emission, FileEmission, LedgerLimits } from './types.js';
 

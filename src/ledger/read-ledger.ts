@@ -13,7 +13,7 @@ import {
   prop,
   readEach,
 } from '../boundary/read.js';
-import { countersOf, withGeneration } from './_freeze.js';
+import { countersOf, withGeneration } from './frozen.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
 import { readGeneration } from './random.js';

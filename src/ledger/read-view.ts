@@ -15,7 +15,7 @@ import {
   prop,
   shortString,
 } from '../boundary/read.js';
-import { freezeProject } from './_freeze.js';
+import { freezeProject } from './frozen.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { projectKey } from './project-key.js';
 import { MAX_ROOT_CHARS, sanitizeRecord, withNumbering } from './read-emission.js';

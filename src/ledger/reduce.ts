@@ -6,8 +6,8 @@
  * deep-frozen data again.
  */
 import { own } from '../boundary/own.js';
-import { countersOf, freezeEmission, withGeneration } from './_freeze.js';
 import { addCounts } from './counts.js';
+import { countersOf, freezeEmission, withGeneration } from './frozen.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
 import type { CheckedEvent } from './read-event.js';

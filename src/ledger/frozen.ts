@@ -1,8 +1,8 @@
 /**
- * Internal: deep-freezing what the ledger hands out. A view hands these very
- * objects to a tool in the same thread; a tool that wrote to one would
- * otherwise rewrite what the session was served, and a later call would
- * withhold lines on its say-so.
+ * Internal: deep-freezing what the ledger hands out, and what the adapter's
+ * recorder hands the ledger. A view hands these very objects to a tool in the
+ * same thread; a tool that wrote to one would otherwise rewrite what the
+ * session was served, and a later call would withhold lines on its say-so.
  */
 import { frozenEach } from '../boundary/freeze.js';
 import type { Emission, EvictedCounters, LedgerEntry, ProjectState } from './types.js';
