@@ -258,11 +258,6 @@ export function readRecorderOptions(options: unknown): { projectRoot: string; qu
   return { projectRoot: root, query: stringOf(prop(options, 'query')) };
 }
 
-/** A reported path: a non-empty string, else null (the report is ignored). */
-export function readPath(x: unknown): string | null {
-  return isNonEmptyString(x) ? x : null;
-}
-
 /**
  * The responses of a list, in order: strings, and `{ text, path? }` whose
  * text is a string (a path that is not a non-empty string is none); anything

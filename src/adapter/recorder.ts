@@ -10,14 +10,14 @@
  * the agent never saw.
  */
 
-import { count, isPositiveInteger } from '../boundary/read.js';
+import { count, isNonEmptyString, isPositiveInteger } from '../boundary/read.js';
 import { freezeEmission, withGeneration } from '../ledger/frozen.js';
 import { readGeneration } from '../ledger/random.js';
 import { readFingerprint } from '../ledger/read-emission.js';
 import type { Emission, FileEmission } from '../ledger/types.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
-import { readPath, readRecorderOptions, readReportedRanges } from './read-options.js';
+import { readRecorderOptions, readReportedRanges } from './read-options.js';
 
 /**
  * Where and why a recorder is collecting: copied into the `Emission`.
@@ -107,11 +107,11 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
   const { projectRoot, query } = readRecorderOptions(options);
   const entries = new Map<string, Entry>();
   const droppedPaths: string[] = [];
-  let number: { index: number; generation: string | undefined } | null = null;
+  /** The number the response printed, and its tag: none until `numbered` is told one. */
+  let number: { readonly index?: number; readonly generation?: string } = {};
 
-  function report(rawPath: unknown, ranges: LineRange[], chars: number, fp: unknown): void {
-    const path = readPath(rawPath);
-    if (projectRoot === '' || path === null || ranges.length === 0) return;
+  function report(path: unknown, ranges: LineRange[], chars: number, fp: unknown): void {
+    if (projectRoot === '' || !isNonEmptyString(path) || ranges.length === 0) return;
     let entry = entries.get(path);
     if (!entry) {
       entry = { ranges: [], chars: 0, fingerprint: undefined };
@@ -131,11 +131,10 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
     pointer() {},
     numbered(callIndex, generation) {
       if (!isPositiveInteger(callIndex)) return;
-      number = { index: callIndex, generation: readGeneration(generation) };
+      number = withGeneration({ index: callIndex }, readGeneration(generation));
     },
-    drop(rawPath) {
-      const path = readPath(rawPath);
-      if (path === null) return;
+    drop(path) {
+      if (!isNonEmptyString(path)) return;
       entries.delete(path);
       droppedPaths.push(path);
     },
@@ -151,17 +150,15 @@ export function createEmissionRecorder(options: EmissionRecorderOptions): Emissi
         const { fingerprint } = entry;
         files.push(typeof fingerprint === 'string' ? { ...file, fingerprint } : file);
       }
-      const emission = {
+      // Frozen through, as the ledger freezes a record: a caller cannot widen what was recorded after the fact.
+      return freezeEmission({
         projectRoot,
         query,
         files,
         sourceChars,
         responseChars: count(responseChars),
-      };
-      // Frozen through, as the ledger freezes a record: a caller cannot widen what was recorded after the fact.
-      if (number === null) return freezeEmission(emission);
-      const { index, generation } = number;
-      return freezeEmission(withGeneration({ ...emission, index }, generation));
+        ...number,
+      });
     },
   };
 }

@@ -39,7 +39,7 @@ export function projectFromView(
   projectRoot: string,
 ): ProjectState | null {
   const mine = isOwn(view) ? view : readView(view, OPEN_LIMITS);
-  return mine === null ? null : projectOf(mine, projectRoot);
+  return mine && projectOf(mine, projectRoot);
 }
 
 /**
