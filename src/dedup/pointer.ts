@@ -87,19 +87,19 @@ interface Fills {
   readonly refresh: string;
 }
 
-/** Every sentence of a wording, as a function of the placeholders' values. */
-type Wording = { readonly [K in keyof PointerWords]-?: (f: Fills) => string };
+/** Every sentence of a wording, as a template (see {@link PointerWords}). */
+type Wording = { readonly [K in keyof PointerWords]-?: string };
 
-/** The default wording (see {@link PointerWords} for it as templates). */
+/** The default wording: the templates {@link PointerWords} shows, filled as a host's are. */
 const WORDS: Wording = /* @__PURE__ */ Object.freeze({
-  sent: (f: Fills) => `Sent in ${f.responses} of this conversation: ${f.what}.`,
-  sentEarlier: (f: Fills) => `Sent earlier in this conversation: ${f.what}.`,
-  unchanged: () => 'The file is unchanged since.',
-  partial: () => 'The file is unchanged since; only the lines not sent before follow.',
-  compact: (f: Fills) => `${f.what}: unchanged, sent in ${f.numbers}.`,
-  compactEarlier: (f: Fills) => `${f.what}: unchanged, sent earlier in this conversation.`,
-  refresh: (f: Fills) =>
-    `If ${f.responses} ${f.is} no longer in your context, call this tool again with \`refresh: ${f.refresh}\`.`,
+  sent: 'Sent in {responses} of this conversation: {what}.',
+  sentEarlier: 'Sent earlier in this conversation: {what}.',
+  unchanged: 'The file is unchanged since.',
+  partial: 'The file is unchanged since; only the lines not sent before follow.',
+  compact: '{what}: unchanged, sent in {numbers}.',
+  compactEarlier: '{what}: unchanged, sent earlier in this conversation.',
+  refresh:
+    'If {responses} {is} no longer in your context, call this tool again with `refresh: {refresh}`.',
 });
 
 /** A pointer writer: the pointer's parts, read, to its text. */
@@ -168,18 +168,8 @@ function citing(calls: readonly number[], generation: string | null) {
 }
 
 /** @internal {@link formatRefreshOffer} of response numbers (and their tag) already read. */
-export function refreshOffer(
-  calls: readonly number[],
-  generation: string | null = null,
-  words: Wording = WORDS,
-): string {
-  return words.refresh({
-    what: '',
-    path: '',
-    spans: '',
-    symbols: '',
-    ...citing(calls, generation),
-  });
+export function refreshOffer(calls: readonly number[], generation: string | null = null): string {
+  return fill(WORDS.refresh, citing(calls, generation));
 }
 
 /**
@@ -238,18 +228,18 @@ export function formatPointer(
  */
 export function readWords(words: unknown): PointerWriter {
   if (typeof words !== 'object' || words === null) return readPointerWriter(words);
-  const wording: Record<string, (f: Fills) => string> = {};
+  const wording: Record<string, string> = {};
   for (const [name, fallback] of Object.entries(WORDS)) {
     const given = prop(words, name);
-    wording[name] = typeof given === 'string' ? (f) => fill(given, f) : fallback;
+    wording[name] = typeof given === 'string' ? given : fallback;
   }
   return (parts) => writePointer(parts, wording as Wording);
 }
 
 /** `template` with each `{name}` of `fills` replaced by its value; another `{name}` stays. */
-function fill(template: string, fills: Fills): string {
+function fill(template: string, fills: Partial<Fills>): string {
   return template.replace(/\{(\w+)\}/g, (text, name: string) =>
-    Object.hasOwn(fills, name) ? fills[name as keyof Fills] : text,
+    Object.hasOwn(fills, name) ? fills[name as keyof Fills]! : text,
   );
 }
 
@@ -288,7 +278,7 @@ export function writePointer(p: PointerParts, words: Wording = WORDS): string {
   const f = { ...citing(p.calls, generation), what, path: p.path, spans, symbols };
   const cites = p.calls.length > 0;
   const text = p.compact
-    ? (cites ? words.compact : words.compactEarlier)(f)
-    : `${(cites ? words.sent : words.sentEarlier)(f)} ${(p.partial ? words.partial : words.unchanged)(f)}`;
-  return p.refresh ? `${text} ${words.refresh(f)}` : text;
+    ? fill(cites ? words.compact : words.compactEarlier, f)
+    : `${fill(cites ? words.sent : words.sentEarlier, f)} ${fill(p.partial ? words.partial : words.unchanged, f)}`;
+  return p.refresh ? `${text} ${fill(words.refresh, f)}` : text;
 }
