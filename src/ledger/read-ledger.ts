@@ -6,6 +6,7 @@
 
 import {
   at,
+  count,
   isArray,
   isNonNegativeInteger,
   listOf,
@@ -32,9 +33,8 @@ function isCounters(c: unknown): c is EvictedCounters {
     typeof key === 'string' &&
     (session === null || typeof session === 'string') &&
     isNonNegativeInteger(callCount) &&
-    typeof responseChars === 'number' &&
-    Number.isFinite(responseChars) &&
-    responseChars >= 0
+    // A count is what `count` keeps as it is: a finite, non-negative number.
+    count(responseChars) === responseChars
   );
 }
 
