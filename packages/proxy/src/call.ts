@@ -472,7 +472,8 @@ async function answerFor(setup: CallSetup, call: ToolCall, up: Answered): Promis
  * response written under the client's cap with the ticket's number, and its
  * record written under that number — or the number given back when the call
  * was cancelled meanwhile or no response fits the cap (then the upstream's
- * answer goes as it came: the client would not hand it to the model).
+ * answer goes as it came: the client would not hand it to the model), and
+ * the record undone when the call was cancelled while it was written.
  */
 async function numberedAnswer(asked: Asked, reading: Reading): Promise<Outcome> {
   const { setup, call, sessionId, refresh } = asked;
@@ -503,6 +504,12 @@ async function numberedAnswer(asked: Asked, reading: Reading): Promise<Outcome> 
   const receipt = await ticket.record(written.recorder.finish(chars));
   // The refresh the store could not apply in time: applied now, or the next call would cite them.
   if (stale.length > 0) await setup.store.prune({ sessionId, projectRoot, calls: stale });
+  // Cancelled or hung up while the record was on its way: undone here, under
+  // the lock, so the context's next call cannot plan on it.
+  if (call.signal.aborted) {
+    await receipt?.undo();
+    return null;
+  }
   const delivered = { chars, pointers: written.pointers, tokens: written.size.textTokens };
   asked.answered(delivered, reading.unproven);
   return { reply: { result: written.result }, receipt };
