@@ -47,6 +47,7 @@ import {
   probeFlood,
   probeForeignCancel,
   probeHangUps,
+  probeHangUpWhileRecordHeld,
   probePrincipalBound,
   probeRefreshInStall,
   probeTokenlessLanes,
@@ -185,6 +186,11 @@ export const PROBES: readonly Probe[] = [
     name: 'span-ledger-proxy: client hangs up after 64 KiB of 1, 5, 30, 100 MB',
     before: 'record kept (the next call would point at it) at 1, 5, 30, 100 MB of 1, 5, 30, 100 MB',
     run: () => probeHangUps(),
+  },
+  {
+    name: 'span-ledger-proxy: client hangs up while Redis holds the record, and calls again at once',
+    before: 'next call: 1 pointer(s) to the response not delivered; 2 pointer(s) in all',
+    run: probeHangUpWhileRecordHeld,
   },
   {
     name: 'span-ledger-proxy: refresh while Redis sleeps 0.2-0.5 s',

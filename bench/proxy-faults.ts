@@ -25,6 +25,7 @@ import { genericProfile, PROXY_LIMITS } from '../packages/proxy/src/sectioned.js
 import { createStats } from '../packages/proxy/src/stats.js';
 import { localStore, type ProxyStore, redisStore } from '../packages/proxy/src/store.js';
 import { MCP, raw } from '../packages/proxy/test/_http.js';
+import { hangUpWhileRecordHeld, redisHold } from '../packages/proxy/test/_slow-record.js';
 import { type Figure, REPO } from '../test/e2e/_faults.js';
 import { startRedis, startRedisCluster } from '../test/e2e/_redis.js';
 import { prng } from './_harness.js';
@@ -196,6 +197,27 @@ export async function probeRefreshInStall(trials = 50): Promise<Figure> {
   } finally {
     await store.close();
     await admin.quit().catch(() => {});
+    await redis.stop();
+  }
+}
+
+/**
+ * The client hangs up while Redis holds its call's record (writes paused on
+ * cue) and, once the proxy has seen it, calls again in the same context
+ * before Redis answers: does the next answer point at the undelivered one?
+ */
+export async function probeHangUpWhileRecordHeld(): Promise<Figure> {
+  const redis = await startRedis();
+  try {
+    const store = await redisStore(redis.url, PROXY_LIMITS, () => {});
+    const hold = await redisHold(redis.url);
+    const pointers = await hangUpWhileRecordHeld(store, hold).finally(() => hold.release());
+    const bad = pointers.filter((n) => n !== 1).length;
+    return {
+      figure: `next call: ${bad} pointer(s) to the response not delivered; ${pointers.length} pointer(s) in all`,
+      met: bad === 0,
+    };
+  } finally {
     await redis.stop();
   }
 }
