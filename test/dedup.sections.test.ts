@@ -63,6 +63,24 @@ describe('the size gate: a whole held section', () => {
     expect(far.render).toBe('full');
   });
 
+  it('measures whole held sections of one file together, by the one compact pointer that names them all', () => {
+    // Three one-line sections of 40 chars: alone each pointer is over half its line,
+    // together the pointer the renderer writes is under half of their 120 chars.
+    const intended = [r(10, 10), r(20, 20), r(30, 30)];
+    const alone = formatPointer({ path: 'a.ts', covered: [r(10, 10)], calls: [1], compact: true });
+    const together = formatPointer({ path: 'a.ts', covered: intended, calls: [1], compact: true });
+    expect(2 * alone.length).toBeGreaterThan(40);
+    expect(2 * together.length).toBeLessThanOrEqual(120);
+    const plan = planFile({ path: 'a.ts', content, intended, prior });
+    expect(plan.render).toBe('pointer');
+    expect(plain(plan.covered)).toEqual(intended);
+    // Measured by what it writes: with a longer path the shared pointer no longer pays.
+    const path = `src/${'deep/'.repeat(8)}module.ts`;
+    const far = planFile({ path, content, intended, prior: heldIn(path, content, [r(1, 200)]) });
+    expect(far.render).toBe('full');
+    expect(far.covered).toEqual([]);
+  });
+
   it('sends a short held run next to new lines, at either edge or inside', () => {
     const partly = heldIn('a.ts', content, [r(10, 14), r(30, 33), r(47, 50)]);
     const plan = planFile({

@@ -204,29 +204,32 @@ function unmatched(prior: ProjectState, path: string): GateReason {
 }
 
 /**
- * The size gate for one held run, as the pointer policy decides it: a long
- * run earns its pointer by its length; a short one only as a whole section,
- * measured by writing the compact pointer the renderer would write (citing
- * the records that served it).
+ * The size gate for held runs one pointer names, as the pointer policy
+ * decides it: a long run earns its pointer by its length; short ones only as
+ * whole sections, measured by writing the compact pointer the renderer would
+ * write for them (citing the records that served them) against the chars of
+ * all of them.
  */
 function earned(
-  run: LineRange,
+  runs: readonly LineRange[],
   whole: boolean,
   work: Pick<FileWork, 'file' | 'index'>,
   served: readonly ServedRecord[],
   s: PlanSettings,
 ): boolean {
-  const form = pointerForm([run], whole, s.thresholds);
+  const form = pointerForm(runs, whole, s.thresholds);
   if (form !== 'compact') return form === 'full';
+  let chars = 0;
+  for (const run of runs) chars += charsOfLines(work.index, run.start, run.end);
   const pointer = choosePointer(
     {
       path: work.file.path,
-      covered: [run],
-      chars: charsOfLines(work.index, run.start, run.end),
+      covered: runs,
+      chars,
       whole,
       symbols: NO_NAMES,
       partial: false,
-      calls: citing(served, spansOf([run])),
+      calls: citing(served, spansOf(runs)),
       generation: s.prior?.generation ?? null,
       refresh: false,
       thresholds: s.thresholds,
@@ -235,6 +238,32 @@ function earned(
     writePointer,
   );
   return pointer !== null;
+}
+
+/**
+ * The held runs a pointer stands for. Whole short sections of one file share
+ * its one compact pointer, where each costs only its span: they are measured
+ * together, as that pointer is written, and one by one only when it does not
+ * pay for them all.
+ */
+function heldPieces(
+  intended: Spans,
+  union: Spans,
+  work: Pick<FileWork, 'file' | 'index'>,
+  served: readonly ServedRecord[],
+  s: PlanSettings,
+): Spans {
+  let allWhole = true;
+  const all = piecesOf(intended, union, (_run, whole) => (allWhole &&= whole));
+  if (
+    allWhole &&
+    all.length > 1 &&
+    pointerForm(all, true, s.thresholds) === 'compact' &&
+    earned(all, true, work, served, s)
+  ) {
+    return all;
+  }
+  return piecesOf(intended, union, (run, whole) => earned([run], whole, work, served, s));
 }
 
 /** The five gates, in order; each returns early with its decision. */
@@ -261,7 +290,7 @@ function gate(
   if (served.length === 0) return out('full', gatesAt(2, 'stop', unmatched(prior, file.path)));
   const union = unionAll(served.map((r) => r.ranges));
   if (!overlaps(intended, union)) return out('full', gatesAt(3, 'stop', 'no-overlap'));
-  const covered = piecesOf(intended, union, (run, whole) => earned(run, whole, base, served, s));
+  const covered = heldPieces(intended, union, base, served, s);
   if (covered.length === 0) return out('full', gatesAt(3, 'stop', 'below-min-covered'));
   const rest = minus(intended, covered);
   if (rest.length === 0)
