@@ -22,7 +22,6 @@ import {
   allTrivial,
   charsBelow,
   charsOf,
-  charsOfLines,
   clipToLines,
   indexLines,
   type LineIndex,
@@ -219,13 +218,11 @@ function earned(
 ): boolean {
   const form = pointerForm(runs, whole, s.thresholds);
   if (form !== 'compact') return form === 'full';
-  let chars = 0;
-  for (const run of runs) chars += charsOfLines(work.index, run.start, run.end);
   const pointer = choosePointer(
     {
       path: work.file.path,
       covered: runs,
-      chars,
+      chars: charsOf(work.index, runs),
       whole,
       symbols: NO_NAMES,
       partial: false,
@@ -238,32 +235,6 @@ function earned(
     writePointer,
   );
   return pointer !== null;
-}
-
-/**
- * The held runs a pointer stands for. Whole short sections of one file share
- * its one compact pointer, where each costs only its span: they are measured
- * together, as that pointer is written, and one by one only when it does not
- * pay for them all.
- */
-function heldPieces(
-  intended: Spans,
-  union: Spans,
-  work: Pick<FileWork, 'file' | 'index'>,
-  served: readonly ServedRecord[],
-  s: PlanSettings,
-): Spans {
-  let allWhole = true;
-  const all = piecesOf(intended, union, (_run, whole) => (allWhole &&= whole));
-  if (
-    allWhole &&
-    all.length > 1 &&
-    pointerForm(all, true, s.thresholds) === 'compact' &&
-    earned(all, true, work, served, s)
-  ) {
-    return all;
-  }
-  return piecesOf(intended, union, (run, whole) => earned([run], whole, work, served, s));
 }
 
 /** The five gates, in order; each returns early with its decision. */
@@ -290,7 +261,16 @@ function gate(
   if (served.length === 0) return out('full', gatesAt(2, 'stop', unmatched(prior, file.path)));
   const union = unionAll(served.map((r) => r.ranges));
   if (!overlaps(intended, union)) return out('full', gatesAt(3, 'stop', 'no-overlap'));
-  const covered = heldPieces(intended, union, base, served, s);
+  // Whole short sections share the file's one compact pointer, where each costs only its
+  // span: measured together as that pointer is written, one by one when it does not pay.
+  let whole = true;
+  const all = piecesOf(intended, union, (_run, w) => (whole &&= w));
+  const covered =
+    whole &&
+    pointerForm(all, true, s.thresholds) === 'compact' &&
+    earned(all, true, base, served, s)
+      ? all
+      : piecesOf(intended, union, (run, w) => earned([run], w, base, served, s));
   if (covered.length === 0) return out('full', gatesAt(3, 'stop', 'below-min-covered'));
   const rest = minus(intended, covered);
   if (rest.length === 0)
