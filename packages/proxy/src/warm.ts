@@ -3,11 +3,16 @@
  * scan, planning, the pointer, re-rendering sections and reads, recording —
  * run a few times over a made-up file, so that V8 has compiled and optimized
  * it before a real call pays for it. Cold, the symbol scan of a 5,000-line
- * file takes about 60 ms; warm, 2 ms. It costs start-up a few tens of ms once.
+ * file takes about 60 ms; warm, 2 ms. What a call does once per process is
+ * done here too: the check of the upstream's result (the SDK's schema builds
+ * its parser on first use, ~8 ms of CPU), the context token (the random
+ * source loads on first use) and the token estimate that sizes a response.
+ * It costs start-up a few tens of ms once.
  *
  * It touches nothing outside: a store of its own, no disk, no upstream.
  */
-import { createSessionStore, planCall } from 'span-ledger';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createSessionStore, mintContextToken, planCall } from 'span-ledger';
 import {
   createEmissionRecorder,
   type FileSource,
@@ -15,9 +20,10 @@ import {
   findSections,
   formatResponseHeader,
   proveSections,
-  renderRead,
+  rewriteReads,
   rewriteSections,
 } from 'span-ledger/adapter';
+import { sizeOf } from './cap.js';
 import { diskFile } from './disk.js';
 import { codegraphHeading, PROXY_LIMITS } from './sectioned.js';
 
@@ -94,18 +100,13 @@ export async function warmUp(): Promise<void> {
         budget: { maxChars: 80_000, policy: 'bank' },
       });
       const recorder = createEmissionRecorder({ projectRoot: '/warm', query: 'warm-up' });
-      const header = formatResponseHeader({ callIndex: plan.callIndex, context: 'warm-up-token' });
+      const context = mintContextToken();
+      const header = formatResponseHeader({ callIndex: plan.callIndex, context });
       const written = rewriteSections([text], found, plan, { header, recorder });
-      const read = plan.files[0];
-      if (read !== undefined) {
-        renderRead({
-          plan: read,
-          content,
-          recorder,
-          callIndex: null,
-          refresh: true,
-        });
-      }
+      CallToolResultSchema.safeParse({ content: [{ type: 'text', text: written.texts[0] }] });
+      sizeOf(written.texts, undefined);
+      const part = { text: content, file, path: 'warm/sample.ts', first: 1 };
+      rewriteReads([part], plan, { header, recorder, several: false });
       store.record(recorder.finish(written.texts[0]?.length ?? 0), 'warm');
     }
   } catch {
