@@ -302,6 +302,16 @@ export interface InstallOutcome {
   readonly message: string;
 }
 
+/** The one server `names` (what the MCP configurations in `sources` proxy) holds, or why there is not one. */
+function onlyServer(names: ReadonlySet<string>, sources: string): string | Error {
+  if (names.size === 1) return [...names][0]!;
+  return new Error(
+    names.size === 0
+      ? `no MCP server in ${sources} runs span-ledger-proxy: name it with --server NAME`
+      : `more than one MCP server runs span-ledger-proxy (${[...names].join(', ')}): name one with --server NAME`,
+  );
+}
+
 /** The server the hooks are for: `--server`, else the one proxied server the MCP configuration names. */
 function serverFor(options: InstallOptions, env: NodeJS.ProcessEnv): string | Error {
   if (options.server !== null) return options.server;
@@ -315,16 +325,39 @@ function serverFor(options: InstallOptions, env: NodeJS.ProcessEnv): string | Er
     if (config instanceof Error) continue;
     for (const name of proxiedServers(config, options.dir)) names.add(name);
   }
-  if (names.size === 1) return [...names][0]!;
-  if (names.size === 0) {
-    return new Error(
-      `no MCP server in ${sources.join(' or ')} runs span-ledger-proxy: name it with --server NAME`,
-    );
-  }
-  return new Error(
-    `more than one MCP server runs span-ledger-proxy (${[...names].join(', ')}): name one with --server NAME`,
-  );
+  return onlyServer(names, sources.join(' or '));
 }
+
+/** The server the opencode plugin is for: `--server`, else the one proxied server of `opencode.json(c)`. */
+function opencodeServerFor(options: InstallOptions): string | Error {
+  if (options.server !== null) return options.server;
+  const configs = [join(options.dir, 'opencode.json'), join(options.dir, 'opencode.jsonc')];
+  const names = new Set<string>();
+  for (const file of configs) {
+    const config = readJson(file);
+    const mcp = isObject(config) ? config.mcp : undefined;
+    if (!isObject(mcp)) continue;
+    for (const [name, entry] of Object.entries(mcp)) {
+      const command = isObject(entry) && Array.isArray(entry.command) ? entry.command : [];
+      if (runsProxy({ command: command[0], args: command.slice(1) })) names.add(name);
+    }
+  }
+  return onlyServer(names, configs[0]!);
+}
+
+/** An outcome with nothing for stdout: `message` for stderr, and the status. */
+const said = (message: string, status: 0 | 2 = 0): InstallOutcome => ({
+  status,
+  stdout: '',
+  message,
+});
+
+/** A file that could not be written. */
+const unwritten = (path: string, error: unknown, after = ''): InstallOutcome =>
+  said(
+    `cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})${after}`,
+    2,
+  );
 
 /**
  * Installs or uninstalls the Claude Code hooks as `options` ask, in the
@@ -344,11 +377,10 @@ export function runInstall(
   options: InstallOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): InstallOutcome {
-  const fail = (message: string): InstallOutcome => ({ status: 2, stdout: '', message });
   if (options.harness === 'opencode') return runOpencodeInstall(options, env);
   const server =
     options.action === 'uninstall' && options.server === null ? null : serverFor(options, env);
-  if (server instanceof Error) return fail(server.message);
+  if (server instanceof Error) return said(server.message, 2);
   if (options.print && options.action === 'install') {
     const hooks = claudeHookEntries(server!);
     return { status: 0, stdout: `${JSON.stringify({ hooks }, null, 2)}\n`, message: '' };
@@ -358,34 +390,28 @@ export function runInstall(
       ? join(claudeHome(env), 'settings.json')
       : join(options.dir, '.claude', 'settings.json');
   const settings = readJson(path);
-  if (settings instanceof Error) return fail(settings.message);
+  if (settings instanceof Error) return said(settings.message, 2);
   const change =
     options.action === 'install'
       ? mergeClaudeHooks(settings ?? {}, server!, path)
       : removeClaudeHooks(settings ?? {}, server, path);
-  if (change.kind === 'refused') return fail(change.message);
-  if (change.kind === 'unchanged') return { status: 0, stdout: '', message: change.message };
+  if (change.kind !== 'changed') return said(change.message, change.kind === 'refused' ? 2 : 0);
   const text = `${JSON.stringify(change.settings, null, settings === undefined ? 2 : indentOf(path))}\n`;
   if (options.print) return { status: 0, stdout: text, message: '' };
   if (settings !== undefined && !writable(path))
-    return fail(`${path} is read-only; left untouched`);
+    return said(`${path} is read-only; left untouched`, 2);
   try {
     if (settings === undefined) mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   } catch (error) {
-    return fail(
-      `cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); left untouched`,
-    );
+    return unwritten(path, error, '; left untouched');
   }
   const whose = server === null ? '' : ` for "${server}"`;
-  return {
-    status: 0,
-    stdout: '',
-    message:
-      options.action === 'install'
-        ? `installed the span-ledger hooks${whose} in ${path}`
-        : `removed the span-ledger hooks${whose} from ${path}`,
-  };
+  return said(
+    options.action === 'install'
+      ? `installed the span-ledger hooks${whose} in ${path}`
+      : `removed the span-ledger hooks${whose} from ${path}`,
+  );
 }
 
 /** The plugin file `install opencode` writes, by scope. */
@@ -456,59 +482,26 @@ function runOpencodeInstall(options: InstallOptions, env: NodeJS.ProcessEnv): In
       return false;
     }
   };
+  const notOurs = `${path} is not span-ledger's; left untouched`;
   if (options.action === 'uninstall') {
-    if (!existsSync(path)) return { status: 0, stdout: '', message: `${path} is not there` };
-    if (!ours())
-      return { status: 2, stdout: '', message: `${path} is not span-ledger's; left untouched` };
+    if (!existsSync(path)) return said(`${path} is not there`);
+    if (!ours()) return said(notOurs, 2);
     rmSync(path);
-    return { status: 0, stdout: '', message: `removed ${path}` };
+    return said(`removed ${path}`);
   }
-  let server = options.server;
-  if (server === null) {
-    const configs = [join(options.dir, 'opencode.json'), join(options.dir, 'opencode.jsonc')];
-    const names = new Set<string>();
-    for (const file of configs) {
-      const config = readJson(file);
-      const mcp = isObject(config) ? config.mcp : undefined;
-      if (!isObject(mcp)) continue;
-      for (const [name, entry] of Object.entries(mcp)) {
-        const command = isObject(entry) && Array.isArray(entry.command) ? entry.command : [];
-        if (runsProxy({ command: command[0], args: command.slice(1) })) names.add(name);
-      }
-    }
-    if (names.size !== 1) {
-      return {
-        status: 2,
-        stdout: '',
-        message:
-          names.size === 0
-            ? `no MCP server in ${configs[0]} runs span-ledger-proxy: name it with --server NAME`
-            : `more than one MCP server runs span-ledger-proxy (${[...names].join(', ')}): name one with --server NAME`,
-      };
-    }
-    server = [...names][0]!;
-  }
+  const server = opencodeServerFor(options);
+  if (server instanceof Error) return said(server.message, 2);
   const text = opencodePlugin(server);
   if (options.print) return { status: 0, stdout: text, message: '' };
-  if (existsSync(path) && !ours()) {
-    return { status: 2, stdout: '', message: `${path} is not span-ledger's; left untouched` };
-  }
+  if (existsSync(path) && !ours()) return said(notOurs, 2);
   if (existsSync(path) && readFileSync(path, 'utf8') === text) {
-    return { status: 0, stdout: '', message: `${path} already holds the plugin for "${server}"` };
+    return said(`${path} already holds the plugin for "${server}"`);
   }
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   } catch (error) {
-    return {
-      status: 2,
-      stdout: '',
-      message: `cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-    };
+    return unwritten(path, error);
   }
-  return {
-    status: 0,
-    stdout: '',
-    message: `installed the span-ledger plugin for "${server}" in ${path}`,
-  };
+  return said(`installed the span-ledger plugin for "${server}" in ${path}`);
 }
