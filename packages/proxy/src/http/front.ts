@@ -167,10 +167,15 @@ interface Front {
   readonly connections: Connections;
 }
 
-function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
+/** One JSON-RPC message as the whole answer (nothing once an answer began or the exchange closed). */
+function send(res: ServerResponse, status: number, message: Message, headers = {}): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', ...message }));
+}
+
+function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
+  send(res, status, { error: { code: -32000, message }, id: null }, headers);
 }
 
 /** Runs `answer` after the refusal delay (see `refusalDelayMs`). */
@@ -192,16 +197,8 @@ function refuse(
 
 /** A "busy" answer to one call: a tool error the agent reads, not a protocol error. */
 function busy(res: ServerResponse, id: unknown, why: string): void {
-  if (res.destroyed || res.headersSent) return;
-  res.writeHead(200, { 'content-type': 'application/json' });
   const text = `The server is busy: ${why}. Try again once one of them has answered.`;
-  res.end(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      result: { isError: true, content: [{ type: 'text', text }] },
-    }),
-  );
+  send(res, 200, { id, result: { isError: true, content: [{ type: 'text', text }] } });
 }
 
 /** The body of `req`, up to `maxBytes`; `null` past it (the rest is discarded). */
@@ -537,10 +534,7 @@ async function stateless(
 /** A cancelled call gets no result; the exchange still ends, with the cancellation. */
 function answerCancelled(res: ServerResponse, id: unknown, end: () => void): void {
   end();
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(200, { 'content-type': 'application/json' });
-  const error = { code: REQUEST_CANCELLED, message: 'The call was cancelled' };
-  res.end(JSON.stringify({ jsonrpc: '2.0', id, error }));
+  send(res, 200, { id, error: { code: REQUEST_CANCELLED, message: 'The call was cancelled' } });
 }
 
 // -- one request ---------------------------------------------------------
