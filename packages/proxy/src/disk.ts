@@ -76,16 +76,8 @@ export interface FileCache {
   forget(abs: string): void;
 }
 
-/**
- * An empty {@link FileCache}.
- *
- * @example
- * ```ts
- * const kept = fileCache();
- * kept.get('/repo/a.ts'); // undefined
- * ```
- */
-export function fileCache(): FileCache {
+/** An empty {@link FileCache}. */
+function fileCache(): FileCache {
   const files = new Map<string, Cached>();
   let bytes = 0;
   const forget = (abs: string) => {
@@ -170,14 +162,8 @@ export async function openRoots(
 /**
  * Whether `raw` names a path under none of the root's directories (lexically):
  * its sections can never be proved, whatever is on disk.
- *
- * @example
- * ```ts
- * outsideRoot(root, '/etc/hosts'); // true
- * outsideRoot(root, 'src/a.ts');   // false: relative to the first directory
- * ```
  */
-export function outsideRoot(root: Root, raw: unknown): boolean {
+function outsideRoot(root: Root, raw: unknown): boolean {
   if (typeof raw !== 'string' || raw === '' || raw.includes('\0')) return false;
   const abs = absolutePath(root, raw);
   return root.dirs.every((dir) => inside(dir.path, abs) === null && inside(dir.real, abs) === null);
@@ -210,7 +196,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /**
  * Reads the file `raw` names under `root`, or `null` when it cannot prove
  * anything with it (see the module header). Never throws, never blocks on a
- * FIFO or a device.
+ * FIFO or a device. Its calls are synchronous: a proof reads files the page
+ * cache holds (a stat and a realpath when it was read before), where each
+ * trip through the thread pool would cost more than the call, and the
+ * non-blocking open keeps a FIFO from ever holding the thread.
  *
  * @example
  * ```ts
@@ -219,16 +208,6 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * ```
  */
 export async function readUnderRoot(root: Root, raw: unknown): Promise<FileSource | null> {
-  return readNow(root, raw);
-}
-
-/**
- * The read itself, with synchronous calls: a proof reads files the page cache
- * holds (a stat and a realpath when it was read before), where each trip
- * through the thread pool would cost more than the call, and the non-blocking
- * open keeps a FIFO from ever holding the thread.
- */
-function readNow(root: Root, raw: unknown): FileSource | null {
   if (typeof raw !== 'string' || raw === '' || raw.length > 4096 || raw.includes('\0')) return null;
   const abs = absolutePath(root, raw);
   let dir: RootDir | undefined;
