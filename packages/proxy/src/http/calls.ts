@@ -9,6 +9,8 @@
  * in turn; the front only counts what each lane and client has in flight.
  */
 
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+
 /**
  * What a tool handler learns about its call from the HTTP front.
  */
@@ -48,18 +50,12 @@ const CALL_KEY = 'spanLedgerHttpCall';
  * ```
  */
 export function httpCallOf(extra: unknown): HttpCall | null {
-  const auth = (extra as { authInfo?: { extra?: Record<string, unknown> } } | null)?.authInfo;
-  const call = auth?.extra?.[CALL_KEY];
+  const call = (extra as { authInfo?: AuthInfo } | null)?.authInfo?.extra?.[CALL_KEY];
   return call instanceof Exchange ? call : null;
 }
 
 /** The `req.auth` the SDK hands on to the handler as `extra.authInfo`. */
-export function authInfoFor(call: Exchange): {
-  token: string;
-  clientId: string;
-  scopes: string[];
-  extra: Record<string, unknown>;
-} {
+export function authInfoFor(call: Exchange): AuthInfo {
   return {
     token: '',
     clientId: call.principal ?? 'local',
