@@ -80,18 +80,12 @@ export interface CallFigures {
 }
 
 /**
- * One recent call in the report.
+ * One recent call in the report, under the label of its context.
  */
-export interface RecentCall {
-  readonly context: string;
-  readonly tool: string;
-  readonly upstreamChars: number;
-  readonly deliveredChars: number;
-  readonly pointers: number;
-  readonly upstreamMs: number;
-  readonly ownMs: number;
-  readonly cpuMs: number;
-}
+export type RecentCall = { readonly context: string } & Pick<
+  CallFigures,
+  'tool' | 'upstreamChars' | 'deliveredChars' | 'pointers' | 'upstreamMs' | 'ownMs' | 'cpuMs'
+>;
 
 /**
  * The resource's JSON.
