@@ -131,7 +131,9 @@ export type Outcome = {
 } | null;
 
 /** An answer that records nothing. */
-function unrecorded(reply: { readonly result: unknown } | { readonly error: unknown }): Outcome {
+export function unrecorded(
+  reply: { readonly result: unknown } | { readonly error: unknown },
+): Outcome {
   return { reply, receipt: null };
 }
 
@@ -152,8 +154,8 @@ function hasOwn(value: unknown, key: string): boolean {
   return value !== null && typeof value === 'object' && Object.hasOwn(value, key);
 }
 
-/** The arguments without the proxy's own two. */
-function upstreamArgs(args: unknown): unknown {
+/** The arguments without the proxy's own two (`context`, `refresh`). */
+export function withoutProxyArguments(args: unknown): unknown {
   if (!hasOwn(args, 'context') && !hasOwn(args, 'refresh')) return args;
   const { context: _context, refresh: _refresh, ...rest } = args as Record<string, unknown>;
   return rest;
@@ -299,7 +301,7 @@ async function prepared(
   call: ToolCall,
   place: Place,
 ): Promise<{ args: unknown } | { refuse: string }> {
-  const args = upstreamArgs(call.args);
+  const args = withoutProxyArguments(call.args);
   const { prepare } = setup.profile;
   if (prepare === undefined || args === null || typeof args !== 'object' || Array.isArray(args)) {
     return { args };

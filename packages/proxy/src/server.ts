@@ -29,7 +29,15 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CONTEXT_INPUT_SCHEMA, REFRESH_INPUT_SCHEMA } from 'span-ledger';
-import { answerCall, type CallSetup, failureText, type Outcome, toolError } from './call.js';
+import {
+  answerCall,
+  type CallSetup,
+  failureText,
+  type Outcome,
+  toolError,
+  unrecorded,
+  withoutProxyArguments,
+} from './call.js';
 import { isHarnessContextId } from './context.js';
 import { answerHook, HOOK_TOOL, type HookSetup } from './hook.js';
 import { httpCallOf } from './http/calls.js';
@@ -82,8 +90,7 @@ const KEPT_DESCRIPTION_CHARS = 4096;
 function withoutHarnessArguments(params: Record<string, unknown>): Record<string, unknown> {
   const args = asObject(params.arguments);
   if (!isHarnessContextId(typeof args.context === 'string' ? args.context : null)) return params;
-  const { context: _context, refresh: _refresh, ...rest } = args;
-  return { ...params, arguments: rest };
+  return { ...params, arguments: withoutProxyArguments(args) };
 }
 
 /**
@@ -193,20 +200,14 @@ function asObject(value: unknown): Record<string, unknown> {
 }
 
 /** `result` as an {@link Outcome} that records nothing. */
-function reply(result: unknown): Outcome {
-  return { reply: { result }, receipt: null };
-}
+const reply = (result: unknown): Outcome => unrecorded({ result });
 
 /** An upstream answer as a reply: `null` when the call was cancelled (nothing is sent). */
 function replyOf(answer: Answer): Outcome {
-  if ('result' in answer) return reply(answer.result);
-  if ('error' in answer) return { reply: { error: answer.error }, receipt: null };
+  if (!('failed' in answer)) return unrecorded(answer);
   if (answer.failed === 'cancelled') return null;
   const code = answer.failed === 'timeout' ? ErrorCode.RequestTimeout : INTERNAL_ERROR;
-  return {
-    reply: { error: { code, message: `span-ledger-proxy: ${answer.message}` } },
-    receipt: null,
-  };
+  return unrecorded({ error: { code, message: `span-ledger-proxy: ${answer.message}` } });
 }
 
 /** The upstream's `initialize` result, with the version asked for and the proxy's guidance first. */
