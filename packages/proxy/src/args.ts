@@ -130,38 +130,31 @@ Examples:
   span-ledger-proxy npx -y @modelcontextprotocol/server-filesystem ~/project
 `;
 
+/** The proxy's own options; `value` is what one that takes a value takes, for the line that says it is missing. */
 const OPTIONS = {
-  profile: { type: 'string' },
-  root: { type: 'string', multiple: true },
-  cwd: { type: 'string' },
-  http: { type: 'string' },
-  redis: { type: 'string' },
-  'token-file': { type: 'string' },
-  host: { type: 'string' },
-  timeout: { type: 'string' },
-  tools: { type: 'string' },
-  'max-tokens': { type: 'string' },
+  profile: { type: 'string', value: 'a profile name' },
+  root: { type: 'string', multiple: true, value: 'a directory' },
+  cwd: { type: 'string', value: 'a directory' },
+  http: { type: 'string', value: 'a port number' },
+  redis: { type: 'string', value: 'a redis:// URL' },
+  'token-file': { type: 'string', value: 'a file' },
+  host: { type: 'string', value: 'an address' },
+  timeout: { type: 'string', value: 'a number of seconds' },
+  tools: { type: 'string', value: 'tool names separated by commas' },
+  'max-tokens': { type: 'string', value: 'a number of tokens' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
 
+/** What option `name` takes when it takes a value, else `undefined`. */
+function valueTaken(name: string): string | undefined {
+  const option = Object.hasOwn(OPTIONS, name) ? OPTIONS[name as keyof typeof OPTIONS] : undefined;
+  return option !== undefined && 'value' in option ? option.value : undefined;
+}
+
 function error(message: string): CommandLine {
   return { kind: 'error', message };
 }
-
-/** What each option that takes a value takes, for the line that says it is missing. */
-const VALUE_OF: Readonly<Record<string, string>> = {
-  profile: 'a profile name',
-  root: 'a directory',
-  cwd: 'a directory',
-  http: 'a port number',
-  redis: 'a redis:// URL',
-  'token-file': 'a file',
-  host: 'an address',
-  timeout: 'a number of seconds',
-  tools: 'tool names separated by commas',
-  'max-tokens': 'a number of tokens',
-};
 
 /**
  * Where the proxy's own options end: at `--` (dropped), or at the first
@@ -179,7 +172,7 @@ function splitAt(
     }
     const name = word.replace(/^--?/, '');
     if (word.startsWith('--') && name.includes('=')) continue;
-    if (Object.hasOwn(VALUE_OF, name) && word.startsWith('--')) {
+    if (valueTaken(name) !== undefined && word.startsWith('--')) {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('-')) return { missing: name };
       i++;
@@ -215,7 +208,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
   if (argv[0] === 'install' || argv[0] === 'uninstall') return parseInstallLine(argv, cwd);
   const split = splitAt(argv);
   if ('missing' in split) {
-    return error(`--${split.missing} needs ${VALUE_OF[split.missing]} after it`);
+    return error(`--${split.missing} needs ${valueTaken(split.missing)} after it`);
   }
   let values: RunValues;
   try {
