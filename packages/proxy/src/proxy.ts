@@ -143,16 +143,9 @@ async function listTools(request: (cursor: unknown) => Promise<Answer>): Promise
     const answer = await request(cursor);
     if (!('result' in answer)) return tools;
     const result = (answer.result ?? {}) as { tools?: unknown; nextCursor?: unknown };
-    if (Array.isArray(result.tools)) {
-      for (const tool of result.tools) {
-        if (
-          tool !== null &&
-          typeof tool === 'object' &&
-          typeof (tool as ToolInfo).name === 'string'
-        ) {
-          tools.push(tool as ToolInfo);
-        }
-      }
+    const listed: unknown[] = Array.isArray(result.tools) ? result.tools : [];
+    for (const tool of listed) {
+      if (typeof (tool as ToolInfo | null)?.name === 'string') tools.push(tool as ToolInfo);
     }
     if (typeof result.nextCursor !== 'string') return tools;
     cursor = result.nextCursor;
