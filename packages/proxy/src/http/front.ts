@@ -154,6 +154,15 @@ interface Sender {
   readonly client: string;
 }
 
+/** A request that passed the rules: its exchange, its message (`undefined`: not a POST) and its sender. */
+interface Incoming {
+  readonly front: Front;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly message: Message | undefined;
+  readonly sender: Sender;
+}
+
 /** What one running front holds: its options, bounds, sessions, calls and connections. */
 interface Front {
   readonly options: McpHttpOptions;
@@ -393,11 +402,8 @@ function sweepSessions(front: Front): NodeJS.Timeout {
  * names it.
  */
 function track(
-  front: Front,
-  req: IncomingMessage,
-  res: ServerResponse,
+  { front, req, res, sender }: Incoming,
   message: Message,
-  sender: Sender,
   lane: string,
   session?: Session,
 ): Exchange | null {
@@ -452,13 +458,8 @@ function cancelled(front: Front, message: Message, scope: string, relayed: boole
 }
 
 /** A request of a stateful front: `initialize` opens a session, anything else names one. */
-async function stateful(
-  front: Front,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: Message | undefined,
-  sender: Sender,
-): Promise<void> {
+async function stateful(incoming: Incoming): Promise<void> {
+  const { front, req, res, message, sender } = incoming;
   const sid = req.headers['mcp-session-id'];
   if (sid === undefined) {
     if (req.method !== 'POST' || message?.method !== 'initialize') {
@@ -482,7 +483,7 @@ async function stateful(
   session.lastSeen = Date.now();
   if (message?.method === 'notifications/cancelled') cancelled(front, message, session.id, false);
   if (message?.method === 'tools/call' && 'id' in message) {
-    if (track(front, req, res, message, sender, session.lane, session) === null) return;
+    if (track(incoming, message, session.lane, session) === null) return;
   }
   await session.transport.handleRequest(req, res, message);
 }
@@ -493,13 +494,8 @@ async function stateful(
  * principal's may name a call on another process, a connection's only its
  * own calls.
  */
-async function stateless(
-  front: Front,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: Message | undefined,
-  sender: Sender,
-): Promise<void> {
+async function stateless(incoming: Incoming): Promise<void> {
+  const { front, req, res, message, sender } = incoming;
   if (req.method !== 'POST' || message === undefined) {
     const why = 'Method not allowed: this server is stateless (POST only)';
     return reply(res, 405, why, { allow: 'POST' });
@@ -511,7 +507,7 @@ async function stateless(
   }
   let call: Exchange | null = null;
   if (message.method === 'tools/call' && 'id' in message) {
-    call = track(front, req, res, message, sender, `${sender.client}\0${contextLane(message)}`);
+    call = track(incoming, message, `${sender.client}\0${contextLane(message)}`);
     if (call === null) return;
   }
   const server = front.options.createServer({ principal: sender.principal });
@@ -618,7 +614,7 @@ async function serve(front: Front, req: IncomingMessage, res: ServerResponse): P
   if (sender === null) return;
   const message = await messageOf(front, req, res);
   if (message === null) return;
-  await (front.options.stateful ? stateful : stateless)(front, req, res, message, sender);
+  await (front.options.stateful ? stateful : stateless)({ front, req, res, message, sender });
 }
 
 /** The socket server: its timeouts, its connection cap, and one connection's faults kept to it. */
