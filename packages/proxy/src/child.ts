@@ -13,7 +13,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_MESSAGE_BYTES, type RequestId, splitLines } from './lines.js';
+import { MESSAGE_LIMIT, type RequestId, splitLines } from './lines.js';
 
 /** How long a stopped child has to exit after SIGTERM before SIGKILL. */
 const STOP_GRACE_MS = 2_000;
@@ -21,10 +21,10 @@ const STOP_GRACE_MS = 2_000;
 /** JSON-RPC's internal error code. */
 export const INTERNAL_ERROR = -32603;
 
-/** The `data` of an error answer standing for an answer over {@link MAX_MESSAGE_BYTES}, dropped. */
+/** The `data` of an error answer standing for an answer over `MAX_MESSAGE_BYTES`, dropped. */
 export class Dropped {
   toString(): string {
-    return `the upstream's answer was over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`;
+    return `the upstream's answer was over ${MESSAGE_LIMIT}`;
   }
 }
 
@@ -146,7 +146,6 @@ export class ChildTransport implements Transport {
   /** Splits stdout into messages, each read once here. */
   #reader(): (chunk: Buffer) => void {
     const { log } = this.command;
-    const limit = `${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`;
     return splitLines(
       (line) => {
         const text = line.toString('utf8').replace(/\r$/, '');
@@ -163,7 +162,7 @@ export class ChildTransport implements Transport {
       },
       (id) => {
         log(
-          `the upstream wrote a message over ${limit}; dropped${id === null ? '' : ', and its request answered with an error'}`,
+          `the upstream wrote a message over ${MESSAGE_LIMIT}; dropped${id === null ? '' : ', and its request answered with an error'}`,
         );
         if (id === null) return;
         const data = new Dropped();

@@ -17,6 +17,9 @@ export type RequestId = string | number;
  */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
+/** {@link MAX_MESSAGE_BYTES} as the lines that name it say it. */
+export const MESSAGE_LIMIT = `${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`;
+
 /**
  * The id of a JSON-RPC message too large to keep, from its first and last
  * bytes: a request written by `JSON.stringify` starts with it (after
@@ -48,13 +51,15 @@ export function splitLines(
   let dropping = false;
   let head = '';
   let tail = '';
+  /** Stops holding the line, keeping its first bytes (of `chunks`, else of `first`) for its id. */
+  const drop = (first: Buffer) => {
+    dropping = true;
+    head = (chunks[0] ?? first).subarray(0, 200).toString('utf8');
+    chunks = [];
+    size = 0;
+  };
   const flushLine = (last: Buffer) => {
-    if (!dropping && size + last.length + 1 > MAX_MESSAGE_BYTES) {
-      dropping = true;
-      head = (chunks[0] ?? last).subarray(0, 200).toString('utf8');
-      chunks = [];
-      size = 0;
-    }
+    if (!dropping && size + last.length + 1 > MAX_MESSAGE_BYTES) drop(last);
     if (dropping) {
       onOversize(idOfOversize(head, (tail + last.toString('utf8')).slice(-80)));
       dropping = false;
@@ -82,11 +87,8 @@ export function splitLines(
     }
     size += rest.length;
     if (size + 1 > MAX_MESSAGE_BYTES) {
-      dropping = true;
-      head = (chunks[0] ?? rest).subarray(0, 200).toString('utf8');
+      drop(rest);
       tail = rest.toString('utf8').slice(-80);
-      chunks = [];
-      size = 0;
       return;
     }
     chunks.push(Buffer.from(rest));

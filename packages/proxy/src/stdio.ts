@@ -7,7 +7,7 @@
  * keeps serving.
  */
 import { PassThrough, type Readable } from 'node:stream';
-import { MAX_MESSAGE_BYTES, type RequestId, splitLines } from './lines.js';
+import { MESSAGE_LIMIT, type RequestId, splitLines } from './lines.js';
 
 /** JSON-RPC's code for a request that is not a valid one. */
 const INVALID_REQUEST = -32600;
@@ -29,13 +29,12 @@ export function boundedStdin(
   log: (line: string) => void,
 ): Readable {
   const lines = new PassThrough();
-  const limit = `${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`;
   const refuse = (id: RequestId | null) => {
     log(
-      `a message from the client was over ${limit}; dropped${id === null ? '' : ', and answered with an error'}`,
+      `a message from the client was over ${MESSAGE_LIMIT}; dropped${id === null ? '' : ', and answered with an error'}`,
     );
     if (id === null) return;
-    const message = `span-ledger-proxy: the request is over ${limit}, the most a message over stdio may be`;
+    const message = `span-ledger-proxy: the request is over ${MESSAGE_LIMIT}, the most a message over stdio may be`;
     output.write(
       `${JSON.stringify({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message } })}\n`,
     );
