@@ -674,26 +674,16 @@ async function recordGivenBack(
 ): Promise<{ readonly text: string; readonly index: number | null }> {
   if (given.files.length === 0) return { text: given.text, index: null };
   const projectRoot = setup.root.path;
-  const reserved = await setup.store.reserve(projectRoot, sessionId);
-  if (reserved === null) return { text: given.text, index: null };
-  const header = formatResponseHeader({
-    callIndex: reserved.callIndex,
-    generation: reserved.generation,
+  const ticket = await setup.store.reserve(projectRoot, sessionId);
+  if (ticket === null) return { text: given.text, index: null };
+  const { callIndex, generation } = ticket;
+  const text = `${formatResponseHeader({ callIndex, generation })}\n${given.text}`;
+  const recorded = await ticket.record({
+    projectRoot,
+    query: 'compaction',
+    files: given.files,
+    sourceChars: given.files.reduce((sum, f) => sum + f.chars, 0),
+    responseChars: text.length,
   });
-  const text = `${header}\n${given.text}`;
-  const recorded = await setup.store.record(
-    {
-      projectRoot,
-      query: 'compaction',
-      files: given.files,
-      sourceChars: given.files.reduce((sum, f) => sum + f.chars, 0),
-      responseChars: text.length,
-      index: reserved.callIndex,
-      ...(reserved.generation === null ? {} : { generation: reserved.generation }),
-    },
-    sessionId,
-  );
-  return recorded === null
-    ? { text: given.text, index: null }
-    : { text, index: reserved.callIndex };
+  return recorded === null ? { text: given.text, index: null } : { text, index: callIndex };
 }

@@ -62,8 +62,6 @@ export interface ProxyStore {
    * (the store is away), so the call is passed through.
    */
   reserve(projectRoot: string, sessionId: string): Promise<Ticket | null>;
-  /** Records `emission` (under the number it carries): its receipt, or `null` when nothing was recorded. */
-  record(emission: Emission, sessionId: string): Promise<Receipt | null>;
   prune(request: PruneRequest): Promise<void>;
   /** What the context's ledger holds for the project now (its recorded calls); `null` when it cannot tell. */
   project(projectRoot: string, sessionId: string): Promise<ProjectState | null>;
@@ -111,7 +109,6 @@ function withReceipts(ledgers: Ledgers, close: () => Promise<void>): ProxyStore 
   };
   return {
     reserve,
-    record,
     prune: (request) => ledgers.prune(request),
     project: (projectRoot, sessionId) => ledgers.project(projectRoot, sessionId),
     exclusive: lockTable(),

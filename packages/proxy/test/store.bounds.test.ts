@@ -13,16 +13,13 @@ const ROOT = '/repo';
 /** One call of `context`: its number taken and its record written. */
 async function call(store: ProxyStore, context: string): Promise<number> {
   const reserved = await store.reserve(ROOT, context);
-  const emission = {
+  await reserved!.record({
     projectRoot: ROOT,
     query: 'show',
     files: [{ path: 'a.ts', ranges: [{ start: 1, end: 10 }], chars: 100, fingerprint: 'f' }],
     sourceChars: 100,
     responseChars: 10,
-    index: reserved!.callIndex,
-    ...(reserved!.generation === null ? {} : { generation: reserved!.generation }),
-  };
-  await store.record(emission, context);
+  });
   return reserved!.prior.calls.length;
 }
 
