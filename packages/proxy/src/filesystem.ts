@@ -177,6 +177,16 @@ interface ReadCall {
   readonly place: Place;
 }
 
+/** `file` to plan, for the lines `range` the read sent. */
+function toPlan(file: FileSource, range: LineRange): PlanCallFile {
+  return {
+    path: file.path,
+    content: file.content,
+    fingerprint: file.fingerprint,
+    intended: [range],
+  };
+}
+
 async function readOne({ args, result, text, place }: ReadCall): Promise<Reading | null> {
   const window = windowOf(args);
   if (window === null || typeof args.path !== 'string') return null;
@@ -185,11 +195,8 @@ async function readOne({ args, result, text, place }: ReadCall): Promise<Reading
   const range = file === null ? null : provenRange(file, window, text);
   if (file === null || range === null)
     return { files: [], unproven: 1, write: () => ({ result, pointers: 0 }) };
-  const files: PlanCallFile[] = [
-    { path: file.path, content: file.content, fingerprint: file.fingerprint, intended: [range] },
-  ];
   return {
-    files,
+    files: [toPlan(file, range)],
     unproven: 0,
     write(plan, out) {
       const part = { text, file, path, first: range.start };
@@ -208,14 +215,8 @@ async function readMany({ args, result, text, place }: ReadCall): Promise<Readin
   const byName = new Map<string, FileSource>();
   for (const { file } of parts)
     if (file !== null && file.lineCount > 0) byName.set(file.path, file);
-  const files: PlanCallFile[] = [...byName.values()].map((file) => ({
-    path: file.path,
-    content: file.content,
-    fingerprint: file.fingerprint,
-    intended: [{ start: 1, end: file.lineCount }],
-  }));
   return {
-    files,
+    files: [...byName.values()].map((file) => toPlan(file, { start: 1, end: file.lineCount })),
     unproven: parts.filter((part) => part.file === null && !/^[^\n]*: Error - /.test(part.text))
       .length,
     write(plan, out) {
