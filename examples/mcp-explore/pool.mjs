@@ -9,7 +9,10 @@
  *
  * A fault fails one call and never the pool: arguments that do not clone fail
  * that call and the worker stays; a worker that exits, throws or runs past the
- * timeout fails its call and is replaced; a full queue refuses at once. Every
+ * timeout fails its call and is replaced; a full queue refuses at once. A
+ * call's time is counted from when its worker is ready (a worker says so once
+ * its modules are loaded), so a replacement's start-up never counts against
+ * the call it takes first. Every
  * rejection carries a message written for the client (`PoolError`); what a
  * worker itself threw is only logged.
  */
@@ -52,6 +55,8 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
   /** worker → the call it is running. */
   const busy = new Map();
   const workers = new Set();
+  /** Workers that have said they are ready (their modules are loaded). */
+  const ready = new WeakSet();
   let closed = false;
 
   const settle = (task, error, result) => {
@@ -137,11 +142,16 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
       }
       busy.set(worker, task);
       started(task);
-      task.timer = setTimeout(
-        () => replace(worker, new PoolError(`the call took longer than ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      if (ready.has(worker)) startTimer(worker, task);
     }
+  };
+
+  /** Bounds `task`'s time on `worker`, from now: the worker is ready and has the call. */
+  const startTimer = (worker, task) => {
+    task.timer = setTimeout(
+      () => replace(worker, new PoolError(`the call took longer than ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   };
 
   /** Retires `worker` (failing its call with `error`) and starts another in its place. */
@@ -165,8 +175,14 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
   const spawn = () => {
     const worker = new Worker(workerUrl, { workerData });
     workers.add(worker);
-    worker.on('message', ({ result, error }) => {
+    worker.on('message', ({ ready: isReady, result, error }) => {
       const task = busy.get(worker);
+      if (isReady === true) {
+        // A call posted during start-up waited in the worker's port: its time starts now.
+        ready.add(worker);
+        if (task !== undefined) startTimer(worker, task);
+        return;
+      }
       if (task === undefined) return;
       busy.delete(worker);
       ended(task);

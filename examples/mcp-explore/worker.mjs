@@ -2,7 +2,8 @@
  * A rendering worker: answers `explore` calls posted by the pool, one at a
  * time. It is shared by every client of the process, so it keeps nothing
  * between calls: the session's view comes in with each call's arguments and
- * the emission goes back out on its result.
+ * the emission goes back out on its result. It says it is ready once its
+ * modules are loaded: the pool counts a call's time from then.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { explore } from './explore.mjs';
@@ -14,3 +15,5 @@ parentPort.on('message', (args) => {
     parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
   }
 });
+
+parentPort.postMessage({ ready: true });
