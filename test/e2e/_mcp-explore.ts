@@ -444,11 +444,13 @@ const exampleModule = (name: string) =>
 
 /**
  * A pool of the example's real workers over the bundled fixture, in this
- * process (`workerUrl`: another worker module, such as FAULTY_WORKER's).
+ * process (`workerUrl`: another worker module, such as FAULTY_WORKER's;
+ * `timeoutMs`: one call's bound; `startupMs`: FAULTY_WORKER's start-up time).
  */
 export async function examplePool(
   size = 1,
   workerUrl = new URL('../../examples/mcp-explore/worker.mjs', import.meta.url),
+  { timeoutMs = 5000, startupMs = 0 } = {},
 ): Promise<ExamplePool> {
   const { createPool } = await exampleModule('pool.mjs');
   return createPool({
@@ -459,8 +461,9 @@ export async function examplePool(
       enabled: true,
       budget: { maxTokens: 20_000, maxChars: 3000, maxFiles: 4 },
       maxResponseChars: 20_000,
+      startupMs,
     },
-    timeoutMs: 5000,
+    timeoutMs,
     maxQueue: 8,
     log: () => {},
   });

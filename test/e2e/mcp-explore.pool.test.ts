@@ -23,6 +23,7 @@ import {
   rawText,
   sleep,
   startFaultyDaemon,
+  untagged,
   useExample,
   WIDE,
 } from './_mcp-explore.js';
@@ -50,6 +51,19 @@ function nestedArguments(query: string, depth: number): string {
 function nestedCall(id: number, depth: number): string {
   return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"explore","arguments":${nestedArguments(WIDE, depth)},"_meta":{"conversationId":"c-1"}}}`;
 }
+
+/** Resolves once `condition()` holds, polled every 25 ms (10 s at most: only a hang is refused). */
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await condition()) return;
+    await sleep(25);
+  }
+  throw new Error(`never true: ${what}`);
+}
+
+/** Resolves once the daemon's worker is running `n` calls. */
+const runningCalls = (n: number) =>
+  until(async () => (await health(daemon.origin)).body.running === n, `${n} calls running`);
 
 /** The daemon answers a fresh session's first call exactly as before. */
 async function stillAnswers(): Promise<void> {
@@ -101,9 +115,10 @@ describe('a worker that fails', () => {
   it('is terminated and replaced when it hangs past the call timeout', async () => {
     const client = await connectHttp(daemon.url);
     const other = await connectHttp(daemon.url);
-    // A call queued behind the hung one is served by the replacement.
+    // A call queued behind the hung one is served by the replacement, whose
+    // start-up is not counted against it (however long a busy machine takes).
     const hung = exploreError(client, { query: 'hang:' });
-    await sleep(50);
+    await runningCalls(1);
     const behind = explore(other, { query: WIDE });
     expect(await hung).toBe(
       `explore could not answer: the call took longer than ${TIMEOUT_MS} ms.`,
@@ -120,7 +135,7 @@ describe('a full queue', () => {
     await daemon.slowCallStarted();
     const queued = [explore(sessions[1]!, { query: WIDE }), explore(sessions[2]!, { query: WIDE })];
     // Both reach the daemon and wait behind the busy worker (polled, however long that takes).
-    for (let i = 0; i < 200 && (await health(daemon.origin)).body.queued < 2; i++) await sleep(25);
+    await until(async () => (await health(daemon.origin)).body.queued >= 2, 'two calls queued');
     expect(await exploreError(sessions[3]!, { query: WIDE })).toBe(
       'explore could not answer: the server is busy (2 calls waiting): try again shortly.',
     );
@@ -128,6 +143,22 @@ describe('a full queue', () => {
     expect(await Promise.all(queued)).toEqual([firstCall, firstCall]);
     // The refused call recorded nothing either.
     expect(body(await explore(sessions[3]!, { query: WIDE }))).toBe(body(firstCall));
+  });
+});
+
+describe('a call on a worker still starting', () => {
+  it('is timed from when the worker is ready, not from its start-up', async () => {
+    // Start-up alone outlasts the call's bound, as a replacement's can on a busy machine.
+    const pool = await examplePool(1, pathToFileURL(FAULTY_WORKER), {
+      timeoutMs: 2000,
+      startupMs: 2500,
+    });
+    try {
+      const answer = (await pool.run({ query: WIDE })) as { content: { text: string }[] };
+      expect(body(untagged(answer.content[0]!.text))).toBe(body(firstCall));
+    } finally {
+      await pool.close();
+    }
   });
 });
 
