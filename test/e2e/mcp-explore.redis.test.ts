@@ -21,6 +21,7 @@ import {
   explore,
   FAULTY_WORKER,
   hasPointer,
+  health,
   logged,
   REPO,
   RESTOCK,
@@ -41,20 +42,33 @@ let redis: TestRedis;
 let a: Client;
 let b: Client;
 
+/** The 50-conversation test's bound: about 14 s at rest, 25 s with both cores busy, 55 s at load 19. */
+const TEST_TIMEOUT_MS = 120_000;
+
+/**
+ * A store operation past its deadline (2 s by default) leaves its call
+ * untracked by design, and a busy machine can keep a daemon from reading
+ * Redis's reply that long (traced under load: a compare-and-set came back
+ * after 0.9-1.7 s, and the re-read passed the deadline). The daemons here
+ * wait for the store longer than any test may run, so the deadline (tested
+ * on its own) decides no outcome in this file. A Redis that is down still
+ * fails each operation at once (the client queues nothing while offline).
+ */
+const PATIENT = { EXPLORE_STORE_TIMEOUT_MS: String(2 * TEST_TIMEOUT_MS) };
+
+/** A daemon on the test's Redis, waiting for the store as long as a test may run. */
+const sharedDaemon = (extra: Record<string, string> = {}) =>
+  startDaemon({ ...PATIENT, ...extra }, [], ['--redis', redis.url]);
+
 beforeAll(async () => {
   redis = await startRedis();
-  const [one, two] = await Promise.all([
-    startDaemon({}, [], ['--redis', redis.url]),
-    startDaemon({}, [], ['--redis', redis.url]),
-  ]);
+  const [one, two] = await Promise.all([sharedDaemon(), sharedDaemon()]);
   expect(one.log()).toContain('stateless, shared store');
   [a, b] = await Promise.all([connectHttp(one.url), connectHttp(two.url)]);
 });
 afterAll(() => redis?.stop());
 
 const SEQUENCE = [WIDE, STOCK, WIDE, RESTOCK, WIDE, STOCK];
-/** The 50-conversation test's bound: about 14 s at rest, 25 s with both cores busy, 55 s at load 19. */
-const TEST_TIMEOUT_MS = 120_000;
 
 /** `queries` as one conversation, each call on the client `route(i)` picks. */
 async function converse(
@@ -98,19 +112,11 @@ describe('two processes sharing one Redis', () => {
   it(
     'keep 50 concurrent conversations of 10 calls each apart and lose no record',
     async () => {
-      // A store operation past its deadline (2 s by default) leaves its call untracked by design.
-      // With both cores busy, 50 conversations keep a daemon's event loop from reading Redis's
-      // replies that long (traced: a compare-and-set on a value the other process had replaced
-      // came back after 0.9-1.7 s, and the re-read passed the deadline: 2 to 7 of 500 calls
-      // untracked per run). These daemons wait for the store longer than the test may run, so
-      // the deadline (tested on its own) cannot decide this test's outcome on any machine.
+      // Fresh daemons (PATIENT, as every daemon here): 50 conversations keep a daemon's event
+      // loop from reading Redis's replies for up to seconds with both cores busy.
       // Each call has a connection of its own: a client too busy to retire an idle keep-alive
       // connection in time can write a POST to one the daemon is closing ("other side closed").
-      const patient = { EXPLORE_STORE_TIMEOUT_MS: String(2 * TEST_TIMEOUT_MS) };
-      const [one, two] = await Promise.all([
-        startDaemon(patient, [], ['--redis', redis.url]),
-        startDaemon(patient, [], ['--redis', redis.url]),
-      ]);
+      const [one, two] = await Promise.all([sharedDaemon(), sharedDaemon()]);
       const apart = { headers: { connection: 'close' } };
       const [c, d] = await Promise.all([connectHttp(one.url, apart), connectHttp(two.url, apart)]);
       const queries = (s: number) =>
@@ -176,17 +182,19 @@ describe('Redis going away', () => {
 
 describe('a call whose client hung up, on a stateless daemon', () => {
   it('records nothing in the shared store', async () => {
-    const daemon = await startDaemon(
-      { EXPLORE_WORKER: FAULTY_WORKER, EXPLORE_WORKERS: '1', EXPLORE_TEST_SLOW_MS: '600' },
-      [],
-      ['--redis', redis.url],
-    );
+    const daemon = await sharedDaemon({
+      EXPLORE_WORKER: FAULTY_WORKER,
+      EXPLORE_WORKERS: '1',
+      EXPLORE_TEST_SLOW_MS: '600',
+    });
     const id = { conversationId: 'hung-up' };
     const exchange = callToHangUp(daemon.url, `slow:${WIDE}`, { meta: id, id: 1 });
     await logged(daemon, 'slow call started', 1);
     exchange.hangUp();
     await exchange.closed;
-    await sleep(800); // the worker finishes the call; its answer is dropped, not recorded
+    // The worker finishes the call (however long that takes); its answer is dropped, not recorded.
+    for (let i = 0; i < 400 && (await health(daemon.origin)).body.running > 0; i++) await sleep(25);
+    expect((await health(daemon.origin)).body.running).toBe(0);
 
     const client = await connectHttp(daemon.url);
     const fresh = await explore(client, { query: WIDE }, { conversationId: 'never-called' });
@@ -196,16 +204,35 @@ describe('a call whose client hung up, on a stateless daemon', () => {
 });
 
 describe('a conversation idle past the TTL', () => {
-  it('starts over: the next call renders like a first call', async () => {
-    const daemon = await startDaemon({ EXPLORE_IDLE_MS: '600' }, [], ['--redis', redis.url]);
+  it('is stored with the idle timeout as its TTL, and starts over once it expires', async () => {
+    // Idle time is Redis's to count: the test reads the TTL the daemon set and then ends it,
+    // instead of betting that two calls come within a short window and a sleep outlasts it.
+    const IDLE_MS = 60_000;
+    const daemon = await sharedDaemon({ EXPLORE_IDLE_MS: String(IDLE_MS) });
     const client = await connectHttp(daemon.url);
     const id = { conversationId: 'left-idle' };
-    const first = await explore(client, { query: WIDE }, id);
-    expect(hasPointer(await explore(client, { query: WIDE }, id))).toBe(true);
-    await sleep(1000);
-    const later = await explore(client, { query: WIDE }, id);
-    expect(later).toBe(first);
-    expect(body(later)).toBe(body(first));
+    const keys = createClient({ url: redis.url });
+    await keys.connect();
+    try {
+      const before = new Set(await keys.keys('mcp-explore:*'));
+      const first = await explore(client, { query: WIDE }, id);
+      const added = (await keys.keys('mcp-explore:*')).filter((k) => !before.has(k));
+      expect(added).toHaveLength(1);
+      const key = added[0]!;
+      expect(hasPointer(await explore(client, { query: WIDE }, id))).toBe(true);
+      // Renewed by the second call's write: at most the idle timeout, nowhere near the default hour.
+      const ttl = await keys.pTTL(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(IDLE_MS);
+      // The idle timeout passes (Redis expires the key), and the conversation starts over.
+      await keys.pExpire(key, 1);
+      for (let i = 0; i < 200 && (await keys.exists(key)) === 1; i++) await sleep(10);
+      expect(await keys.exists(key)).toBe(0);
+      const later = await explore(client, { query: WIDE }, id);
+      expect(later).toBe(first);
+    } finally {
+      await keys.quit();
+    }
   });
 });
 
