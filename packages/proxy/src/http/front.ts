@@ -176,15 +176,49 @@ interface Front {
   readonly connections: Connections;
 }
 
+/** One JSON-RPC message as a body. */
+function bodyOf(message: Message): string {
+  return JSON.stringify({ jsonrpc: '2.0', ...message });
+}
+
+/** The error every refusal the front writes itself carries: what to do, for no request id. */
+function refusal(message: string): Message {
+  return { error: { code: -32000, message }, id: null };
+}
+
 /** One JSON-RPC message as the whole answer (nothing once an answer began or the exchange closed). */
 function send(res: ServerResponse, status: number, message: Message, headers = {}): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', ...message }));
+  res.end(bodyOf(message));
 }
 
 function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
-  send(res, status, { error: { code: -32000, message }, id: null }, headers);
+  send(res, status, refusal(message), headers);
+}
+
+/**
+ * The raw answer to a request Node's parser refused before there was a
+ * response to write on: a status and a body that say why (a bare 400 left
+ * a client that was merely slow with "Error POSTing to endpoint: ").
+ */
+function clientErrorAnswer(error: NodeJS.ErrnoException, limits: HttpLimits): string {
+  const [status, reason, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [
+          408,
+          'Request Timeout',
+          `Request timeout: a request's headers must arrive within ${limits.headersTimeoutMs} ms of its start (or of connecting) and the whole request within ${limits.requestTimeoutMs} ms`,
+        ]
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request headers too large']
+        : [
+            400,
+            'Bad Request',
+            `Bad request: not HTTP/1.1 this server can read (${error.code ?? error.message})`,
+          ];
+  const body = bodyOf(refusal(message));
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
 /** Runs `answer` after the refusal delay (see `refusalDelayMs`). */
@@ -637,8 +671,8 @@ function socketServer(front: Front): Server {
   );
   http.maxConnections = limits.maxConnections;
   // A client error (a reset, a timeout, a malformed request) ends its own connection only.
-  http.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  http.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable) socket.end(clientErrorAnswer(error, limits));
     socket.destroy();
   });
   return http;
