@@ -298,6 +298,37 @@ describe('bounds per client', () => {
   });
 });
 
+/** What a raw socket that sends `request` and then nothing more reads until the front closes it. */
+async function answerTo(port: number, request: string): Promise<string> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  let read = '';
+  socket.on('data', (chunk: Buffer) => {
+    read += chunk.toString('utf8');
+  });
+  const closed = new Promise((done) => socket.once('close', done));
+  socket.write(request);
+  await closed;
+  return read;
+}
+
+describe('a request the HTTP parser refuses', () => {
+  it('is answered with its status and a message saying why, never an empty 400', async () => {
+    const { front } = await start({ limits: { headersTimeoutMs: 300 } });
+    // Connected, then too slow to send its headers (as a client on a starved machine can be).
+    const slow = await answerTo(front.port, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    expect(slow.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+    expect(JSON.parse(slow.slice(slow.indexOf('\r\n\r\n') + 4)).error.message).toMatch(
+      /^Request timeout: a request's headers must arrive within 300 ms/,
+    );
+    const malformed = await answerTo(front.port, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(malformed.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(malformed.slice(malformed.indexOf('\r\n\r\n') + 4)).error.message).toMatch(
+      /^Bad request: not HTTP\/1\.1 this server can read \(HPE_/,
+    );
+  });
+});
+
 describe('delivery and cancellation', () => {
   // Seed-free: the sizes are fixed. 256 KiB fits in the kernel's buffers on
   // loopback (handed over whole, then reset unread); 4 MiB does not (the
