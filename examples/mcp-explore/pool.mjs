@@ -42,12 +42,24 @@ export function poolFromConfig(config, log) {
   });
 }
 
+/** How long a worker may take to load before the call waiting on it fails and it is replaced. */
+const STARTUP_LIMIT_MS = 30_000;
+
 /**
  * A pool of `size` workers running `workerUrl`, each started with
- * `workerData` (plain data). `timeoutMs` bounds one call, `maxQueue` the calls
- * waiting for a worker.
+ * `workerData` (plain data). `timeoutMs` bounds one call once its worker is
+ * ready, `startupLimitMs` a worker's start-up while a call waits on it,
+ * `maxQueue` the calls waiting for a worker.
  */
-export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, log }) {
+export function createPool({
+  size,
+  workerUrl,
+  workerData,
+  timeoutMs,
+  startupLimitMs = STARTUP_LIMIT_MS,
+  maxQueue,
+  log,
+}) {
   const idle = [];
   /** lane → its waiting calls, oldest first; lanes in the order they take turns. */
   const lanes = new Map();
@@ -143,11 +155,19 @@ export function createPool({ size, workerUrl, workerData, timeoutMs, maxQueue, l
       busy.set(worker, task);
       started(task);
       if (ready.has(worker)) startTimer(worker, task);
+      else {
+        // A worker that never gets ready is broken, not slow: the call fails and it is replaced.
+        const late = new PoolError(
+          `the rendering worker did not start within ${startupLimitMs} ms`,
+        );
+        task.timer = setTimeout(() => replace(worker, late), startupLimitMs);
+      }
     }
   };
 
   /** Bounds `task`'s time on `worker`, from now: the worker is ready and has the call. */
   const startTimer = (worker, task) => {
+    clearTimeout(task.timer);
     task.timer = setTimeout(
       () => replace(worker, new PoolError(`the call took longer than ${timeoutMs} ms`)),
       timeoutMs,

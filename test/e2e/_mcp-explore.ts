@@ -445,12 +445,13 @@ const exampleModule = (name: string) =>
 /**
  * A pool of the example's real workers over the bundled fixture, in this
  * process (`workerUrl`: another worker module, such as FAULTY_WORKER's;
- * `timeoutMs`: one call's bound; `startupMs`: FAULTY_WORKER's start-up time).
+ * `timeoutMs`: one call's bound; `startupMs`: FAULTY_WORKER's start-up time;
+ * `startupLimitMs`: the pool's bound on a start-up a call waits on).
  */
 export async function examplePool(
   size = 1,
   workerUrl = new URL('../../examples/mcp-explore/worker.mjs', import.meta.url),
-  { timeoutMs = 5000, startupMs = 0 } = {},
+  { timeoutMs = 5000, startupMs = 0, startupLimitMs = 30_000 } = {},
 ): Promise<ExamplePool> {
   const { createPool } = await exampleModule('pool.mjs');
   return createPool({
@@ -464,6 +465,7 @@ export async function examplePool(
       startupMs,
     },
     timeoutMs,
+    startupLimitMs,
     maxQueue: 8,
     log: () => {},
   });

@@ -160,6 +160,20 @@ describe('a call on a worker still starting', () => {
       await pool.close();
     }
   });
+
+  it('fails when the worker is not ready within the start-up limit, which never holds a call forever', async () => {
+    const pool = await examplePool(1, pathToFileURL(FAULTY_WORKER), {
+      startupMs: 3000,
+      startupLimitMs: 500,
+    });
+    try {
+      await expect(pool.run({ query: WIDE })).rejects.toThrow(
+        'the rendering worker did not start within 500 ms',
+      );
+    } finally {
+      await pool.close();
+    }
+  });
 });
 
 describe('the pool itself, given arguments that do not clone', () => {
