@@ -16,16 +16,17 @@ import type { Agent } from 'node:http';
 import { connect } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createClient } from 'redis';
-import { mintContextToken } from 'span-ledger';
 import { z } from 'zod';
 import { answerCall, type CallSetup } from '../packages/proxy/src/call.js';
-import { openRoot } from '../packages/proxy/src/disk.js';
 import { httpCallOf, serveMcpHttp } from '../packages/proxy/src/http/index.js';
-import { genericProfile, PROXY_LIMITS } from '../packages/proxy/src/sectioned.js';
-import { createStats } from '../packages/proxy/src/stats.js';
+import { PROXY_LIMITS } from '../packages/proxy/src/sectioned.js';
 import { localStore, type ProxyStore, redisStore } from '../packages/proxy/src/store.js';
 import { MCP, raw } from '../packages/proxy/test/_http.js';
-import { hangUpWhileRecordHeld, redisHold } from '../packages/proxy/test/_slow-record.js';
+import {
+  hangUpWhileRecordHeld,
+  redisHold,
+  sharedCallSetup,
+} from '../packages/proxy/test/_slow-record.js';
 import { type Figure, REPO } from '../test/e2e/_faults.js';
 import { startRedis, startRedisCluster } from '../test/e2e/_redis.js';
 import { prng } from './_harness.js';
@@ -46,20 +47,6 @@ async function sections(): Promise<string> {
     parts.push(`**\`${path}\`**\n\n\`\`\`ts\n${numbered}\n\`\`\`\n`);
   }
   return `**Sections**\n\n${parts.join('\n')}`;
-}
-
-async function setupOn(store: ProxyStore): Promise<CallSetup> {
-  return {
-    root: (await openRoot(REPO))!,
-    store,
-    stats: createStats(),
-    profile: genericProfile,
-    enabled: true,
-    maxTokens: 25_000,
-    mintToken: () => mintContextToken({ shared: true }),
-    sharedTokens: true,
-    log: () => {},
-  };
 }
 
 /**
@@ -169,7 +156,7 @@ export async function probeRefreshInStall(trials = 50): Promise<Figure> {
   await admin.connect();
   const store = await redisStore(redis.url, PROXY_LIMITS, () => {});
   try {
-    const setup = await setupOn(store);
+    const setup = await sharedCallSetup(store);
     const body = await sections();
     const random = prng(31);
     let bad = 0;
@@ -224,7 +211,7 @@ export async function probeHangUpWhileRecordHeld(): Promise<Figure> {
 
 /** Client B sends the `_meta` id client A used (`"1"`, VS Code's `"x"`). */
 export async function probeChosenMetaIds(): Promise<Figure> {
-  const setup = await setupOn(localStore(PROXY_LIMITS));
+  const setup = await sharedCallSetup(localStore(PROXY_LIMITS));
   const body = await sections();
   let pointed = 0;
   let violations = 0;
@@ -346,7 +333,7 @@ export async function probeTokenlessLanes(width = 64): Promise<Figure> {
 
 /** One principal's 100 contexts, then another principal's second call. */
 export async function probePrincipalBound(): Promise<Figure> {
-  const setup = await setupOn(localStore(PROXY_LIMITS));
+  const setup = await sharedCallSetup(localStore(PROXY_LIMITS));
   const body = await sections();
   const a = new Context(setup, { conversationId: 'principal-a-context-0123456789' }, body, 'a');
   await a.ask();
@@ -372,7 +359,7 @@ export async function probeCluster(contexts = 30): Promise<Figure> {
   let store: ProxyStore | undefined;
   try {
     store = await redisStore(cluster.url, PROXY_LIMITS, (line) => lines.push(line));
-    const setup = await setupOn(store);
+    const setup = await sharedCallSetup(store);
     const body = await sections();
     let deduped = 0;
     let violations = 0;

@@ -98,15 +98,16 @@ function watched(store: ProxyStore) {
   return watch;
 }
 
-/** The proxy's HTTP front, stateless as `--http` runs it, over `store`. */
-async function frontOver(store: ProxyStore) {
-  const root = (await openRoot(REPO))!;
-  const stats = createStats();
-  const proxied = new Set(['explore']);
-  const setup: CallSetup = {
-    root,
+/**
+ * What the proxy's calls need in a shared mode (`--http`, a store other
+ * processes may reach), over `store`: minted tokens for shared stores, the
+ * generic profile, quiet.
+ */
+export async function sharedCallSetup(store: ProxyStore, dir = REPO): Promise<CallSetup> {
+  return {
+    root: (await openRoot(dir))!,
     store,
-    stats,
+    stats: createStats(),
     profile: genericProfile,
     enabled: true,
     maxTokens: 25_000,
@@ -114,6 +115,13 @@ async function frontOver(store: ProxyStore) {
     sharedTokens: true,
     log: () => {},
   };
+}
+
+/** The proxy's HTTP front, stateless as `--http` runs it, over `store`. */
+async function frontOver(store: ProxyStore) {
+  const setup = await sharedCallSetup(store);
+  const { root, stats } = setup;
+  const proxied = new Set(['explore']);
   const core: RelayCore = {
     upstream: upstream(),
     setup,

@@ -9,15 +9,13 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_LIMITS, mintContextToken } from 'span-ledger';
+import { DEFAULT_LIMITS } from 'span-ledger';
 import { createMemoryBackend, type SharedStoreBackend } from 'span-ledger/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerCall, type CallSetup } from '../src/call.js';
-import { openRoot } from '../src/disk.js';
-import { genericProfile } from '../src/sectioned.js';
-import { createStats } from '../src/stats.js';
+import { answerCall } from '../src/call.js';
 import { sharedStore } from '../src/store.js';
 import { sampleScratch, textOf } from './_proxy.js';
+import { sharedCallSetup } from './_slow-record.js';
 
 let scratch = '';
 let root = '';
@@ -70,18 +68,7 @@ const FILES = [
 describe('a refresh while the shared store stalls', () => {
   it('plans without the refreshed response, and the next call cites it no more', async () => {
     const { backend, stallNext } = stalling();
-    const opened = await openRoot(root);
-    const setup: CallSetup = {
-      root: opened!,
-      store: sharedStore(backend, DEFAULT_LIMITS),
-      stats: createStats(),
-      profile: genericProfile,
-      enabled: true,
-      maxTokens: 25_000,
-      mintToken: () => mintContextToken({ shared: true }),
-      sharedTokens: true,
-      log: () => {},
-    };
+    const setup = await sharedCallSetup(sharedStore(backend, DEFAULT_LIMITS), root);
     const meta = { conversationId: 'a-refresh-in-a-redis-stall-0001' };
     const call = async (args: Record<string, unknown>) => {
       const outcome = await answerCall(setup, {
