@@ -112,6 +112,12 @@ export interface ToolCall {
   readonly meta: unknown;
   /** Aborts when the client cancelled the call or went away. */
   readonly signal: AbortSignal;
+  /**
+   * Aborts when the answer can no longer count as delivered: with `signal`,
+   * and for a cancellation that may be another client's, which undoes the
+   * call's record without stopping it. Absent: as `signal`.
+   */
+  readonly undone?: AbortSignal;
   /** Key prefix of the caller, when a front keys contexts by who is asking (an HTTP bearer). */
   readonly principal?: string | undefined;
   /** Sends the call upstream with these arguments. */
@@ -512,9 +518,13 @@ async function numberedAnswer(asked: Asked, reading: Reading): Promise<Outcome> 
     await receipt?.undo();
     return null;
   }
+  // Undone by a cancellation that does not stop the call: the answer still
+  // goes out, recorded as nothing, before the next call of the context plans.
+  const undone = call.undone?.aborted === true;
+  if (undone) await receipt?.undo();
   const delivered = { chars, pointers: written.pointers, tokens: written.size.textTokens };
   asked.answered(delivered, reading.unproven);
-  return { reply: { result: written.result }, receipt };
+  return { reply: { result: written.result }, receipt: undone ? null : receipt };
 }
 
 /**

@@ -186,6 +186,8 @@ export interface Relay extends ProxyServer {
 /** One request of a client, as the routes see it. */
 interface Call {
   readonly signal: AbortSignal;
+  /** Fires when the answer can no longer count as delivered (also for a cancellation that does not stop the call). */
+  readonly undone: AbortSignal;
   readonly principal: string | undefined;
   /** Sends the request upstream (its params as given), relaying its progress to the client. */
   forward(params: unknown): Promise<Answer>;
@@ -266,6 +268,7 @@ const callTool: Route = async (core, params, call) => {
       args: params.arguments,
       meta: params._meta,
       signal: call.signal,
+      undone: call.undone,
       principal: call.principal,
       forward: (args) => call.forward({ ...params, arguments: args }),
     });
@@ -321,9 +324,11 @@ function callOf(
   request: JSONRPCRequest,
   extra: RequestHandlerExtra<Request, Notification>,
   signal: AbortSignal,
+  undone: AbortSignal,
 ): Call {
   return {
     signal,
+    undone,
     principal,
     forward: (params) => {
       const token = asObject(asObject(params)._meta).progressToken;
@@ -358,7 +363,10 @@ async function answerRequest(
 ): Promise<Record<string, unknown>> {
   // Through the HTTP front: a hang-up or a cancellation seen on any process aborts the call too.
   const http = httpCallOf(extra);
-  const call = callOf(core, principal, request, extra, eitherOf(extra.signal, http?.signal));
+  const signal = eitherOf(extra.signal, http?.signal);
+  const undone = new AbortController();
+  http?.onUndelivered(() => undone.abort());
+  const call = callOf(core, principal, request, extra, signal, eitherOf(signal, undone.signal));
   const route = ROUTES[request.method] ?? forwardAsItCame;
   const outcome = await route(core, asObject(request.params), call).catch((error: unknown) => {
     core.setup.log(`${request.method}: ${error instanceof Error ? error.message : String(error)}`);

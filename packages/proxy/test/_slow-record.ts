@@ -165,8 +165,17 @@ export interface Hold {
  * holds; its client hangs up and, once the front has seen it, calls again in
  * the same context; the store answers. The third answer's pointers (the
  * context holds #1 only). Closes `store`.
+ *
+ * `'cancel'`: instead of hanging up, a cancellation of the second call's id
+ * comes on a connection of its own, as a stateless client without a token
+ * file sends one (it may be a neighbour's: it undoes the call, never stops
+ * it); the second answer still arrives and must not count.
  */
-export async function hangUpWhileRecordHeld(store: ProxyStore, hold: Hold): Promise<number[]> {
+export async function hangUpWhileRecordHeld(
+  store: ProxyStore,
+  hold: Hold,
+  how: 'hang-up' | 'cancel' = 'hang-up',
+): Promise<number[]> {
   const watch = watched(store);
   const front = await frontOver(watch.store);
   try {
@@ -185,13 +194,25 @@ export async function hangUpWhileRecordHeld(store: ProxyStore, hold: Hold): Prom
     watch.holdRecord(1, () => hold.hold());
     const second = callToHangUp(front.url, toolCall(2, args));
     await hold.held();
-    second.hangUp();
-    await until(() => front.stats().calls === 0, 5000, 'the front to see the hang-up');
+    if (how === 'hang-up') {
+      second.hangUp();
+      await until(() => front.stats().calls === 0, 5000, 'the front to see the hang-up');
+    } else {
+      const cancel = {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 2 },
+      };
+      await httpRequest(front.url, 'POST', MCP_HEADERS, JSON.stringify(cancel));
+    }
     const locks = watch.locks;
     const third = httpRequest(front.url, 'POST', MCP_HEADERS, JSON.stringify(toolCall(3, args)));
     await until(() => watch.locks > locks, 5000, 'the next call to queue on the context');
     await hold.release();
-    if ((await second.answered) !== null) throw new Error('the hung-up call was answered');
+    const answered = (await second.answered) !== null;
+    if (answered !== (how === 'cancel')) {
+      throw new Error(`the second call was ${answered ? '' : 'not '}answered after a ${how}`);
+    }
     const text = textOf((await third).text, 3) ?? '';
     if (!text.startsWith('Response #3'))
       throw new Error(`the next call was not numbered #3: ${text}`);

@@ -33,6 +33,16 @@ describe('recorded only if delivered, with the store slow', () => {
     expect(pointers).toContain(1);
   }, 20_000);
 
+  it("over Redis: a cancellation that only undoes (stateless, no token file) is applied before the context's next call plans", async () => {
+    const store = await redisStore(redis.url, PROXY_LIMITS, () => {});
+    const hold = await redisHold(redis.url);
+    const pointers = await hangUpWhileRecordHeld(store, hold, 'cancel').finally(() =>
+      hold.release(),
+    );
+    expect(pointers).not.toContain(2);
+    expect(pointers).toContain(1);
+  }, 20_000);
+
   it('in this process: the same, with the record held on its way to the ledger', async () => {
     let release: () => void = () => {};
     const released = new Promise<void>((done) => {
