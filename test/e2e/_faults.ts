@@ -63,6 +63,15 @@ export const RESTOCK = 'stock catalog restock';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A promise a test fires by hand: a step waits on `fired`, another calls `fire()`. */
+export function cue(): { fired: Promise<void>; fire: () => void } {
+  let fire: () => void = () => {};
+  const fired = new Promise<void>((done) => {
+    fire = done;
+  });
+  return { fired, fire };
+}
+
 // ---------------------------------------------------------------------------
 // Processes
 

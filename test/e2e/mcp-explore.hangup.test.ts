@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SharedStoreBackend } from '../../src/shared/backend.js';
 import { createMemoryBackend, createSharedSessionStore } from '../../src/shared/index.js';
-import { Context } from './_faults.js';
+import { Context, cue } from './_faults.js';
 import {
   CONVERSATION,
   type ExampleHandler,
@@ -38,20 +38,14 @@ function heldBackend() {
   const inner = createMemoryBackend();
   let writes = 0;
   let holdFrom = Number.POSITIVE_INFINITY;
-  let release: () => void = () => {};
-  const released = new Promise<void>((done) => {
-    release = done;
-  });
-  let onHeld: () => void = () => {};
-  const held = new Promise<void>((done) => {
-    onHeld = done;
-  });
+  const released = cue();
+  const held = cue();
   const backend: SharedStoreBackend = {
     get: (key) => inner.get(key),
     async compareAndSet(key, expected, next, ttlMs, deadline) {
       if (++writes >= holdFrom) {
-        onHeld();
-        await released;
+        held.fire();
+        await released.fired;
       }
       return inner.compareAndSet(key, expected, next, ttlMs, deadline);
     },
@@ -61,9 +55,9 @@ function heldBackend() {
     /** Holds the `n`-th write from now and every one after it; resolves once one waits. */
     holdWrite(n: number): Promise<void> {
       holdFrom = writes + n;
-      return held;
+      return held.fired;
     },
-    release,
+    release: released.fire,
   };
 }
 

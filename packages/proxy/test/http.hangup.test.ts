@@ -13,6 +13,7 @@
  * the context's lock), so the order is the same on any machine.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cue } from '../../../test/e2e/_faults.js';
 import { startRedis, type TestRedis } from '../../../test/e2e/_redis.js';
 import { PROXY_LIMITS } from '../src/sectioned.js';
 import { localStore, redisStore } from '../src/store.js';
@@ -44,21 +45,15 @@ describe('recorded only if delivered, with the store slow', () => {
   }, 20_000);
 
   it('in this process: the same, with the record held on its way to the ledger', async () => {
-    let release: () => void = () => {};
-    const released = new Promise<void>((done) => {
-      release = done;
-    });
-    let onHeld: () => void = () => {};
-    const held = new Promise<void>((done) => {
-      onHeld = done;
-    });
+    const released = cue();
+    const held = cue();
     const pointers = await hangUpWhileRecordHeld(localStore(PROXY_LIMITS), {
       hold: () => {
-        onHeld();
-        return released;
+        held.fire();
+        return released.fired;
       },
-      held: () => held,
-      release: async () => release(),
+      held: () => held.fired,
+      release: async () => released.fire(),
     });
     expect(pointers).not.toContain(2);
     expect(pointers).toContain(1);
