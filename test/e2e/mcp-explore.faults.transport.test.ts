@@ -67,28 +67,15 @@ describe('one client does not take the server from the others', () => {
   // the call flood took 16 s at load 15 and 43 s to over 60 s at load 20 with both cores burnt.
   // No figure here is a time, so this bound only stops a hang.
   const FLOOD_TIMEOUT_MS = 150_000;
-  it(
-    'gives a well-behaved client no "busy" while another keeps 200 calls in flight',
-    async () => {
-      const { figure, busy } = await probeCallFlood(200, CALLS);
-      expect(busy, figure).toBe(0);
-    },
-    FLOOD_TIMEOUT_MS,
-  );
-
-  it(
-    'gives a well-behaved client no "busy" under a flood of cross-origin /healthz',
-    async () => {
-      const { figure, busy } = await probeHealthFlood(100, CALLS);
-      expect(busy, figure).toBe(0);
-    },
-    FLOOD_TIMEOUT_MS,
-  );
-
-  it(
-    'gives a well-behaved client no "busy" under a flood of JSON-RPC batches',
-    async () => {
-      const { figure, busy } = await probeBatchFlood(4, CALLS);
+  const FLOODS = {
+    'while another keeps 200 calls in flight': () => probeCallFlood(200, CALLS),
+    'under a flood of cross-origin /healthz': () => probeHealthFlood(100, CALLS),
+    'under a flood of JSON-RPC batches': () => probeBatchFlood(4, CALLS),
+  };
+  it.each(Object.entries(FLOODS))(
+    'gives a well-behaved client no "busy" %s',
+    async (_, probe) => {
+      const { figure, busy } = await probe();
       expect(busy, figure).toBe(0);
     },
     FLOOD_TIMEOUT_MS,
