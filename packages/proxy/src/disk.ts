@@ -17,6 +17,7 @@
  * {@link MAX_FILE_BYTES}, content that is not UTF-8 text (a NUL, an invalid
  * sequence).
  */
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -191,8 +192,6 @@ export function absolutePath(root: Root, raw: string): string {
   return isAbsolute(expanded) ? resolve(expanded) : resolve(root.path, expanded);
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
  * Reads the file `raw` names under `root`, or `null` when it cannot prove
  * anything with it (see the module header). Never throws, never blocks on a
@@ -235,8 +234,9 @@ export async function readUnderRoot(root: Root, raw: unknown): Promise<FileSourc
     }
     const readAt = Date.now();
     const bytes = readFileSync(fd);
-    if (bytes.length > MAX_FILE_BYTES || bytes.includes(0)) return null;
-    const file = diskFile(name, decoder.decode(bytes));
+    if (bytes.length > MAX_FILE_BYTES || bytes.includes(0) || !isUtf8(bytes)) return null;
+    // Valid UTF-8 decodes exactly, a byte-order mark kept: what a strict TextDecoder gives, without its first-use cost.
+    const file = diskFile(name, bytes.toString('utf8'));
     if (readAt - Number(stat.ctimeMs) >= SETTLED_MS) {
       root.kept.keep(abs, { identity, file, bytes: bytes.length });
     } else {
