@@ -54,8 +54,13 @@ describe('recordSafely with a signal', () => {
   it('checks at the moment it records: a call cancelled while it was queued records nothing', async () => {
     const store = createSessionStore();
     const controller = new AbortController();
-    // The call waits behind a busy pool; the client cancels it meanwhile.
-    const queued = new Promise<object>((resolve) => setTimeout(() => resolve(answer()), 5));
+    // The call waits behind a busy pool; the client cancels it meanwhile, and
+    // the pool answers after that (an order, not two timers that a busy
+    // machine can fire the other way round).
+    const queued = new Promise<object>((resolve) =>
+      controller.signal.addEventListener('abort', () => resolve(answer()), { once: true }),
+    );
+    expect(controller.signal.aborted).toBe(false);
     setTimeout(() => controller.abort(), 1);
     recordSafely(store, await queued, { signal: controller.signal });
     expect(store.project('/repo')).toEqual({
