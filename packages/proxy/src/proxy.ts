@@ -308,13 +308,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   if (cap.warning !== null) log(cap.warning);
   const shared = options.shared ?? typeof options.redis === 'string';
   const relays = new Set<Relay>();
-  const upstream = await orClose(() => connectUpstream(options, cwd, log, relays), store);
-  const [listed] = await Promise.all([
-    listTools((cursor) =>
-      upstream.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs }),
-    ),
+  // The warm-up runs while the upstream starts in its own process.
+  const [upstream] = await Promise.all([
+    orClose(() => connectUpstream(options, cwd, log, relays), store),
     warmUp(),
   ]);
+  const listed = await listTools((cursor) =>
+    upstream.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs }),
+  );
   const profile = options.profile ? PROFILES[options.profile] : detect(listed);
   const ask = (name: string): Promise<Answer> =>
     listed.some((tool) => tool.name === name)

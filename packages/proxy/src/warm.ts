@@ -1,115 +1,164 @@
 /**
- * A warm-up before the first client: the proxy's own hot path — the symbol
- * scan, planning, the pointer, re-rendering sections and reads, recording —
- * run a few times over a made-up file, so that V8 has compiled and optimized
- * it before a real call pays for it. Cold, the symbol scan of a 5,000-line
- * file takes about 60 ms; warm, 2 ms. What a call does once per process is
- * done here too: the check of the upstream's result (the SDK's schema builds
- * its parser on first use, ~8 ms of CPU), the context token (the random
- * source loads on first use) and the token estimate that sizes a response.
- * It costs start-up a few tens of ms once.
+ * A warm-up before the first client: the proxy's own call path — proof from
+ * disk, the symbol scan, planning, the pointer, re-rendering sections and
+ * reads, the check of the upstream's result, sizing, recording — run over a
+ * few made-up calls, so that V8 has compiled and optimized it before a real
+ * call pays for it. Cold, the first calls of a process cost 10–25 ms of CPU
+ * each; warm, 2–4 ms. What a call does once per process is done here too: the
+ * SDK's result schema builds its parser, the random source for context
+ * tokens loads.
  *
- * It touches nothing outside: a store of its own, no disk, no upstream.
+ * The calls go through {@link answerCall} with a store, figures and an
+ * upstream of their own: nothing a client sees or the exit line counts. The
+ * one file they prove against is this module's own file, read where it
+ * lies and never written.
  */
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createSessionStore, mintContextToken, planCall } from 'span-ledger';
-import {
-  createEmissionRecorder,
-  type FileSource,
-  filesToPlan,
-  findSections,
-  formatResponseHeader,
-  proveSections,
-  rewriteReads,
-  rewriteSections,
-} from 'span-ledger/adapter';
-import { sizeOf } from './cap.js';
-import { diskFile } from './disk.js';
-import { codegraphHeading, PROXY_LIMITS } from './sectioned.js';
+import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mintContextToken } from 'span-ledger';
+import type { FileSource } from 'span-ledger/adapter';
+import { answerCall, type CallSetup } from './call.js';
+import { openRoot, type Root, readUnderRoot } from './disk.js';
+import { filesystemProfile } from './filesystem.js';
+import type { Profile, ToolResult } from './profile.js';
+import { codegraphProfile, PROXY_LIMITS } from './sectioned.js';
+import { createStats } from './stats.js';
+import { localStore } from './store.js';
 
-/** About 1,000 lines of TypeScript-shaped source: classes, methods, comments, strings, nesting. */
-function sampleSource(): string {
-  const lines: string[] = [];
-  for (let i = 0; i < 60; i++) {
-    lines.push(
-      `/** Block ${i}: a class with methods. */`,
-      `export class Sample${i} extends Base {`,
-      `  private readonly items: Map<string, number> = new Map();`,
-      `  constructor(readonly name = 'sample ${i}', readonly limit = ${i}) {`,
-      '    super();',
-      '  }',
-      `  add(key: string, value: number): void {`,
-      `    // a comment with "quotes" and {braces}`,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample source holds a template literal
-      '    if (value > this.limit) throw new Error(`over ${this.limit}: ${key}`);',
-      '    this.items.set(key, (this.items.get(key) ?? 0) + value);',
-      '  }',
-      '}',
-      `export function helper${i}(input: readonly number[]): number {`,
-      '  return input.reduce((sum, n) => sum + n * 2, 0);',
-      '}',
-      `export const value${i} = helper${i}([1, 2, 3]);`,
-      '',
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
+/** Rounds of made-up calls: measured by `bench:proxy`, fewer leave the first real calls cold. */
+const ROUNDS = 8;
 
-function numberedLines(file: FileSource, from: number, to: number): string {
+/** Lines `from..to` of `file` (those it has), as `N\ttext` when `numbered`. */
+function linesOf(file: FileSource, from: number, to: number, numbered: boolean): string {
   const out: string[] = [];
-  for (let n = from; n <= to; n++) out.push(`${n}\t${file.line(n)}`);
+  for (let n = from; n <= Math.min(to, file.lineCount); n++) {
+    out.push(numbered ? `${n}\t${file.line(n)}` : file.line(n));
+  }
   return out.join('\n');
 }
 
+/** A section of `file` as Codegraph writes one: numbered lines, a gap between two runs. */
+function section(file: FileSource, heading: string, from: number, to: number): string[] {
+  const middle = from + Math.floor((to - from) / 2);
+  return [
+    heading,
+    '',
+    '```typescript',
+    linesOf(file, from, middle - 10, true),
+    '',
+    `... (gap: section (${file.path}:${middle - 9})) ...`,
+    '',
+    linesOf(file, middle, to, true),
+    '```',
+    '',
+  ];
+}
+
+/** An exploration shaped as Codegraph's: prose and lists around two overlapping sections of `file`. */
+function exploration(file: FileSource, round: number): ToolResult {
+  const at = 1 + ((round * 37) % Math.max(1, file.lineCount - 160));
+  const heading = `**\`${file.path}\`** — warmUp(function), section(function), +3 more`;
+  const text = [
+    '**Exploration: warm-up**',
+    '',
+    'Found 4 symbols across 1 file.',
+    '',
+    `- \`warmUp\` (${file.path}:${at}) — 1 caller; no tests found within 3 caller hops`,
+    `- \`section\` (${file.path}:${at + 9}) — 2 callers; no tests found within 3 caller hops`,
+    '',
+    '> The source below is read from disk on this call, line-numbered.',
+    '',
+    ...section(file, heading, at, at + 80),
+    ...section(file, heading, at + 60, at + 160),
+    '**Not shown above**',
+    '',
+    `- ${file.path}: exploration:${at + 3}, linesOf:${at + 5}`,
+    '',
+    '> Some file sections were trimmed for size.',
+  ].join('\n');
+  return { content: [{ type: 'text', text }] };
+}
+
+/** A node as Codegraph shows one: its location, then its source. */
+function node(file: FileSource, round: number): ToolResult {
+  const at = 1 + ((round * 53) % Math.max(1, file.lineCount - 40));
+  const text = [
+    `**Location:** ${file.path}:${at} — warmUp(function)`,
+    '',
+    '```typescript',
+    linesOf(file, at, at + 30, true),
+    '```',
+  ].join('\n');
+  return { content: [{ type: 'text', text }] };
+}
+
+/** One call through `answerCall`, answered by `result`. */
+function call(setup: CallSetup, tool: string, args: Record<string, unknown>, result: ToolResult) {
+  return answerCall(setup, {
+    tool,
+    args,
+    meta: undefined,
+    signal: new AbortController().signal,
+    forward: async () => ({ result }),
+  });
+}
+
+/** What a warm-up did: calls re-rendered, and the pointers they wrote. */
+export interface WarmedUp {
+  readonly calls: number;
+  readonly pointers: number;
+}
+
 /**
- * Runs the hot path a few times. Never throws: a warm-up that fails costs
- * only the speed it was for.
+ * Runs the call path a few times, and says how much of it ran. Never throws:
+ * a warm-up that fails costs only the speed it was for.
  *
  * @example
  * ```ts
- * await warmUp(); // before the first client connects
+ * await warmUp(); // before the first client connects: { calls: 32, pointers: 16 }
  * ```
  */
-export async function warmUp(): Promise<void> {
+export async function warmUp(): Promise<WarmedUp> {
+  const none = { calls: 0, pointers: 0 };
   try {
-    const content = sampleSource();
-    const store = createSessionStore(PROXY_LIMITS);
-    for (let round = 0; round < 3; round++) {
-      const file = diskFile('warm/sample.ts', content);
-      file.symbols([{ start: 1, end: 600 }]);
-      const last = file.lineCount;
-      const text = [
-        '**Exploration: warm-up**',
-        '',
-        `**\`warm/sample.ts\`** — Sample0(class)`,
-        '',
-        '```ts',
-        `${numberedLines(file, 1, 300 + round * 200)}\n\n... (gap) ...\n\n${numberedLines(file, 900, last)}`,
-        '```',
-        '',
-      ].join('\n');
-      const sections = findSections([text], codegraphHeading);
-      const found = proveSections(
-        sections,
-        sections.map(() => file),
-      );
-      const prior = store.project('/warm', 'warm');
-      const plan = planCall({
-        files: filesToPlan(found),
-        prior,
-        budget: { maxChars: 80_000, policy: 'bank' },
-      });
-      const recorder = createEmissionRecorder({ projectRoot: '/warm', query: 'warm-up' });
+    const own = fileURLToPath(import.meta.url);
+    const name = basename(own);
+    const setup = (profile: Profile, root: Root): CallSetup => ({
+      root,
+      store: localStore(PROXY_LIMITS),
+      stats: createStats(),
+      profile,
+      enabled: true,
+      maxTokens: 25_000,
+      mintToken: mintContextToken,
+      sharedTokens: false,
+      log: () => {},
+    });
+    const used: CallSetup[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // A root of its own each round: the file is read from disk each time, not kept.
+      const root = await openRoot(dirname(own));
+      const file = root === null ? null : await readUnderRoot(root, name);
+      if (root === null || file === null) break;
+      const sections = setup(codegraphProfile, root);
+      const reads = setup(filesystemProfile, root);
+      used.push(sections, reads);
       const context = mintContextToken();
-      const header = formatResponseHeader({ callIndex: plan.callIndex, context });
-      const written = rewriteSections([text], found, plan, { header, recorder });
-      CallToolResultSchema.safeParse({ content: [{ type: 'text', text: written.texts[0] }] });
-      sizeOf(written.texts, undefined);
-      const part = { text: content, file, path: 'warm/sample.ts', first: 1 };
-      rewriteReads([part], plan, { header, recorder, several: false });
-      store.record(recorder.finish(written.texts[0]?.length ?? 0), 'warm');
+      const explore = exploration(file, round);
+      const read = { content: [{ type: 'text', text: linesOf(file, 1, 150, false) }] };
+      // The second call of a context asks again: pointers, and the size gate.
+      await call(sections, 'codegraph_explore', { query: 'warm-up', context }, explore);
+      await call(sections, 'codegraph_explore', { query: 'warm-up', context }, explore);
+      await call(sections, 'codegraph_node', { symbol: 'warmUp', context }, node(file, round));
+      await call(reads, 'read_text_file', { path: name, head: 150, context }, read);
+      await call(reads, 'read_text_file', { path: name, head: 150, context }, read);
     }
+    const done = used.map((s) => s.stats.report().total);
+    return {
+      calls: done.reduce((sum, t) => sum + t.calls, 0),
+      pointers: done.reduce((sum, t) => sum + t.pointers, 0),
+    };
   } catch {
-    // Only speed is lost.
+    return none;
   }
 }
