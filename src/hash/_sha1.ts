@@ -4,6 +4,8 @@
  * never for security: SHA-1 is not collision-resistant against an adversary,
  * and the fingerprint does not need it to be.
  */
+
+import { hexOfWords } from './_hex.js';
 import { padMessage } from './_pad.js';
 
 /** SHA-1 of `bytes` as 40 lowercase hex digits. */
@@ -56,5 +58,5 @@ export function sha1Hex(bytes: Uint8Array): string {
     h3 = (h3 + d) | 0;
     h4 = (h4 + e) | 0;
   }
-  return [h0, h1, h2, h3, h4].map((h) => (h >>> 0).toString(16).padStart(8, '0')).join('');
+  return hexOfWords([h0, h1, h2, h3, h4]);
 }

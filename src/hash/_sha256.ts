@@ -3,6 +3,8 @@
  * native synchronous hash (browsers, workers, Deno). It only turns long session
  * ids into fixed-size keys; it is not offered as a general hash.
  */
+
+import { hexOfWords } from './_hex.js';
 import { padMessage } from './_pad.js';
 
 /** The first 32 bits of the fractional part of `x`, as a signed 32-bit word. */
@@ -79,7 +81,5 @@ export function sha256Hex(bytes: Uint8Array): string {
     h[6] = (h[6]! + g) | 0;
     h[7] = (h[7]! + hh) | 0;
   }
-  let hex = '';
-  for (const word of h) hex += (word >>> 0).toString(16).padStart(8, '0');
-  return hex;
+  return hexOfWords(h);
 }
