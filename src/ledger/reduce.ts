@@ -34,22 +34,26 @@ export function applyEvent(ledger: Ledger, event: CheckedEvent): Ledger {
       return reserved(ledger, event.session, event.projectRoot, event.generation);
     case 'recorded':
       return recorded(ledger, event.session, event.emission);
-    case 'forgotten': {
-      const { session } = event;
-      const entries = ledger.entries.filter((e) => e.session !== session);
-      const evicted = ledger.evicted.filter((c) => c.session !== session);
-      if (entries.length === ledger.entries.length && evicted.length === ledger.evicted.length) {
-        return ledger;
-      }
-      return ledgerOf(ledger.limits, entries, evicted);
-    }
+    case 'forgotten':
+      return without(ledger, (session) => session === event.session);
     case 'cleared':
-      return ledger.entries.length === 0 && ledger.evicted.length === 0
-        ? ledger
-        : ledgerOf(ledger.limits, [], []);
+      return without(ledger, () => true);
     case 'pruned':
       return pruned(ledger, event.session, event.key, event.calls);
   }
+}
+
+/**
+ * `ledger` without the entries and kept counters of the buckets `gone` names
+ * (every bucket, for `cleared`): the same ledger when that is none.
+ */
+function without(ledger: Ledger, gone: (session: string | null) => boolean): Ledger {
+  const entries = ledger.entries.filter((e) => !gone(e.session));
+  const evicted = ledger.evicted.filter((c) => !gone(c.session));
+  if (entries.length === ledger.entries.length && evicted.length === ledger.evicted.length) {
+    return ledger;
+  }
+  return ledgerOf(ledger.limits, entries, evicted);
 }
 
 /**
@@ -265,9 +269,8 @@ export function entryOf(
   projectRoot: unknown,
 ): ProjectState | null {
   if (typeof projectRoot !== 'string') return null;
-  const key = projectKey(projectRoot);
-  const found = ledger.entries.find((e) => e.session === session && e.key === key);
-  return found === undefined ? null : own(found.project);
+  const { entry } = placeOf(ledger, session, projectRoot);
+  return entry === undefined ? null : own(entry.project);
 }
 
 /** The view of `projects`, frozen and marked as the library's own. */
