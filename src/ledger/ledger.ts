@@ -12,7 +12,7 @@ import { readEvent } from './read-event.js';
 import { readLedger } from './read-ledger.js';
 import { checkLimits } from './read-limits.js';
 import { applyEvent, emptyView, ledgerOf, viewOf } from './reduce.js';
-import { normalizeSessionId } from './session-id.js';
+import { bucketOf } from './session-id.js';
 import type { Ledger, LedgerEvent, LedgerLimits, SessionView } from './types.js';
 
 /**
@@ -135,6 +135,6 @@ function ownLedger(ledger: unknown): Ledger | null {
  */
 export function sessionView(ledger: Ledger, sessionId?: string): SessionView {
   const mine = ownLedger(ledger);
-  const session = normalizeSessionId(sessionId) ?? null;
+  const session = bucketOf(sessionId);
   return mine === null ? emptyView() : viewOf(mine, session);
 }

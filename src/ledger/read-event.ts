@@ -8,7 +8,7 @@ import { positiveIntegers, prop, shortString } from '../boundary/read.js';
 import { projectKey } from './project-key.js';
 import { readGeneration } from './random.js';
 import { MAX_ROOT_CHARS, sanitizeEmission } from './read-emission.js';
-import { normalizeSessionId } from './session-id.js';
+import { bucketOf, normalizeSessionId } from './session-id.js';
 import type { Emission, LedgerLimits } from './types.js';
 
 /**
@@ -68,7 +68,7 @@ export function readReserved(
   if (root === undefined) return null;
   return {
     type: 'reserved',
-    session: normalizeSessionId(sessionId) ?? null,
+    session: bucketOf(sessionId),
     projectRoot: root,
     generation: readGeneration(generation),
   };
@@ -82,7 +82,7 @@ export function readRecorded(
 ): Extract<CheckedEvent, { type: 'recorded' }> | null {
   const clean = sanitizeEmission(emission, limits);
   if (clean === null) return null;
-  return { type: 'recorded', session: normalizeSessionId(sessionId) ?? null, emission: clean };
+  return { type: 'recorded', session: bucketOf(sessionId), emission: clean };
 }
 
 /** A `forgotten` event: `null` for an id that names the default bucket (it must never be wiped). */
@@ -121,7 +121,7 @@ export function readEvent(raw: unknown, limits: LedgerLimits): CheckedEvent | nu
       return readPruned(
         prop(raw, 'projectRoot'),
         prop(raw, 'calls'),
-        normalizeSessionId(prop(raw, 'sessionId')) ?? null,
+        bucketOf(prop(raw, 'sessionId')),
       );
     default:
       return null;

@@ -34,3 +34,8 @@ export function normalizeSessionId(raw: unknown): string | undefined {
   if (id.length <= MAX_PLAIN_ID) return id;
   return sha256OfUtf8(id);
 }
+
+/** @internal The bucket a raw session id lands in, as the ledger keys it: `null` is the default bucket. */
+export function bucketOf(raw: unknown): string | null {
+  return normalizeSessionId(raw) ?? null;
+}

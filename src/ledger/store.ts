@@ -16,7 +16,7 @@ import {
 } from './read-event.js';
 import { applyEvent, entryOf, lastRecord, reservationOf, viewOf } from './reduce.js';
 import { projectOf } from './selectors.js';
-import { normalizeSessionId } from './session-id.js';
+import { bucketOf } from './session-id.js';
 import type { Ledger, LedgerLimits, SessionStore, SessionView } from './types.js';
 
 /**
@@ -48,8 +48,7 @@ export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore
     if (event !== null) current = applyEvent(current, event);
     return current;
   };
-  const view = (sessionId: unknown): SessionView =>
-    viewOf(current, normalizeSessionId(sessionId) ?? null);
+  const view = (sessionId: unknown): SessionView => viewOf(current, bucketOf(sessionId));
   return {
     reserve(projectRoot, sessionId) {
       const event = readReserved(projectRoot, sessionId, mintGeneration());
@@ -68,11 +67,11 @@ export function createSessionStore(limits?: Partial<LedgerLimits>): SessionStore
       return projectOf(view(sessionId), projectRoot);
     },
     entry(projectRoot, sessionId) {
-      return entryOf(current, normalizeSessionId(sessionId) ?? null, projectRoot);
+      return entryOf(current, bucketOf(sessionId), projectRoot);
     },
     prune(request) {
       // Read field by field: the request may come straight from a tool call.
-      const session = normalizeSessionId(prop(request, 'sessionId')) ?? null;
+      const session = bucketOf(prop(request, 'sessionId'));
       step(readPruned(prop(request, 'projectRoot'), prop(request, 'calls'), session));
     },
     forget(sessionId) {
