@@ -13,7 +13,7 @@ import { readGeneration } from '../ledger/random.js';
 import { readPrior } from '../ledger/read-prior.js';
 import { responseNumber } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
-import { spansText } from '../ranges/format.js';
+import { firstThenMore, plural, spansText } from '../ranges/format.js';
 import { mergeRanges } from '../ranges/merge.js';
 import type { LineRange } from '../ranges/range.js';
 import { readRanges } from '../ranges/read.js';
@@ -146,17 +146,15 @@ function sessionBlock(d: SessionDiagnostics): string {
   const head =
     calls === 0
       ? `session: call #${index} for this project · no earlier calls`
-      : `session: call #${index} for this project · ${calls} earlier ${calls === 1 ? 'call' : 'calls'} · ${thousands(d.priorChars)} chars sent so far`;
-  const lines = [head];
-  for (const f of priorFiles.slice(0, MAX_FILES_SHOWN)) {
-    const spans = spansText(f.ranges, 4);
-    lines.push(
-      `  sent before: ${f.path} · ${thousands(f.chars)} chars${spans ? ` · ${spans}` : ''}`,
-    );
-  }
-  if (priorFiles.length > MAX_FILES_SHOWN) {
-    const rest = priorFiles.length - MAX_FILES_SHOWN;
-    lines.push(`  +${rest} more ${rest === 1 ? 'file' : 'files'}`);
-  }
-  return lines.join('\n');
+      : `session: call #${index} for this project · ${calls} earlier ${plural(calls, 'call')} · ${thousands(d.priorChars)} chars sent so far`;
+  const files = firstThenMore(
+    priorFiles,
+    MAX_FILES_SHOWN,
+    (f) => {
+      const spans = spansText(f.ranges, 4);
+      return `  sent before: ${f.path} · ${thousands(f.chars)} chars${spans ? ` · ${spans}` : ''}`;
+    },
+    (rest) => `  +${rest} more ${plural(rest, 'file')}`,
+  );
+  return [head, ...files].join('\n');
 }

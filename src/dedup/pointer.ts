@@ -11,7 +11,7 @@
 import { frozen, frozenEach } from '../boundary/freeze.js';
 import { contained, prop } from '../boundary/read.js';
 import { readGeneration } from '../ledger/random.js';
-import { spansText } from '../ranges/format.js';
+import { firstThenMore, plural, spansText } from '../ranges/format.js';
 import type { LineRange } from '../ranges/range.js';
 import { type PointerParts, readCalls, readPointerInput } from './read-input.js';
 
@@ -122,18 +122,18 @@ export function responseLabel(index: number, generation: string | null | undefin
  * each with its numbering tag when there is one (`#5/kqfz`).
  */
 function numbers(calls: readonly number[], generation: string | null): string {
-  const shown = calls.slice(0, MAX_CALLS_SHOWN).map((n) => `#${responseLabel(n, generation)}`);
-  const rest = calls.length - shown.length;
-  if (rest > 0) shown.push(`${rest} earlier ${rest === 1 ? 'one' : 'ones'}`);
+  const shown = firstThenMore(
+    calls,
+    MAX_CALLS_SHOWN,
+    (n) => `#${responseLabel(n, generation)}`,
+    (rest) => `${rest} earlier ${plural(rest, 'one')}`,
+  );
   return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
 }
 
 /** @internal Up to `max` names, then how many more: a pointer's symbols, a section header's. */
 export function symbolList(names: readonly string[], max: number): string {
-  const shown = names.slice(0, max);
-  const rest = names.length - shown.length;
-  if (rest > 0) shown.push(`+${rest} more`);
-  return shown.join(', ');
+  return firstThenMore(names, max, String, (rest) => `+${rest} more`).join(', ');
 }
 
 /**
@@ -158,10 +158,7 @@ function citing(calls: readonly number[], generation: string | null) {
   const cited = numbers(calls, generation);
   return {
     numbers: cited,
-    responses:
-      calls.length === 0
-        ? 'that copy'
-        : `${calls.length === 1 ? 'response' : 'responses'} ${cited}`,
+    responses: calls.length === 0 ? 'that copy' : `${plural(calls.length, 'response')} ${cited}`,
     is: calls.length > 1 ? 'are' : 'is',
     refresh: calls.length > 0 && calls.length <= MAX_CALLS_SHOWN ? `[${calls.join(', ')}]` : 'true',
   };

@@ -26,11 +26,33 @@ export function formatSpans(set: readonly LineRange[], max = 4): string {
  * non-negative safe integer: for text the library writes about its own sets.
  */
 export function spansText(spans: readonly LineRange[], max: number): string {
-  const shown = Math.min(spans.length, max);
-  const parts = spans
-    .slice(0, shown)
-    .map(({ start, end }) => (start === end ? `L${start}` : `L${start}-${end}`));
-  const rest = spans.length - shown;
-  if (rest > 0) parts.push(`+${rest} more ${rest === 1 ? 'span' : 'spans'}`);
-  return parts.join(', ');
+  return firstThenMore(
+    spans,
+    max,
+    ({ start, end }) => (start === end ? `L${start}` : `L${start}-${end}`),
+    (rest) => `+${rest} more ${plural(rest, 'span')}`,
+  ).join(', ');
+}
+
+/**
+ * @internal How every list the library writes for a reader is cut short (spans
+ * here; a pointer's symbols and responses, a session block's files): the
+ * first `max` of `items` as `show` writes them, then `more(rest)` when any are
+ * left out.
+ */
+export function firstThenMore<T>(
+  items: readonly T[],
+  max: number,
+  show: (item: T) => string,
+  more: (rest: number) => string,
+): string[] {
+  const shown = items.slice(0, max).map(show);
+  const rest = items.length - shown.length;
+  if (rest > 0) shown.push(more(rest));
+  return shown;
+}
+
+/** @internal `word` for a count of one, `word` + `s` for any other. */
+export function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
 }
