@@ -7,7 +7,6 @@
  */
 
 import { isNonNegativeInteger } from '../boundary/read.js';
-import { responseNumber } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import {
@@ -516,8 +515,8 @@ export function planCall(input: PlanCallInput): CallPlan {
   const plan = {
     files,
     heldBack: held.heldBack,
-    callIndex: call.prior === null ? null : responseNumber(call.prior),
-    generation: call.prior?.generation ?? null,
+    callIndex: call.callIndex,
+    generation: call.generation,
     newChars: files.reduce((sum, f) => sum + f.newChars, 0),
     coveredChars,
     foldedChars,

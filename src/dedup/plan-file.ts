@@ -6,7 +6,7 @@
  */
 
 import { frozenEach } from '../boundary/freeze.js';
-import { responseNumber, type ServedRecord, servedRecords } from '../ledger/selectors.js';
+import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import {
@@ -227,7 +227,7 @@ function earned(
       symbols: NO_NAMES,
       partial: false,
       calls: citing(served, spansOf(runs)),
-      generation: s.prior?.generation ?? null,
+      generation: s.generation,
       refresh: false,
       thresholds: s.thresholds,
       planned: false,
@@ -381,8 +381,8 @@ export function planOf(work: FileWork, s: PlanSettings): FilePlan {
     coveredChars: charsOf(index, work.covered),
     foldedChars: charsOf(index, work.folded),
     cutAt: work.cutAt,
-    callIndex: s.prior === null ? null : responseNumber(s.prior),
-    generation: s.prior?.generation ?? null,
+    callIndex: s.callIndex,
+    generation: s.generation,
     thresholds: s.thresholds,
     gates: Object.freeze(work.gates),
   };

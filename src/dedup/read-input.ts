@@ -21,7 +21,7 @@ import {
 import { fingerprint as fingerprintOf } from '../hash/fingerprint.js';
 import { readGeneration } from '../ledger/random.js';
 import { MAX_PATH_CHARS, readFingerprint } from '../ledger/read-emission.js';
-import { readPrior } from '../ledger/read-prior.js';
+import { readPrior, responseNumber } from '../ledger/read-prior.js';
 import type { ProjectState } from '../ledger/types.js';
 import { isLineRange, type LineRange, WHOLE_FILE } from '../ranges/range.js';
 import { readRange, readRanges } from '../ranges/read.js';
@@ -57,6 +57,10 @@ export interface PlanSettings {
   readonly prior: ProjectState | null;
   readonly enabled: boolean;
   readonly thresholds: DedupThresholds;
+  /** The number of the response being planned, `null` when untracked: the plans print it, pointers cite it. */
+  readonly callIndex: number | null;
+  /** The numbering tag printed beside it, or `null`. */
+  readonly generation: string | null;
 }
 
 /**
@@ -165,10 +169,13 @@ function readBudget(raw: unknown): BudgetLimits | null {
 }
 
 function settings(raw: unknown, paths: ReadonlySet<string>): PlanSettings {
+  const prior = readPrior(prop(raw, 'prior'), paths);
   return {
-    prior: readPrior(prop(raw, 'prior'), paths),
+    prior,
     enabled: prop(raw, 'enabled') !== false,
     thresholds: readThresholds(prop(raw, 'thresholds')),
+    callIndex: prior === null ? null : responseNumber(prior),
+    generation: prior?.generation ?? null,
   };
 }
 

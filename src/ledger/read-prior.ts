@@ -60,3 +60,13 @@ export function readPrior(raw: unknown, wanted: ReadonlySet<string> | null): Pro
   };
   return withNumbering(prior, raw);
 }
+
+/**
+ * @internal The number of the call being planned against `project`, once:
+ * the one `reserve` put on it (`callIndex`), else the next after its
+ * retained count. `planCall`, `planFile`/`planRead` and `describeSession`
+ * all print this number.
+ */
+export function responseNumber(project: ProjectState): number {
+  return project.callIndex ?? project.callCount + 1;
+}

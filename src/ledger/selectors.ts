@@ -97,16 +97,6 @@ function filesOf(project: ProjectState, path: string): readonly ServedFile[] {
 }
 
 /**
- * @internal The number of the call being planned against `project`, once:
- * the one `reserve` put on it (`callIndex`), else the next after its
- * retained count. `planCall`, `planFile`/`planRead` and `describeSession`
- * all print this number.
- */
-export function responseNumber(project: ProjectState): number {
-  return project.callIndex ?? project.callCount + 1;
-}
-
-/**
  * @internal The rule "served ranges whose fingerprint matches", once: the
  * retained records of `project` that served `path` from content with exactly
  * `fingerprint`, most recent first. Records without a fingerprint never match
