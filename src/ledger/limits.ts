@@ -49,12 +49,15 @@ export const DEFAULT_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
  * - the rest as {@link DEFAULT_LIMITS}, `maxRangesRetained` and `maxViewRanges`
  *   included: those bound memory and the view's size.
  */
-export const READ_TOOL_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze({
-  ...DEFAULT_LIMITS,
-  maxCallsRetained: 256,
-  maxFilesPerCall: 8,
-  maxViewCalls: 256,
-});
+export const READ_TOOL_LIMITS: LedgerLimits = /* @__PURE__ */ Object.freeze(
+  // Assigned, not spread: a spread may run getters, so a bundler keeps it in
+  // every bundle that loads this module, used or not.
+  /* @__PURE__ */ Object.assign({}, DEFAULT_LIMITS, {
+    maxCallsRetained: 256,
+    maxFilesPerCall: 8,
+    maxViewCalls: 256,
+  }),
+);
 
 /**
  * How many evicted entries' counters a ledger remembers. Past it the oldest are
