@@ -14,13 +14,13 @@ import {
   prop,
   readEach,
 } from '../boundary/read.js';
-import { countersOf, withGeneration } from './frozen.js';
+import { withGeneration } from './frozen.js';
 import { MAX_EVICTED_COUNTERS, MAX_PENDING } from './limits.js';
 import { projectKey } from './project-key.js';
 import { readGeneration } from './random.js';
 import { readLimits } from './read-limits.js';
 import { sanitizeProject } from './read-view.js';
-import { ledgerOf } from './reduce.js';
+import { evictedOver } from './reduce.js';
 import { normalizeSessionId } from './session-id.js';
 import type { EvictedCounters, Ledger, LedgerEntry } from './types.js';
 
@@ -93,9 +93,6 @@ export function readLedger(raw: unknown): Ledger | null {
       readGeneration(prop(c, 'generation')),
     );
   });
-  // Past maxProjects the least recently used go, as the reducer evicts them:
-  // whole, keeping their counters and generation.
-  const over = Math.max(0, entries.length - limits.maxProjects);
-  for (const entry of entries.slice(0, over)) evicted.push(countersOf(entry));
-  return ledgerOf(limits, entries.slice(over), evicted.slice(-MAX_EVICTED_COUNTERS));
+  // Past maxProjects the least recently used go, as the reducer evicts them.
+  return evictedOver(limits, entries, evicted.slice(-MAX_EVICTED_COUNTERS));
 }

@@ -200,13 +200,28 @@ function placed(
   const { session, key, at, back } = place;
   const next = ledger.entries.filter((_, i) => i !== at);
   next.push(Object.freeze({ session, key, project, pending: Object.freeze(pending) }));
-  let evicted = back < 0 ? ledger.evicted : ledger.evicted.filter((_, i) => i !== back);
-  // Least recently used first: evict from the front.
-  const over = Math.max(0, next.length - limits.maxProjects);
-  if (over > 0) {
-    evicted = [...evicted, ...next.slice(0, over).map(countersOf)].slice(-MAX_EVICTED_COUNTERS);
-  }
-  return ledgerOf(limits, next.slice(over), evicted);
+  const evicted = back < 0 ? ledger.evicted : ledger.evicted.filter((_, i) => i !== back);
+  return evictedOver(limits, next, evicted);
+}
+
+/**
+ * @internal A ledger of `entries` (least recently used first) within
+ * `maxProjects`: the entries past it are evicted from the front, whole,
+ * keeping only their counters and generation beside `evicted` (at most
+ * `MAX_EVICTED_COUNTERS` of them). The reducer and a stored ledger read back
+ * evict alike.
+ */
+export function evictedOver(
+  limits: LedgerLimits,
+  entries: readonly LedgerEntry[],
+  evicted: readonly EvictedCounters[],
+): Ledger {
+  const over = Math.max(0, entries.length - limits.maxProjects);
+  const kept =
+    over > 0
+      ? [...evicted, ...entries.slice(0, over).map(countersOf)].slice(-MAX_EVICTED_COUNTERS)
+      : evicted;
+  return ledgerOf(limits, entries.slice(over), kept);
 }
 
 /**
