@@ -9,15 +9,7 @@
 import { isNonNegativeInteger } from '../boundary/read.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
-import {
-  firstOutside,
-  minus,
-  NO_SPANS,
-  piecesOf,
-  type Spans,
-  touching,
-  union,
-} from '../ranges/spans.js';
+import { minus, NO_SPANS, piecesOf, type Spans, touching, union } from '../ranges/spans.js';
 import { charsOf, clipToLines, type LineIndex, takePrefix } from '../text/lines.js';
 import { TOKEN_UNITS, tokenUnits } from '../text/tokens.js';
 import { decided, type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
@@ -361,7 +353,10 @@ export function budgetStep(
     const cut = d.needsSlot && g.spans.at(-1)?.end !== d.spans.at(-1)?.end;
     if (!cut && price === null) return out;
     const { emit, covered, folded } = out;
-    const cutAt = cut ? firstOutside(out.intended, [emit, covered, folded]) : null;
+    // Where the cut begins: the first intended line neither sent, nor pointed at, nor folded.
+    const cutAt = cut
+      ? (minus(minus(minus(out.intended, emit), covered), folded)[0]?.start ?? null)
+      : null;
     // Under `bank` the lines sent lie within the granted ones, each priced once already.
     const units =
       price && (limits.bank ? (g.meter?.over(emit) ?? 0) : emit.length > 0 ? g.units : 0);

@@ -113,30 +113,3 @@ export function touching(runs: Spans, set: Spans): Spans {
     overlaps([r] as readonly LineRange[] as Spans, set),
   ) as readonly LineRange[] as Spans;
 }
-
-/**
- * The first line of `a` in none of `sets`, or `null`: where a budget's cut
- * begins.
- */
-export function firstOutside(a: Spans, sets: readonly Spans[]): number | null {
-  const at = sets.map(() => 0);
-  for (const r of a) {
-    let line = r.start;
-    for (let moved = true; moved && line <= r.end; ) {
-      moved = false;
-      // Counted by hand: `entries()` made a pair each step, most of the garbage
-      // of a call the budget cuts.
-      let i = 0;
-      for (const set of sets) {
-        while (at[i]! < set.length && set[at[i]!]!.end < line) at[i]!++;
-        const s = set[at[i++]!];
-        if (s !== undefined && s.start <= line) {
-          line = s.end + 1;
-          moved = true;
-        }
-      }
-    }
-    if (line <= r.end) return line;
-  }
-  return null;
-}
