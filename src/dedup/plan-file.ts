@@ -18,14 +18,7 @@ import {
   spansOf,
   unionAll,
 } from '../ranges/spans.js';
-import {
-  allTrivial,
-  charsBelow,
-  charsOf,
-  clipToLines,
-  indexLines,
-  type LineIndex,
-} from '../text/lines.js';
+import { allTrivial, charsOf, clipToLines, indexLines, type LineIndex } from '../text/lines.js';
 import { TOKEN_UNITS } from '../text/tokens.js';
 import type { DedupGate, GateDecision, GateReason, GateVerdict } from './gates.js';
 import { writePointer } from './pointer.js';
@@ -275,7 +268,7 @@ function gate(
   const rest = minus(intended, covered);
   if (rest.length === 0)
     return out('pointer', gatesAt(4, 'pass', 'all-covered'), NONE, covered, NONE, served);
-  if (charsBelow(base.index, rest, s.thresholds.minDeltaChars) && allTrivial(base.index, rest)) {
+  if (charsOf(base.index, rest) < s.thresholds.minDeltaChars && allTrivial(base.index, rest)) {
     return out('pointer', gatesAt(4, 'fold', 'folded-small-delta'), NONE, covered, rest, served);
   }
   return out('partial', gatesAt(4, 'pass', 'delta-kept'), rest, covered, NONE, served);

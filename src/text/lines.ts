@@ -89,13 +89,6 @@ export function charsOf(index: LineIndex, spans: readonly LineRange[]): number {
   return sum;
 }
 
-/** Whether the chars of a set within the file are under `limit`: it stops counting at the limit. */
-export function charsBelow(index: LineIndex, spans: readonly LineRange[], limit: number): boolean {
-  let sum = 0;
-  for (const r of spans) if ((sum += charsOfLines(index, r.start, r.end)) >= limit) return false;
-  return sum < limit;
-}
-
 /** The part of a normalized set that lies within the file's lines (as far as `lineCount`). */
 export function clipToLines(spans: Spans, lineCount: number): Spans {
   const last = spans[spans.length - 1];
