@@ -143,12 +143,10 @@ export function sanitizeEmission(raw: unknown, limits: LedgerLimits): Emission |
  * is the one it was printed in.
  */
 export function sanitizeRecord(raw: unknown, limits: LedgerLimits): CallRecord | null {
-  const index = prop(raw, 'index');
-  if (!isPositiveInteger(index)) return null;
   const emission = sanitizeEmission(raw, limits);
-  if (emission === null) return null;
-  const { generation: _, ...rest } = emission;
-  return { ...rest, index };
+  if (emission?.index === undefined) return null;
+  const { generation: _, ...record } = emission;
+  return record as CallRecord;
 }
 
 /**
