@@ -3,6 +3,7 @@
  * without being read, so a client or worker that put a throwing getter there
  * cannot stop it from being removed.
  */
+import { readOr } from './read.js';
 
 /**
  * A plain shallow copy of `obj`'s own enumerable properties except `key`, or
@@ -15,12 +16,8 @@ export function copyWithout(
   key: string,
   skipUnreadable = false,
 ): Record<PropertyKey, unknown> | undefined {
-  let keys: (string | symbol)[];
-  try {
-    keys = Reflect.ownKeys(obj);
-  } catch {
-    return undefined;
-  }
+  const keys = readOr(() => Reflect.ownKeys(obj), undefined);
+  if (keys === undefined) return undefined;
   const out: Record<PropertyKey, unknown> = {};
   for (const k of keys) {
     try {
