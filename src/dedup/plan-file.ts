@@ -244,16 +244,18 @@ function gate(
     folded = NONE,
     served = NO_RECORDS,
   ) => made(base, gates, served, { render, emit, covered, folded, cutAt: null, units: null });
-  if (!s.enabled) return out('full', gatesAt(0, 'stop', 'disabled'));
+  /** Gate `at` ends withholding: the file renders in full. */
+  const stop = (at: number, reason: GateReason) => out('full', gatesAt(at, 'stop', reason));
+  if (!s.enabled) return stop(0, 'disabled');
   const { prior } = s;
-  if (prior === null) return out('full', gatesAt(1, 'stop', 'untracked'));
-  if (prior.calls.length === 0) return out('full', gatesAt(1, 'stop', 'first-call'));
-  if (file.content === null) return out('full', gatesAt(2, 'stop', 'no-content'));
-  if (file.pathProblem !== 'none') return out('full', gatesAt(2, 'stop', 'unusable-path'));
+  if (prior === null) return stop(1, 'untracked');
+  if (prior.calls.length === 0) return stop(1, 'first-call');
+  if (file.content === null) return stop(2, 'no-content');
+  if (file.pathProblem !== 'none') return stop(2, 'unusable-path');
   const served = servedRecords(prior, file.path, base.fingerprint);
-  if (served.length === 0) return out('full', gatesAt(2, 'stop', unmatched(prior, file.path)));
+  if (served.length === 0) return stop(2, unmatched(prior, file.path));
   const union = unionAll(served.map((r) => r.ranges));
-  if (!overlaps(intended, union)) return out('full', gatesAt(3, 'stop', 'no-overlap'));
+  if (!overlaps(intended, union)) return stop(3, 'no-overlap');
   // Whole short sections share the file's one compact pointer, where each costs only its
   // span: measured together as that pointer is written, one by one when it does not pay.
   let whole = true;
@@ -264,7 +266,7 @@ function gate(
     earned(all, true, base, served, s)
       ? all
       : piecesOf(intended, union, (run, w) => earned([run], w, base, served, s));
-  if (covered.length === 0) return out('full', gatesAt(3, 'stop', 'below-min-covered'));
+  if (covered.length === 0) return stop(3, 'below-min-covered');
   const rest = minus(intended, covered);
   if (rest.length === 0)
     return out('pointer', gatesAt(4, 'pass', 'all-covered'), NONE, covered, NONE, served);
