@@ -6,7 +6,7 @@
  */
 
 import { copyWithout } from '../boundary/copy.js';
-import { hasOwn, isArray, prop } from '../boundary/read.js';
+import { hasOwn, isArray, prop, readOr } from '../boundary/read.js';
 import { DEFAULT_LIMITS } from '../ledger/limits.js';
 import { sanitizeEmission } from '../ledger/read-emission.js';
 import { readLimits } from '../ledger/read-limits.js';
@@ -159,16 +159,12 @@ export function recordSafely<T>(
 ): T {
   const sessionId = prop(options, 'sessionId');
   const bounds = prop(options, 'limits') ?? DEFAULT_LIMITS;
-  const taken = takeEmission(result, bounds as Partial<LedgerLimits>);
+  const { result: stripped, emission } = takeEmission(result, bounds as Partial<LedgerLimits>);
   // The signal is read here, at the moment of recording: a call cancelled
   // while it waited for a worker records nothing.
-  if (taken.emission === null || !store || !stillGoingOut(prop(options, 'signal'))) {
-    return taken.result;
+  if (emission !== null && store && stillGoingOut(prop(options, 'signal'))) {
+    // Bookkeeping only: a store that throws loses the record; the answer goes out as it is.
+    readOr(() => store.record(emission, sessionId as string | undefined), undefined);
   }
-  try {
-    store.record(taken.emission, sessionId as string | undefined);
-  } catch {
-    // Bookkeeping only: the answer already exists and goes out as it is.
-  }
-  return taken.result;
+  return stripped;
 }
