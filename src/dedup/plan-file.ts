@@ -6,7 +6,7 @@
  */
 
 import { frozenEach } from '../boundary/freeze.js';
-import { type ServedRecord, servedRecords } from '../ledger/selectors.js';
+import { filesOf, type ServedRecord, servedRecords } from '../ledger/selectors.js';
 import type { ProjectState } from '../ledger/types.js';
 import type { LineRange } from '../ranges/range.js';
 import {
@@ -184,15 +184,11 @@ const NO_RECORDS: readonly ServedRecord[] = [];
 
 /** Why the content gate found nothing to point at. */
 function unmatched(prior: ProjectState, path: string): GateReason {
-  let seen = false;
-  for (const call of prior.calls) {
-    for (const f of call.files) {
-      if (f.path !== path) continue;
-      if (f.fingerprint !== undefined) return 'fingerprint-changed';
-      seen = true;
-    }
-  }
-  return seen ? 'no-fingerprint' : 'never-served';
+  const served = filesOf(prior, path);
+  if (served.length === 0) return 'never-served';
+  return served.some(({ file }) => file.fingerprint !== undefined)
+    ? 'fingerprint-changed'
+    : 'no-fingerprint';
 }
 
 /**

@@ -67,7 +67,7 @@ export interface ServedRecord {
 }
 
 /** One file of one retained record. */
-interface ServedFile {
+export interface ServedFile {
   readonly call: CallRecord;
   readonly file: FileEmission;
 }
@@ -79,7 +79,8 @@ interface ServedFile {
  */
 const byPath = new WeakMap<ProjectState, Map<string, ServedFile[]>>();
 
-function filesOf(project: ProjectState, path: string): readonly ServedFile[] {
+/** @internal The files of `project` that served `path`, most recent record first. */
+export function filesOf(project: ProjectState, path: string): readonly ServedFile[] {
   let index = byPath.get(project);
   if (index === undefined) {
     index = new Map();
