@@ -12,7 +12,15 @@ import type { LineRange } from '../ranges/range.js';
 import { minus, NO_SPANS, piecesOf, type Spans, touching, union } from '../ranges/spans.js';
 import { charsOf, clipToLines, type LineIndex, takePrefix } from '../text/lines.js';
 import { TOKEN_UNITS, tokenUnits } from '../text/tokens.js';
-import { decided, type FilePlan, type FileWork, planOf, planWork, skipped } from './plan-file.js';
+import {
+  decided,
+  type FilePlan,
+  type FileWork,
+  planOf,
+  planWork,
+  skipped,
+  withTokens,
+} from './plan-file.js';
 import {
   type BudgetLimits,
   type CallInput,
@@ -502,8 +510,8 @@ export function planCall(input: PlanCallInput): CallPlan {
   const files = Object.freeze(held.cut.map((w) => planOf(w, call))) as FilePlan[];
   let coveredChars = 0;
   let foldedChars = 0;
+  // A skipped file covers and folds nothing.
   for (const w of held.gated) {
-    if (w.render === 'skipped') continue;
     coveredChars += charsOf(w.index, w.covered);
     foldedChars += charsOf(w.index, w.folded);
   }
@@ -516,10 +524,6 @@ export function planCall(input: PlanCallInput): CallPlan {
     coveredChars,
     foldedChars,
   };
-  // Tokens only where they were counted (assigned, not spread: a spread copy is slow).
-  if (budget !== null && budget.maxTokens !== Infinity) {
-    const units = held.cut.reduce((sum, w) => sum + (w.units ?? 0), 0);
-    Object.assign(plan, { newTokens: Math.ceil(units / TOKEN_UNITS) });
-  }
-  return Object.freeze(plan);
+  const counted = budget !== null && budget.maxTokens !== Infinity;
+  return withTokens(plan, counted ? held.cut.reduce((sum, w) => sum + (w.units ?? 0), 0) : null);
 }

@@ -377,8 +377,15 @@ export function planOf(work: FileWork, s: PlanSettings): FilePlan {
     thresholds: s.thresholds,
     gates: Object.freeze(work.gates),
   };
-  // Tokens only where they were counted (assigned, not spread: a spread copy is slow).
-  if (work.units !== null) Object.assign(plan, { newTokens: Math.ceil(work.units / TOKEN_UNITS) });
+  return withTokens(plan, work.units);
+}
+
+/**
+ * @internal A plan (of a file or a call) frozen, with `newTokens` only when
+ * its token `units` were counted (assigned, not spread: a spread copy is slow).
+ */
+export function withTokens<T extends object>(plan: T, units: number | null): T {
+  if (units !== null) Object.assign(plan, { newTokens: Math.ceil(units / TOKEN_UNITS) });
   return Object.freeze(plan);
 }
 
