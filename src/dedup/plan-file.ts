@@ -278,9 +278,8 @@ function gate(
  * lines, is skipped (no section, no slot) after the gates have said why.
  */
 export function planWork(file: FileInput, s: PlanSettings): FileWork {
-  const last = file.intended[file.intended.length - 1];
   // Lines past the last intended one are never scanned.
-  const index = indexLines(file.content ?? '', last === undefined ? 1 : last.end);
+  const index = indexLines(file.content ?? '', file.intended.at(-1)?.end ?? 1);
   const intended = clipToLines(file.intended, index.lineCount);
   const work = gate({ file, fingerprint: file.fingerprint, index, intended }, s);
   if (file.content === null || file.pathProblem === 'no-path' || intended.length === 0) {
@@ -344,7 +343,6 @@ export function skipped(work: FileWork): FileWork {
 
 /** @internal The records that served some of `covered`, most recent first (as `served` is ordered). */
 export function citing(served: readonly ServedRecord[], covered: Spans): number[] {
-  if (covered.length === 0) return [];
   const out: number[] = [];
   for (const r of served) {
     if (!out.includes(r.index) && overlaps(r.ranges, covered)) out.push(r.index);
