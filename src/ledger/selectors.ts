@@ -108,8 +108,8 @@ export function servedRecords(
   path: string,
   fingerprint: string,
 ): ServedRecord[] {
+  // A record's fingerprint is never '': no content, nothing served.
   const out: ServedRecord[] = [];
-  if (fingerprint === '') return out;
   let last: CallRecord | undefined;
   for (const { call, file } of filesOf(project, path)) {
     if (file.fingerprint !== fingerprint) continue;
