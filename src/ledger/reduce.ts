@@ -305,8 +305,8 @@ export function emptyView(): SessionView {
  * ranges than `maxRangesRetained`).
  */
 export function lastRecord(ledger: Ledger, index?: number): CallRecord | null {
-  const project = ledger.entries[ledger.entries.length - 1]?.project;
-  const last = project?.calls[project.calls.length - 1];
+  const project = ledger.entries.at(-1)?.project;
+  const last = project?.calls.at(-1);
   return last !== undefined && last.index === (index ?? project?.callCount) ? last : null;
 }
 
@@ -319,7 +319,7 @@ export function lastRecord(ledger: Ledger, index?: number): CallRecord | null {
  * (`maxProjects` 0).
  */
 export function reservationOf(ledger: Ledger, session: string | null): Reservation | null {
-  const entry = ledger.entries[ledger.entries.length - 1];
+  const entry = ledger.entries.at(-1);
   if (entry === undefined) return null;
   const { callCount: callIndex, generation } = entry.project;
   const projects = [...viewOf(ledger, session).projects];
