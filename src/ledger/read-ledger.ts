@@ -24,17 +24,25 @@ import { evictedOver } from './reduce.js';
 import { normalizeSessionId } from './session-id.js';
 import type { EvictedCounters, Ledger, LedgerEntry } from './types.js';
 
-function isCounters(c: unknown): c is EvictedCounters {
+/**
+ * An evicted entry's counters, each field read once, or `null` when one is
+ * malformed; its generation only when it is a numbering tag.
+ */
+function readCounters(c: unknown): EvictedCounters | null {
   const session = prop(c, 'session');
   const key = prop(c, 'key');
   const callCount = prop(c, 'callCount');
   const responseChars = prop(c, 'responseChars');
-  return (
+  const usable =
     typeof key === 'string' &&
     (session === null || typeof session === 'string') &&
     isNonNegativeInteger(callCount) &&
     // A count is what `count` keeps as it is: a finite, non-negative number.
-    count(responseChars) === responseChars
+    count(responseChars) === responseChars;
+  if (!usable) return null;
+  return withGeneration(
+    { session, key, callCount, responseChars },
+    readGeneration(prop(c, 'generation')),
   );
 }
 
@@ -85,14 +93,7 @@ export function readLedger(raw: unknown): Ledger | null {
     const pending = readPending(prop(entry, 'pending'), project.callCount);
     entries.push(Object.freeze({ session, key, project, pending }));
   }
-  const evicted = readEach(prop(raw, 'evicted'), (c): EvictedCounters | null => {
-    if (!isCounters(c)) return null;
-    const { session, key, callCount, responseChars } = c;
-    return withGeneration(
-      { session, key, callCount, responseChars },
-      readGeneration(prop(c, 'generation')),
-    );
-  });
+  const evicted = readEach(prop(raw, 'evicted'), readCounters);
   // Past maxProjects the least recently used go, as the reducer evicts them.
   return evictedOver(limits, entries, evicted.slice(-MAX_EVICTED_COUNTERS));
 }
