@@ -287,4 +287,13 @@ describe('fileSource', () => {
     expect(source('d.ts', 'a\nb').lineCount).toBe(2);
     expect(() => fileSource(7 as never, '', '')).toThrow(TypeError);
   });
+
+  it('gives no text for a line the file does not have, never the whole file', () => {
+    for (const content of ['a\nb\n', 'a\nb']) {
+      const file = source('e.ts', content);
+      expect([1, 2].map((n) => file.line(n))).toEqual(['a', 'b']);
+      for (const n of [0, -1, 3, 4, 100, 1.5, Number.NaN]) expect(file.line(n)).toBe('');
+    }
+    expect(source('empty.ts', '').line(1)).toBe('');
+  });
 });

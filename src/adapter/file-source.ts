@@ -20,7 +20,7 @@ export interface FileSource {
   readonly fingerprint: string;
   /** The number of its last line (POSIX: `'a\nb\n'` and `'a\nb'` have 2, `''` has 0). */
   readonly lineCount: number;
-  /** The text of line `n` (1 to `lineCount`), without its `'\n'` (a `'\r'` stays). */
+  /** The text of line `n` (1 to `lineCount`), without its `'\n'` (a `'\r'` stays); `''` for any other `n`. */
   line(n: number): string;
   /** The chars of lines `start..end` (within the file), each with its `'\n'` when it has one. */
   chars(start: number, end: number): number;
@@ -76,7 +76,9 @@ export function fileSource(path: string, content: string, fingerprint: string): 
     content,
     fingerprint,
     lineCount: index.lineCount,
-    line: (n) => lineText(index, n),
+    // Every line holds a char (its '\n', or the last line's text): only a
+    // line of the file starts below its end (the index's spare slots are 0).
+    line: (n) => (index.offsets[n - 1]! < index.offsets[n]! ? lineText(index, n) : ''),
     chars: (start, end) => charsOfLines(index, start, end),
     symbols: (spans) => spans.flatMap(declaredIn),
   };
