@@ -549,33 +549,23 @@ async function sessionStart(
     at: Date.now(),
   };
   const kept = await readCompaction(setup, main, mark, input.server, principal, false);
-  let text: string;
+  let cited: readonly KeptResponse[];
   if (kept !== null) {
     // The boundary is on disk: the kept responses' pointers to the ones it dropped.
     setup.state.compacting.delete(main);
-    const keptIndexes = new Set(kept.map((r) => r.index));
-    const given = await givenBack(
-      setup.root,
-      before?.calls ?? [],
-      (n) => !keptIndexes.has(n),
-      kept,
-    );
-    text = (await recordGivenBack(setup, sessionId, given)).text;
+    cited = kept;
   } else {
     // Claude Code writes the boundary after this hook: what it keeps ends with the last
     // response, whose pointers cite earlier ones. The next call reads the boundary itself.
     remember(setup.state.compacting, main, mark);
     const reading = await readTranscript(input.transcriptPath, toolPrefixOf(input.server));
-    const last = 'reason' in reading ? null : reading.last;
-    const given =
-      last === null
-        ? { text: '', files: [] }
-        : await givenBack(setup.root, before?.calls ?? [], (n) => n !== last.index, [last]);
-    const recorded = await recordGivenBack(setup, sessionId, given);
-    // Reading the boundary at the next call must not forget the lines given back.
-    if (recorded.index !== null) remember(setup.state.givenBack, main, recorded.index);
-    text = recorded.text;
+    cited = 'reason' in reading || reading.last === null ? [] : [reading.last];
   }
+  const keptIndexes = new Set(cited.map((r) => r.index));
+  const given = await givenBack(setup.root, before?.calls ?? [], (n) => !keptIndexes.has(n), cited);
+  const { text, index } = await recordGivenBack(setup, sessionId, given);
+  // Reading the boundary at the next call must not forget the lines given back.
+  if (kept === null && index !== null) remember(setup.state.givenBack, main, index);
   return text === ''
     ? NOTHING
     : answer({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } });
