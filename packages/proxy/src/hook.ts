@@ -607,18 +607,15 @@ async function givenBack(
           ranges: [],
           chars: 0,
         };
-        const lines = spans.flatMap((span) => {
-          const out: string[] = [];
+        const lines: string[] = [];
+        for (const span of spans) {
+          const { start } = span;
           const end = Math.min(span.end, file.lineCount);
-          for (let line = span.start; line <= end; line++) {
-            out.push(`${line}\t${file.line(line)}`);
-          }
-          if (end >= span.start) {
-            mine.chars += file.chars(span.start, end);
-            mine.ranges.push({ start: span.start, end });
-          }
-          return out;
-        });
+          if (end < start) continue;
+          for (let line = start; line <= end; line++) lines.push(`${line}\t${file.line(line)}`);
+          mine.chars += file.chars(start, end);
+          mine.ranges.push({ start, end });
+        }
         if (lines.length > 0) {
           given.set(sent.path, mine);
           sections.push(
