@@ -250,9 +250,7 @@ function claudeHome(env: NodeJS.ProcessEnv): string {
 
 /** The user's `.claude.json`: inside `CLAUDE_CONFIG_DIR` when set, else in the home directory. */
 function claudeJson(env: NodeJS.ProcessEnv): string {
-  return env.CLAUDE_CONFIG_DIR
-    ? join(env.CLAUDE_CONFIG_DIR, '.claude.json')
-    : join(homedir(), '.claude.json');
+  return join(env.CLAUDE_CONFIG_DIR || homedir(), '.claude.json');
 }
 
 /** A file read as JSON: `undefined` when absent; a sentence when it cannot be read or parsed. */
