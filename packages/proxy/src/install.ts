@@ -49,24 +49,23 @@ const EVENTS = ['PreToolUse', 'PreCompact', 'SessionStart'] as const;
  */
 const HOOK_TIMEOUT_SECONDS = 10;
 
+/** `${name}`: what Claude Code replaces with that field of its hook input. */
+const field = (name: string) => `\${${name}}`;
+
 /**
  * The arguments Claude Code sends the hook tool, from its hook input
  * (`${path}` is replaced by that field; an absent one by `''`, an object by
  * its JSON).
  */
-export const HOOK_INPUT: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries(
-    [
-      ['event', 'hook_event_name'],
-      ['session_id', 'session_id'],
-      ['agent_id', 'agent_id'],
-      ['tool_name', 'tool_name'],
-      ['tool_input', 'tool_input'],
-      ['transcript_path', 'transcript_path'],
-      ['source', 'source'],
-    ].map(([argument, field]) => [argument, `\${${field}}`]),
-  ),
-);
+const HOOK_INPUT = {
+  event: field('hook_event_name'),
+  session_id: field('session_id'),
+  agent_id: field('agent_id'),
+  tool_name: field('tool_name'),
+  tool_input: field('tool_input'),
+  transcript_path: field('transcript_path'),
+  source: field('source'),
+} as const;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
