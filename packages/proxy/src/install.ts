@@ -252,30 +252,24 @@ function claudeJson(env: NodeJS.ProcessEnv): string {
   return join(env.CLAUDE_CONFIG_DIR || homedir(), '.claude.json');
 }
 
-/** A file read as JSON: `undefined` when absent; a sentence when it cannot be read or parsed. */
-function readJson(path: string): unknown {
+/** A file's text: `undefined` when absent; an Error saying why when it cannot be read. */
+function readText(path: string): string | undefined | Error {
   if (!existsSync(path)) return undefined;
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     return new Error(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
+}
+
+/** A file read as JSON: `undefined` when absent; an Error when it cannot be read or parsed. */
+function readJson(path: string, text = readText(path)): unknown {
+  if (typeof text !== 'string') return text;
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     return new Error(`${path} is not valid JSON (${(error as Error).message}); left untouched`);
-  }
-}
-
-/** The indentation a JSON file uses (its first indented line), to write it back alike. */
-function indentOf(path: string): string | number {
-  try {
-    const match = /\n([ \t]+)\S/.exec(readFileSync(path, 'utf8'));
-    return match ? match[1]! : 2;
-  } catch {
-    return 2;
   }
 }
 
@@ -386,14 +380,17 @@ export function runInstall(
     options.scope === 'user'
       ? join(claudeHome(env), 'settings.json')
       : join(options.dir, '.claude', 'settings.json');
-  const settings = readJson(path);
+  const current = readText(path);
+  const settings = readJson(path, current);
   if (settings instanceof Error) return said(settings.message, 2);
   const change =
     options.action === 'install'
       ? mergeClaudeHooks(settings ?? {}, server!, path)
       : removeClaudeHooks(settings ?? {}, server, path);
   if (change.kind !== 'changed') return said(change.message, change.kind === 'refused' ? 2 : 0);
-  const text = `${JSON.stringify(change.settings, null, settings === undefined ? 2 : indentOf(path))}\n`;
+  // Written back with the indentation the file uses (its first indented line).
+  const indent = /\n([ \t]+)\S/.exec(typeof current === 'string' ? current : '')?.[1] ?? 2;
+  const text = `${JSON.stringify(change.settings, null, indent)}\n`;
   if (options.print) return { status: 0, stdout: text, message: '' };
   if (settings !== undefined && !writable(path))
     return said(`${path} is read-only; left untouched`, 2);
@@ -472,17 +469,13 @@ export const SpanLedger = async () => {
 /** `install opencode` / `uninstall opencode`: the plugin file, written or removed. */
 function runOpencodeInstall(options: InstallOptions, env: NodeJS.ProcessEnv): InstallOutcome {
   const path = opencodePluginPath(options, env);
-  const ours = () => {
-    try {
-      return readFileSync(path, 'utf8').startsWith(OPENCODE_MARK);
-    } catch {
-      return false;
-    }
-  };
+  const current = readText(path);
   const notOurs = `${path} is not span-ledger's; left untouched`;
+  // A file that cannot be read is not known to be ours: left as it is.
+  const ours = typeof current === 'string' && current.startsWith(OPENCODE_MARK);
   if (options.action === 'uninstall') {
-    if (!existsSync(path)) return said(`${path} is not there`);
-    if (!ours()) return said(notOurs, 2);
+    if (current === undefined) return said(`${path} is not there`);
+    if (!ours) return said(notOurs, 2);
     rmSync(path);
     return said(`removed ${path}`);
   }
@@ -490,10 +483,8 @@ function runOpencodeInstall(options: InstallOptions, env: NodeJS.ProcessEnv): In
   if (server instanceof Error) return said(server.message, 2);
   const text = opencodePlugin(server);
   if (options.print) return { status: 0, stdout: text, message: '' };
-  if (existsSync(path) && !ours()) return said(notOurs, 2);
-  if (existsSync(path) && readFileSync(path, 'utf8') === text) {
-    return said(`${path} already holds the plugin for "${server}"`);
-  }
+  if (current !== undefined && !ours) return said(notOurs, 2);
+  if (current === text) return said(`${path} already holds the plugin for "${server}"`);
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
