@@ -306,17 +306,11 @@ function onlyServer(names: ReadonlySet<string>, sources: string): string | Error
 /** The server the hooks are for: `--server`, else the one proxied server the MCP configuration names. */
 function serverFor(options: InstallOptions, env: NodeJS.ProcessEnv): string | Error {
   if (options.server !== null) return options.server;
-  const sources =
-    options.scope === 'user'
-      ? [claudeJson(env)]
-      : [join(options.dir, '.mcp.json'), claudeJson(env)];
-  const names = new Set<string>();
-  for (const source of sources) {
-    const config = readJson(source);
-    if (config instanceof Error) continue;
-    for (const name of proxiedServers(config, options.dir)) names.add(name);
-  }
-  return onlyServer(names, sources.join(' or '));
+  const project = options.scope === 'user' ? [] : [join(options.dir, '.mcp.json')];
+  const sources = [...project, claudeJson(env)];
+  // A file that cannot be read (an Error) has no `mcpServers`: it names none.
+  const names = sources.flatMap((source) => proxiedServers(readJson(source), options.dir));
+  return onlyServer(new Set(names), sources.join(' or '));
 }
 
 /** The server the opencode plugin is for: `--server`, else the one proxied server of `opencode.json(c)`. */
