@@ -15,6 +15,12 @@ function say(line: string): void {
   process.stderr.write(`${PREFIX} ${line}\n`);
 }
 
+/** A start that failed: its one line (the message alone when `known`, one of ours), and exit 2. */
+function failStart(error: unknown, known: boolean): never {
+  say(known ? (error as Error).message : `could not start: ${String(error)}`);
+  process.exit(2);
+}
+
 /** What the proxy does, once it runs: its profile, the tools it re-renders, and where it proves them. */
 function readyLine(proxy: {
   profile: string;
@@ -58,11 +64,8 @@ async function runHttp(options: RunOptions, http: NonNullable<RunOptions['http']
     import('./http/index.js'),
   ]);
   const tokenFile = http.tokenFile ?? (process.env.SPAN_LEDGER_PROXY_TOKEN_FILE || null);
-  const fail = (error: unknown): never => {
-    const known = error instanceof ProxyStartError || error instanceof front.FrontStartError;
-    say(known ? (error as Error).message : `could not start: ${String(error)}`);
-    process.exit(2);
-  };
+  const fail = (error: unknown) =>
+    failStart(error, error instanceof ProxyStartError || error instanceof front.FrontStartError);
   const tokens =
     tokenFile === null
       ? null
@@ -128,13 +131,9 @@ async function run(options: RunOptions): Promise<void> {
     import('./proxy.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
   ]);
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
-  try {
-    proxy = await startProxy({ ...options, log: say });
-  } catch (error) {
-    say(error instanceof ProxyStartError ? error.message : `could not start: ${String(error)}`);
-    process.exit(2);
-  }
+  const proxy = await startProxy({ ...options, log: say }).catch((error) =>
+    failStart(error, error instanceof ProxyStartError),
+  );
   const server = proxy.createServer();
   let stopping = false;
   const stop = async () => {
