@@ -145,11 +145,14 @@ function report(c: Counters): CountersReport {
   };
 }
 
-/** The `q` quantile (0..1) of `sorted`, nearest rank; 0 for none. */
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0;
-  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return Math.round(sorted[at]! * 100) / 100;
+const toHundredths = (ms: number) => Math.round(ms * 100) / 100;
+
+/** The p50 and p95 of `samples` (nearest rank, to the hundredth); 0 for none. */
+function percentiles(samples: readonly number[]): { readonly p50: number; readonly p95: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) =>
+    sorted.length === 0 ? 0 : toHundredths(sorted[Math.ceil(q * sorted.length) - 1]!);
+  return { p50: at(0.5), p95: at(0.95) };
 }
 
 /** Appends `item`, dropping the oldest past `max`. */
@@ -157,8 +160,6 @@ function pushBounded<T>(list: T[], item: T, max: number): void {
   list.push(item);
   if (list.length > max) list.shift();
 }
-
-const toHundredths = (ms: number) => Math.round(ms * 100) / 100;
 
 /** One call as the report lists it, under the label of its context. */
 function recentCallOf(context: string, call: CallFigures): RecentCall {
@@ -246,14 +247,12 @@ export function createStats() {
     /** The resource's value. */
     report(): StatsReport {
       flush();
-      const sorted = [...samples].sort((a, b) => a - b);
-      const cpu = [...cpuSamples].sort((a, b) => a - b);
       return {
         tokens: 'estimated (span-ledger estimateTokens)',
         total: report(total),
         contexts: [...contexts].map(([key, c]) => ({ context: labels.get(key)!, ...report(c) })),
-        ownMs: { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), samples: sorted.length },
-        cpuMs: { p50: quantile(cpu, 0.5), p95: quantile(cpu, 0.95) },
+        ownMs: { ...percentiles(samples), samples: samples.length },
+        cpuMs: percentiles(cpuSamples),
         recent: [...recent],
       };
     },
