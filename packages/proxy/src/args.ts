@@ -8,7 +8,7 @@
  * upstream that cannot start): those belong to the start-up itself.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CAP_VARIABLE, DEFAULT_MAX_TOKENS, readTokenCount } from './cap.js';
 import type { InstallOptions } from './install.js';
 
@@ -181,10 +181,21 @@ function splitAt(
   return { own: [...argv], upstream: [] };
 }
 
-/** The message of a parse failure, without Node's advice on how to fix the call to parseArgs. */
-function reason(thrown: unknown): string {
-  const text = thrown instanceof Error ? thrown.message : String(thrown);
-  return text.split('. To ')[0]!.replace(/\.$/, '');
+/**
+ * node:util's parseArgs, or its failure as a usage error: the message
+ * without Node's advice on how to fix the call to parseArgs.
+ */
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: O,
+  allowPositionals: boolean,
+) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals });
+  } catch (thrown) {
+    const text = thrown instanceof Error ? thrown.message : String(thrown);
+    return error(text.split('. To ')[0]!.replace(/\.$/, ''));
+  }
 }
 
 /**
@@ -210,17 +221,9 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
   if ('missing' in split) {
     return error(`--${split.missing} needs ${valueTaken(split.missing)} after it`);
   }
-  let values: RunValues;
-  try {
-    ({ values } = parseArgs({
-      args: split.own,
-      options: OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (thrown) {
-    return error(reason(thrown));
-  }
+  const parsed = parse(split.own, OPTIONS, false);
+  if ('kind' in parsed) return parsed;
+  const { values } = parsed;
   if (values.help === true) return { kind: 'help' };
   if (values.version === true) return { kind: 'version' };
   try {
@@ -357,18 +360,9 @@ const INSTALL_OPTIONS = {
  */
 export function parseInstallLine(argv: readonly string[], cwd: string): CommandLine {
   const action = argv[0] === 'uninstall' ? 'uninstall' : 'install';
-  let values: { [K in keyof typeof INSTALL_OPTIONS]?: string | boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv.slice(1),
-      options: INSTALL_OPTIONS,
-      strict: true,
-      allowPositionals: true,
-    }));
-  } catch (thrown) {
-    return error(reason(thrown));
-  }
+  const parsed = parse(argv.slice(1), INSTALL_OPTIONS, true);
+  if ('kind' in parsed) return parsed;
+  const { values, positionals } = parsed;
   const [harness, ...extra] = positionals;
   if (harness !== 'claude' && harness !== 'opencode') {
     return error(
