@@ -525,13 +525,8 @@ async function sessionStart(
   if (input.sessionId === '') return NOTHING;
   const main = harnessContextId(input.sessionId, null);
   if (input.source === 'clear' || input.source === 'resume' || input.source === 'fork') {
-    const ids = [
-      main,
-      ...[...(setup.state.agents.get(input.sessionId) ?? [])].map((a) =>
-        harnessContextId(input.sessionId, a),
-      ),
-    ];
-    for (const id of ids) {
+    for (const agent of [null, ...(setup.state.agents.get(input.sessionId) ?? [])]) {
+      const id = harnessContextId(input.sessionId, agent);
       setup.state.compacting.delete(id);
       setup.state.givenBack.delete(id);
       await setup.store.prune({ sessionId: tokenKey(id, principal), projectRoot: setup.root.path });
