@@ -34,3 +34,20 @@ describe('the exit line', () => {
     expect(stats.report().total).toMatchObject({ addedChars: 521, withheldChars: 1700 });
   });
 });
+
+describe('the stats resource', () => {
+  it('labels contexts in the order they first called, counts those past 256 into the total only, and gives p50 and p95 by nearest rank', () => {
+    const stats = createStats();
+    for (let i = 1; i <= 257; i++) stats.add(`t:${i}`, { ...call(10, 5), ownMs: i / 3 });
+    stats.add('t:1', call(10, 5));
+    const report = stats.report();
+    expect(report.total.calls).toBe(258);
+    expect(report.contexts).toHaveLength(256);
+    expect(report.contexts[0]).toMatchObject({ context: 'context 1', calls: 2 });
+    expect(report.contexts[255]).toMatchObject({ context: 'context 256', calls: 1 });
+    expect(report.recent.map((r) => r.context).slice(-2)).toEqual(['another context', 'context 1']);
+    expect(report.ownMs).toEqual({ p50: 42.67, p95: 81.67, samples: 258 });
+    expect(report.cpuMs).toEqual({ p50: 1, p95: 1 });
+    expect(createStats().report().ownMs).toEqual({ p50: 0, p95: 0, samples: 0 });
+  });
+});
