@@ -209,9 +209,8 @@ function summaryLine(r: CountersReport): string {
  */
 export function createStats() {
   const total = zero();
-  const contexts = new Map<string, Counters>();
-  /** Each context's label, in the order they first called. */
-  const labels = new Map<string, string>();
+  /** Each context counted one by one, under its label (`context N`, in the order they first called). */
+  const contexts = new Map<string, { readonly label: string; readonly counters: Counters }>();
   const samples: number[] = [];
   const cpuSamples: number[] = [];
   const recent: RecentCall[] = [];
@@ -235,14 +234,13 @@ export function createStats() {
       add(total, call);
       let mine = contexts.get(key);
       if (mine === undefined && contexts.size < MAX_CONTEXTS) {
-        mine = zero();
+        mine = { label: `context ${contexts.size + 1}`, counters: zero() };
         contexts.set(key, mine);
-        labels.set(key, `context ${contexts.size}`);
       }
-      if (mine !== undefined) add(mine, call);
+      if (mine !== undefined) add(mine.counters, call);
       pushBounded(samples, call.ownMs, MAX_SAMPLES);
       pushBounded(cpuSamples, call.cpuMs, MAX_SAMPLES);
-      pushBounded(recent, recentCallOf(labels.get(key) ?? 'another context', call), RECENT_CALLS);
+      pushBounded(recent, recentCallOf(mine?.label ?? 'another context', call), RECENT_CALLS);
     },
     /** The resource's value. */
     report(): StatsReport {
@@ -250,7 +248,7 @@ export function createStats() {
       return {
         tokens: 'estimated (span-ledger estimateTokens)',
         total: report(total),
-        contexts: [...contexts].map(([key, c]) => ({ context: labels.get(key)!, ...report(c) })),
+        contexts: [...contexts.values()].map((c) => ({ context: c.label, ...report(c.counters) })),
         ownMs: { ...percentiles(samples), samples: samples.length },
         cpuMs: percentiles(cpuSamples),
         recent: [...recent],
