@@ -6,6 +6,7 @@
  * of what was saved.
  */
 import { HELP, parseCommandLine, type RunOptions } from './args.js';
+import type { RunningProxy } from './proxy.js';
 import { packageVersion } from './version.js';
 
 const PREFIX = 'span-ledger-proxy:';
@@ -22,12 +23,7 @@ function failStart(error: unknown, known: boolean): never {
 }
 
 /** What the proxy does, once it runs: its profile, the tools it re-renders, and where it proves them. */
-function readyLine(proxy: {
-  profile: string;
-  tools(): readonly string[];
-  roots: readonly string[];
-  rootsFrom: string;
-}): string {
+function readyLine(proxy: Pick<RunningProxy, 'profile' | 'tools' | 'roots' | 'rootsFrom'>): string {
   return `${proxy.profile} profile, re-rendering ${proxy.tools().join(', ') || 'no tool'}, proving under ${proxy.roots.join(', ')} (${proxy.rootsFrom})`;
 }
 
