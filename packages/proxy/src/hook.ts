@@ -35,7 +35,7 @@ export const HOOK_TOOL = 'span_ledger_hook';
 const MAX_MARKS = 4096;
 
 /** The hook context Claude Code may inject before it diverts it to a file (about 10 KB): kept under it. */
-export const MAX_GIVEN_BACK_CHARS = 9_000;
+const MAX_GIVEN_BACK_CHARS = 9_000;
 
 /** A transcript larger than this is not read: the context then forgets all its responses. */
 export const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
