@@ -556,8 +556,7 @@ async function sessionStart(
     const reading = await readTranscript(input.transcriptPath, toolPrefixOf(input.server));
     cited = 'reason' in reading || reading.last === null ? [] : [reading.last];
   }
-  const keptIndexes = new Set(cited.map((r) => r.index));
-  const given = await givenBack(setup.root, before?.calls ?? [], (n) => !keptIndexes.has(n), cited);
+  const given = await givenBack(setup.root, before?.calls ?? [], cited);
   const { text, index } = await recordGivenBack(setup, sessionId, given);
   // Reading the boundary at the next call must not forget the lines given back.
   if (kept === null && index !== null) remember(setup.state.givenBack, main, index);
@@ -575,9 +574,9 @@ async function sessionStart(
 async function givenBack(
   root: Root,
   calls: readonly CallRecord[],
-  isDropped: (n: number) => boolean,
   kept: readonly KeptResponse[],
 ): Promise<{ readonly text: string; readonly files: readonly FileEmission[] }> {
+  const keptIndexes = new Set(kept.map((r) => r.index));
   const byIndex = new Map(calls.map((c) => [c.index, c]));
   const sections: string[] = [];
   // What the sections carry, by path: the spans given back, the fingerprint that proved them.
@@ -587,7 +586,7 @@ async function givenBack(
   const read = diskReader(root);
   for (const response of kept) {
     for (const pointer of citedLines(response.text)) {
-      for (const n of pointer.calls.filter(isDropped)) {
+      for (const n of pointer.calls.filter((n) => !keptIndexes.has(n))) {
         cited.add(n);
         const sent = byIndex.get(n)?.files.find((f) => f.path === pointer.path);
         const file = sent === undefined ? null : await read(sent.path);
