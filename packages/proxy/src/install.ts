@@ -39,7 +39,7 @@ export interface InstallOptions {
   readonly print: boolean;
 }
 
-/** The events the hook answers, and the matcher each is installed under (`null`: every occurrence). */
+/** The events the hook answers (the matcher each is installed under is in `claudeHookEntries`). */
 const EVENTS = ['PreToolUse', 'PreCompact', 'SessionStart'] as const;
 
 /**
