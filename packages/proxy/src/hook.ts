@@ -153,11 +153,7 @@ function blockText(content: unknown): string {
       ? content
       : Array.isArray(content)
         ? content
-            .map((block) =>
-              block !== null && typeof block === 'object' && block.type === 'text'
-                ? String(block.text ?? '')
-                : '',
-            )
+            .map((block) => (block?.type === 'text' ? String(block.text ?? '') : ''))
             .join('\n')
         : '';
   if (!text.startsWith('{')) return text;
