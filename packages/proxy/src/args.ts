@@ -235,14 +235,14 @@ export function parseCommandLine(argv: readonly string[], cwd: string): CommandL
 }
 
 /** The proxy's own options, as node:util's parseArgs reads them. */
-type RunValues = { [K in keyof typeof OPTIONS]?: string | boolean | string[] };
+type RunValues = Exclude<ReturnType<typeof parse<typeof OPTIONS>>, CommandLine>['values'];
 
 /** A command line the proxy cannot run, in one sentence; never leaves this module. */
 class Misuse extends Error {}
 
 /** The run's options from the values read and the upstream's words; throws Misuse. */
 function readRunOptions(values: RunValues, upstream: readonly string[], cwd: string): RunOptions {
-  const profile = values.profile as string | undefined;
+  const { profile } = values;
   if (profile !== undefined && !(PROFILE_NAMES as readonly string[]).includes(profile)) {
     throw new Misuse(
       `--profile must be one of ${PROFILE_NAMES.join(', ')} (got ${JSON.stringify(profile)})`,
@@ -258,11 +258,10 @@ function readRunOptions(values: RunValues, upstream: readonly string[], cwd: str
       'name the upstream command after the options, e.g. span-ledger-proxy codegraph serve --mcp',
     );
   }
-  const roots = values.root as string[] | undefined;
   return {
     profile: (profile as ProfileName | undefined) ?? null,
-    root: roots === undefined ? null : roots.map((root) => resolve(cwd, root)),
-    cwd: resolve(cwd, (values.cwd as string | undefined) ?? '.'),
+    root: values.root?.map((root) => resolve(cwd, root)) ?? null,
+    cwd: resolve(cwd, values.cwd ?? '.'),
     http,
     timeoutMs,
     tools,
@@ -274,7 +273,7 @@ function readRunOptions(values: RunValues, upstream: readonly string[], cwd: str
 
 /** `--http` and the options that need it (`--redis`, `--token-file`, `--host`); throws Misuse. */
 function readHttp(values: RunValues): RunOptions['http'] {
-  const redis = values.redis as string | undefined;
+  const { redis } = values;
   if (values.http === undefined) {
     if (redis !== undefined) {
       throw new Misuse(
@@ -289,7 +288,7 @@ function readHttp(values: RunValues): RunOptions['http'] {
     return null;
   }
   const port = Number(values.http);
-  if (!/^\d+$/.test(String(values.http)) || port > 65_535) {
+  if (!/^\d+$/.test(values.http) || port > 65_535) {
     throw new Misuse(`--http takes a port number, 0 to 65535 (got ${JSON.stringify(values.http)})`);
   }
   if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
@@ -299,8 +298,8 @@ function readHttp(values: RunValues): RunOptions['http'] {
   return {
     port,
     redis: redis ?? null,
-    tokenFile: (values['token-file'] as string | undefined) ?? null,
-    host: (values.host as string | undefined) ?? null,
+    tokenFile: values['token-file'] ?? null,
+    host: values.host ?? null,
   };
 }
 
@@ -308,7 +307,7 @@ function readHttp(values: RunValues): RunOptions['http'] {
 function readTimeout(timeout: RunValues['timeout']): number {
   if (timeout === undefined) return DEFAULT_TIMEOUT_MS;
   const seconds = Number(timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0 || String(timeout).trim() === '') {
+  if (!Number.isFinite(seconds) || seconds <= 0 || timeout.trim() === '') {
     throw new Misuse(
       `--timeout takes a number of seconds above 0 (got ${JSON.stringify(timeout)})`,
     );
@@ -319,7 +318,7 @@ function readTimeout(timeout: RunValues['timeout']): number {
 /** `--tools A,B` as names, or `null` for the profile's; throws Misuse. */
 function readTools(list: RunValues['tools']): string[] | null {
   if (list === undefined) return null;
-  const tools = String(list)
+  const tools = list
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
@@ -330,7 +329,7 @@ function readTools(list: RunValues['tools']): string[] | null {
 /** `--max-tokens N`, or `null` when not given; throws Misuse. */
 function readMaxTokens(given: RunValues['max-tokens']): number | null {
   if (given === undefined) return null;
-  const maxTokens = readTokenCount(String(given));
+  const maxTokens = readTokenCount(given);
   if (maxTokens === null) {
     throw new Misuse(
       `--max-tokens takes a whole number of tokens above 0 (got ${JSON.stringify(given)})`,
@@ -373,7 +372,7 @@ export function parseInstallLine(argv: readonly string[], cwd: string): CommandL
   if (values.project === true && values.user === true) {
     return error('--project and --user: choose one');
   }
-  const server = values.server as string | undefined;
+  const { server } = values;
   if (server !== undefined && !/^[^\s]{1,128}$/.test(server)) {
     return error(`--server takes the MCP server's name (got ${JSON.stringify(server)})`);
   }
@@ -382,7 +381,7 @@ export function parseInstallLine(argv: readonly string[], cwd: string): CommandL
     action,
     harness,
     scope: values.user === true ? 'user' : 'project',
-    dir: resolve(cwd, (values.dir as string | undefined) ?? '.'),
+    dir: resolve(cwd, values.dir ?? '.'),
     server: server ?? null,
     print: values.print === true,
   };
