@@ -351,4 +351,45 @@ describe('a session with the hooks, through the proxy', () => {
     expect(cleared.input.refresh).toBe(true);
     expect(cleared.text).toContain('export const a1 = 1;');
   });
+
+  it('gives the cited lines back at SessionStart when the compact boundary is on disk already', async () => {
+    const dir = scratch();
+    const root = join(dir, 'root');
+    mkdirSync(root);
+    const body = (name: string) =>
+      Array.from({ length: 30 }, (_, i) => `export const ${name}${i + 1} = ${i + 1};`).join('\n');
+    writeFileSync(join(root, 'a.ts'), `${body('a')}\n`);
+    writeFileSync(join(root, 'b.ts'), `${body('b')}\n`);
+    proxy = await startProxy([process.execPath, FILESYSTEM, root], {
+      cwd: root,
+      args: ['--root', root],
+      env: testEnv(),
+    });
+    const first = await read('a.ts');
+    const second = await read('b.ts');
+    const third = await read('a.ts');
+    // The boundary keeps the last exchange (#3), and is written before SessionStart runs.
+    const transcript = join(dir, 'session.jsonl');
+    writeFileSync(
+      transcript,
+      `${[
+        ...exchange(1, 'mcp__fs__read_text_file', first.text),
+        ...exchange(2, 'mcp__fs__read_text_file', second.text),
+        ...exchange(3, 'mcp__fs__read_text_file', third.text),
+        boundary(['u3', 'u3-call']),
+      ].join('\n')}\n`,
+    );
+    const event = { session_id: SESSION, agent_id: '', transcript_path: transcript, server: 'fs' };
+    const started = await hook({ ...event, event: 'SessionStart', source: 'compact' });
+    const given = started?.hookSpecificOutput.additionalContext as string;
+    expect(given).toMatch(/^Response #4\/\w+\n/);
+    expect(given).toContain('**`a.ts`** (sent in #1)');
+    expect(given).toContain('30\texport const a30 = 30;');
+    const after = await read('b.ts');
+    expect(after.input.refresh).toEqual([1, 2]);
+    expect(after.text).toContain('export const b30 = 30;');
+    const again = await read('a.ts');
+    expect(again.input.refresh).toBeUndefined();
+    expect(citedLines(again.text).map((p) => p.calls)).toEqual([[4]]);
+  });
 });
