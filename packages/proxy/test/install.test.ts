@@ -141,6 +141,15 @@ describe('install claude', () => {
     expect(settingsOf(dir)).toBe(text);
   });
 
+  it('writes a settings file back with the indentation it uses, and uninstall gives its bytes back', () => {
+    const tabbed = `${JSON.stringify(JSON.parse(THEIRS), null, '\t')}\n`;
+    const dir = project(tabbed);
+    expect(runInstall(options(dir), env(dir)).status).toBe(0);
+    expect(settingsOf(dir)).toMatch(/\n\t\t"PreToolUse"/);
+    expect(runInstall(options(dir, { action: 'uninstall' }), env(dir)).status).toBe(0);
+    expect(settingsOf(dir)).toBe(tabbed);
+  });
+
   it('leaves a read-only settings file untouched', () => {
     const dir = project(THEIRS);
     chmodSync(join(dir, '.claude/settings.json'), 0o444);
@@ -241,6 +250,20 @@ describe('install opencode', () => {
     expect(runInstall(opencode, env(dir)).message).toMatch(/already holds the plugin/);
     expect(runInstall({ ...opencode, action: 'uninstall' }, env(dir)).status).toBe(0);
     expect(existsSync(join(dir, '.opencode/plugin/span-ledger.js'))).toBe(false);
+  });
+
+  it('uninstall opencode says there is no plugin file, and leaves one that is not ours', () => {
+    const dir = project();
+    const path = join(dir, '.opencode/plugin/span-ledger.js');
+    const uninstall = options(dir, { harness: 'opencode', action: 'uninstall' });
+    expect(runInstall(uninstall, env(dir))).toMatchObject({
+      status: 0,
+      message: `${path} is not there`,
+    });
+    mkdirSync(join(dir, '.opencode/plugin'), { recursive: true });
+    writeFileSync(path, 'export const Mine = 1;\n');
+    expect(runInstall(uninstall, env(dir))).toMatchObject({ status: 2 });
+    expect(readFileSync(path, 'utf8')).toBe('export const Mine = 1;\n');
   });
 
   it("leaves a plugin file that is not span-ledger's untouched", () => {
