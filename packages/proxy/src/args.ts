@@ -19,9 +19,7 @@ import type { InstallOptions } from './install.js';
  */
 export const PROFILE_NAMES = ['codegraph', 'filesystem', 'generic'] as const;
 
-/**
- * One of {@link PROFILE_NAMES}.
- */
+/** One of {@link PROFILE_NAMES}. */
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 /**
@@ -31,9 +29,7 @@ export type ProfileName = (typeof PROFILE_NAMES)[number];
  */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
-/**
- * What a command line asks for.
- */
+/** What a command line asks for. */
 export type CommandLine =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
@@ -41,9 +37,7 @@ export type CommandLine =
   | ({ readonly kind: 'run' } & RunOptions)
   | ({ readonly kind: 'install' } & InstallOptions);
 
-/**
- * The options of a run: the upstream to start and how to front it.
- */
+/** The options of a run: the upstream to start and how to front it. */
 export interface RunOptions {
   /** `--profile`; `null`: chosen from the upstream's tool list. */
   readonly profile: ProfileName | null;
@@ -75,9 +69,7 @@ export interface RunOptions {
   readonly args: readonly string[];
 }
 
-/**
- * The `--help` text.
- */
+/** The `--help` text. */
 export const HELP = `span-ledger-proxy [options] <upstream command> [arguments…]
 
 Starts an MCP server (the upstream) as a child over stdio and answers its

@@ -10,9 +10,7 @@
  * resource may be read by a client that is not the context itself.
  */
 
-/**
- * The resource's URI.
- */
+/** The resource's URI. */
 export const STATS_URI = 'span-ledger://stats';
 
 /**
@@ -27,9 +25,7 @@ const MAX_SAMPLES = 4096;
 /** Calls listed one by one in the report, the most recent last. */
 const RECENT_CALLS = 20;
 
-/**
- * The counters of one context (or of all of them).
- */
+/** The counters of one context (or of all of them). */
 export interface Counters {
   /** Calls of the re-rendered tools answered. */
   calls: number;
@@ -59,9 +55,7 @@ export interface Counters {
   withheldChars: number;
 }
 
-/**
- * One call's figures, as the proxy adds them up.
- */
+/** One call's figures, as the proxy adds them up. */
 export interface CallFigures {
   readonly tool: string;
   readonly upstreamChars: number;
@@ -79,17 +73,13 @@ export interface CallFigures {
   readonly cpuMs: number;
 }
 
-/**
- * One recent call in the report, under the label of its context.
- */
+/** One recent call in the report, under the label of its context. */
 export type RecentCall = { readonly context: string } & Pick<
   CallFigures,
   'tool' | 'upstreamChars' | 'deliveredChars' | 'pointers' | 'upstreamMs' | 'ownMs' | 'cpuMs'
 >;
 
-/**
- * The resource's JSON.
- */
+/** The resource's JSON. */
 export interface StatsReport {
   readonly tokens: 'estimated (span-ledger estimateTokens)';
   readonly total: CountersReport;
@@ -102,9 +92,7 @@ export interface StatsReport {
   readonly recent: readonly RecentCall[];
 }
 
-/**
- * Counters with the derived figures.
- */
+/** Counters with the derived figures. */
 export interface CountersReport extends Readonly<Counters> {
   readonly savedChars: number;
   readonly savedTokens: number;
@@ -263,7 +251,5 @@ export function createStats() {
   return stats;
 }
 
-/**
- * The proxy's counters (see {@link createStats}).
- */
+/** The proxy's counters (see {@link createStats}). */
 export type Stats = ReturnType<typeof createStats>;
