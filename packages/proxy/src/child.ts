@@ -12,14 +12,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MESSAGE_LIMIT, type RequestId, splitLines } from './lines.js';
 
 /** How long a stopped child has to exit after SIGTERM before SIGKILL. */
 const STOP_GRACE_MS = 2_000;
-
-/** JSON-RPC's internal error code. */
-export const INTERNAL_ERROR = -32603;
 
 /** The `data` of an error answer standing for an answer over `MAX_MESSAGE_BYTES`, dropped. */
 export class Dropped {
@@ -52,13 +49,13 @@ function errorObject(error: unknown): { code: number; message: string; data?: un
   if (error === null || typeof error !== 'object') {
     const said = typeof error === 'string' ? error : JSON.stringify(error);
     return {
-      code: INTERNAL_ERROR,
+      code: ErrorCode.InternalError,
       message: `the upstream answered with an error: ${said.slice(0, 200)}`,
     };
   }
   const { code, message, data } = error as Record<string, unknown>;
   return {
-    code: Number.isSafeInteger(code) ? (code as number) : INTERNAL_ERROR,
+    code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError,
     message: typeof message === 'string' ? message : 'upstream error',
     ...(data === undefined ? {} : { data }),
   };
@@ -81,7 +78,7 @@ function shaped(message: Record<string, unknown>): JSONRPCMessage {
   return {
     jsonrpc: '2.0',
     id: id as RequestId,
-    error: { code: INTERNAL_ERROR, message: said, data },
+    error: { code: ErrorCode.InternalError, message: said, data },
   };
 }
 
@@ -170,7 +167,7 @@ export class ChildTransport implements Transport {
         this.onmessage?.({
           jsonrpc: '2.0',
           id,
-          error: { code: INTERNAL_ERROR, message, data },
+          error: { code: ErrorCode.InternalError, message, data },
         });
       },
     );

@@ -45,7 +45,7 @@ import { AS_IS, Link } from './link.js';
 import { Outbox } from './outbox.js';
 import type { ToolInfo } from './profile.js';
 import { STATS_URI, type Stats } from './stats.js';
-import { type Answer, INTERNAL_ERROR, type Message, peerError, type Upstream } from './upstream.js';
+import { type Answer, type Message, peerError, type Upstream } from './upstream.js';
 
 export { MAX_UNSENT } from './outbox.js';
 
@@ -208,7 +208,7 @@ const reply = (result: unknown): Outcome => unrecorded({ result });
 function replyOf(answer: Answer): Outcome {
   if (!('failed' in answer)) return unrecorded(answer);
   if (answer.failed === 'cancelled') return null;
-  const code = answer.failed === 'timeout' ? ErrorCode.RequestTimeout : INTERNAL_ERROR;
+  const code = answer.failed === 'timeout' ? ErrorCode.RequestTimeout : ErrorCode.InternalError;
   return unrecorded({ error: { code, message: `span-ledger-proxy: ${answer.message}` } });
 }
 
@@ -370,9 +370,10 @@ async function answerRequest(
   const route = ROUTES[request.method] ?? forwardAsItCame;
   const outcome = await route(core, asObject(request.params), call).catch((error: unknown) => {
     core.setup.log(`${request.method}: ${error instanceof Error ? error.message : String(error)}`);
-    throw { code: INTERNAL_ERROR, message: 'span-ledger-proxy: internal error' };
+    throw { code: ErrorCode.InternalError, message: 'span-ledger-proxy: internal error' };
   });
-  if (outcome === null) throw { code: INTERNAL_ERROR, message: 'span-ledger-proxy: cancelled' };
+  if (outcome === null)
+    throw { code: ErrorCode.InternalError, message: 'span-ledger-proxy: cancelled' };
   const receipt = outcome.receipt;
   const takeBack = async () => receipt?.undo();
   // Cancelled after it was recorded: the client ignores the answer, so the record goes.

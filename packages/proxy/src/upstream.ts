@@ -20,11 +20,8 @@
 import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ChildTransport, Dropped, INTERNAL_ERROR, NotAnObject } from './child.js';
-import type { RequestId } from './lines.js';
+import { ChildTransport, Dropped, NotAnObject } from './child.js';
 import { AS_IS, Link } from './link.js';
-
-export { INTERNAL_ERROR, type RequestId };
 
 /**
  * A JSON-RPC message as it crosses the pipe: parsed JSON, read field by field.
@@ -224,7 +221,9 @@ async function ask(
 /** An answer of the proxy's client as what the upstream's request handler returns or throws. */
 function resultOf(answer: Answer): Record<string, unknown> {
   if ('result' in answer) return answer.result as Record<string, unknown>;
-  throw 'error' in answer ? answer.error : { code: INTERNAL_ERROR, message: answer.message };
+  throw 'error' in answer
+    ? answer.error
+    : { code: ErrorCode.InternalError, message: answer.message };
 }
 
 /** The one line for a child that did not finish its handshake. */
