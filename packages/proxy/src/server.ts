@@ -47,8 +47,6 @@ import type { ToolInfo } from './profile.js';
 import { STATS_URI, type Stats } from './stats.js';
 import { type Answer, type Message, peerError, type Upstream } from './upstream.js';
 
-export { MAX_UNSENT } from './outbox.js';
-
 /**
  * The proxy's guidance, which goes before the upstream's own instructions
  * whenever it re-renders a tool: a client may keep only the start of them
