@@ -132,17 +132,16 @@ export function hostInUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** What the usual `listen` failures mean, by error code. */
+const LISTEN_FAILURES: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the port is in use',
+  EACCES: 'permission denied',
+  EADDRNOTAVAIL: 'no such address on this machine',
+};
+
 /** The one line for a `listen` failure. */
 export function listenFailure(error: unknown, host: string, port: number): FrontStartError {
-  const code = (error as { code?: string }).code;
-  const where = `${hostInUrl(host)}:${port}`;
-  if (code === 'EADDRINUSE')
-    return new FrontStartError(`cannot listen on ${where}: the port is in use`);
-  if (code === 'EACCES') return new FrontStartError(`cannot listen on ${where}: permission denied`);
-  if (code === 'EADDRNOTAVAIL') {
-    return new FrontStartError(`cannot listen on ${where}: no such address on this machine`);
-  }
-  return new FrontStartError(
-    `cannot listen on ${where}: ${error instanceof Error ? error.message : String(error)}`,
-  );
+  const why = LISTEN_FAILURES[(error as { code?: string }).code ?? ''];
+  const said = why ?? (error instanceof Error ? error.message : String(error));
+  return new FrontStartError(`cannot listen on ${hostInUrl(host)}:${port}: ${said}`);
 }
