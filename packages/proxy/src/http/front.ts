@@ -16,7 +16,13 @@
  * does, reading each call's delivery and cancellation through `httpCallOf`.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -203,22 +209,17 @@ function reply(res: ServerResponse, status: number, message: string, headers = {
  * a client that was merely slow with "Error POSTing to endpoint: ").
  */
 function clientErrorAnswer(error: NodeJS.ErrnoException, limits: HttpLimits): string {
-  const [status, reason, message] =
+  const [status, message] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [
           408,
-          'Request Timeout',
           `Request timeout: a request's headers must arrive within ${limits.headersTimeoutMs} ms of its start (or of connecting) and the whole request within ${limits.requestTimeoutMs} ms`,
         ]
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'Request Header Fields Too Large', 'Request headers too large']
-        : [
-            400,
-            'Bad Request',
-            `Bad request: not HTTP/1.1 this server can read (${error.code ?? error.message})`,
-          ];
+        ? [431, 'Request headers too large']
+        : [400, `Bad request: not HTTP/1.1 this server can read (${error.code ?? error.message})`];
   const body = bodyOf(refusal(message));
-  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
 /** Runs `answer` after the refusal delay (see `refusalDelayMs`). */
