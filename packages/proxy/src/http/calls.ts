@@ -243,34 +243,29 @@ export class CallTable {
    * it can be undone any more, and what its undos hold is freed now.
    */
   forget(scope: string): void {
-    for (const key of this.recentOf.get(scope) ?? []) {
-      const held = this.recent.get(key);
-      if (held !== undefined) this.unalias(held.call);
-      this.recent.delete(key);
-    }
-    this.recentOf.delete(scope);
+    for (const key of this.recentOf.get(scope) ?? []) this.drop(key);
   }
 
   private recentCall(key: string): Exchange | undefined {
     const held = this.recent.get(key);
     if (held === undefined) return undefined;
-    this.drop(key, held.scope);
+    this.drop(key);
     return held.until >= Date.now() ? held.call : undefined;
   }
 
-  private drop(key: string, scope: string): void {
+  private drop(key: string): void {
     const held = this.recent.get(key);
-    if (held !== undefined) this.unalias(held.call);
+    if (held === undefined) return;
+    this.unalias(held.call);
     this.recent.delete(key);
-    const keys = this.recentOf.get(scope);
+    const keys = this.recentOf.get(held.scope);
     keys?.delete(key);
-    if (keys?.size === 0) this.recentOf.delete(scope);
+    if (keys?.size === 0) this.recentOf.delete(held.scope);
   }
 
   private remember(scope: string, key: string, call: Exchange): void {
     const now = Date.now();
-    const before = this.recent.get(key);
-    if (before !== undefined) this.drop(key, before.scope);
+    this.drop(key);
     this.recent.set(key, { call, until: now + LATE_CANCEL_MS, scope });
     this.answeredUntil.set(call, now + LATE_CANCEL_MS);
     const keys = this.recentOf.get(scope);
@@ -279,7 +274,7 @@ export class CallTable {
     // Oldest first: drop what has expired, and past the bound the oldest.
     for (const [k, held] of this.recent) {
       if (held.until >= now && this.recent.size <= MAX_RECENT) break;
-      this.drop(k, held.scope);
+      this.drop(k);
     }
   }
 }
