@@ -73,13 +73,9 @@ function shaped(message: Record<string, unknown>): JSONRPCMessage {
   if (result !== null && typeof result === 'object' && !Array.isArray(result)) {
     return { jsonrpc: '2.0', id: id as RequestId, result: result as Record<string, unknown> };
   }
-  const data = new NotAnObject(result);
   const said = 'the upstream answered with a result that is not an object';
-  return {
-    jsonrpc: '2.0',
-    id: id as RequestId,
-    error: { code: ErrorCode.InternalError, message: said, data },
-  };
+  const failure = { code: ErrorCode.InternalError, message: said, data: new NotAnObject(result) };
+  return { jsonrpc: '2.0', id: id as RequestId, error: failure };
 }
 
 /**
@@ -163,12 +159,8 @@ export class ChildTransport implements Transport {
         );
         if (id === null) return;
         const data = new Dropped();
-        const message = String(data);
-        this.onmessage?.({
-          jsonrpc: '2.0',
-          id,
-          error: { code: ErrorCode.InternalError, message, data },
-        });
+        const error = { code: ErrorCode.InternalError, message: String(data), data };
+        this.onmessage?.({ jsonrpc: '2.0', id, error });
       },
     );
   }
