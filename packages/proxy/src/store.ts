@@ -273,14 +273,5 @@ export function sharedStore(
   limits: Partial<LedgerLimits>,
   close: () => Promise<void> = async () => {},
 ): ProxyStore {
-  const store = createSharedSessionStore(backend, { limits });
-  return withReceipts(
-    {
-      reserve: (projectRoot, sessionId) => store.reserve(projectRoot, sessionId),
-      record: (emission, sessionId) => store.record(emission, sessionId),
-      prune: (request) => store.prune(request),
-      project: (projectRoot, sessionId) => store.project(projectRoot, sessionId).catch(() => null),
-    },
-    close,
-  );
+  return withReceipts(createSharedSessionStore(backend, { limits }), close);
 }
