@@ -315,33 +315,18 @@ function eitherOf(a: AbortSignal, b: AbortSignal | undefined): AbortSignal {
   return controller.signal;
 }
 
-/** One request of a client as the routes see it: its signal (the client's cancellation, or the HTTP front's) and its way upstream. */
-function callOf(
-  core: RelayCore,
-  principal: string | undefined,
-  request: JSONRPCRequest,
+/** Where the upstream's progress on a request with `params` goes: to the client, under its own token. */
+function progressTo(
   extra: RequestHandlerExtra<Request, Notification>,
-  signal: AbortSignal,
-  undone: AbortSignal,
-): Call {
-  return {
-    signal,
-    undone,
-    principal,
-    forward: (params) => {
-      const token = asObject(asObject(params)._meta).progressToken;
-      const onProgress =
-        token === undefined || token === null
-          ? undefined
-          : (progress: Record<string, unknown>) =>
-              void extra.sendNotification({
-                method: 'notifications/progress',
-                params: { ...progress, progressToken: token },
-              });
-      const timeoutMs = core.timeoutMs;
-      return core.upstream.request(request.method, params, { timeoutMs, signal, onProgress });
-    },
-  };
+  params: unknown,
+): ((progress: Record<string, unknown>) => void) | undefined {
+  const token = asObject(asObject(params)._meta).progressToken;
+  if (token === undefined || token === null) return undefined;
+  return (progress) =>
+    void extra.sendNotification({
+      method: 'notifications/progress',
+      params: { ...progress, progressToken: token },
+    });
 }
 
 /** Forwards a request the proxy does not take on itself. */
@@ -364,7 +349,17 @@ async function answerRequest(
   const signal = eitherOf(extra.signal, http?.signal);
   const undone = new AbortController();
   http?.onUndelivered(() => undone.abort());
-  const call = callOf(core, principal, request, extra, signal, eitherOf(signal, undone.signal));
+  const call: Call = {
+    signal,
+    undone: eitherOf(signal, undone.signal),
+    principal,
+    forward: (params) =>
+      core.upstream.request(request.method, params, {
+        timeoutMs: core.timeoutMs,
+        signal,
+        onProgress: progressTo(extra, params),
+      }),
+  };
   const route = ROUTES[request.method] ?? forwardAsItCame;
   const outcome = await route(core, asObject(request.params), call).catch((error: unknown) => {
     core.setup.log(`${request.method}: ${error instanceof Error ? error.message : String(error)}`);
