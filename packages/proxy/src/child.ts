@@ -39,11 +39,6 @@ export interface ChildCommand {
   readonly log: (line: string) => void;
 }
 
-/** Why a child ended, for a log line. */
-function howEnded(code: number | null, signal: NodeJS.Signals | null): string {
-  return signal !== null ? `killed by ${signal}` : `exit code ${code}`;
-}
-
 /** An upstream's JSON-RPC error in the protocol's shape; one that is not an object is quoted. */
 function errorObject(error: unknown): { code: number; message: string; data?: unknown } {
   if (error === null || typeof error !== 'object') {
@@ -115,7 +110,7 @@ export class ChildTransport implements Transport {
     this.#process = child;
     this.#exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
-        this.ended = howEnded(code, signal);
+        this.ended = signal !== null ? `killed by ${signal}` : `exit code ${code}`;
         resolve();
         this.onclose?.();
       });
