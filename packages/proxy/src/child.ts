@@ -11,6 +11,7 @@
  * once per line to `log`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MESSAGE_LIMIT, type RequestId, splitLines } from './lines.js';
@@ -96,7 +97,7 @@ export class ChildTransport implements Transport {
 
   constructor(private readonly command: ChildCommand) {}
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     const { command, args, cwd, env } = this.command;
     const posix = process.platform !== 'win32';
     const child = spawn(command, [...args], {
@@ -117,18 +118,13 @@ export class ChildTransport implements Transport {
     });
     child.stdin?.on('error', () => {});
     child.stdout?.on('data', this.#reader());
-    return new Promise((resolve, reject) => {
-      const failed = (error: Error) => {
-        this.#process = null;
-        reject(error);
-      };
-      child.once('error', failed);
-      child.once('spawn', () => {
-        child.off('error', failed);
-        child.on('error', () => {});
-        resolve();
-      });
-    });
+    child.on('error', () => {});
+    try {
+      await once(child, 'spawn');
+    } catch (error) {
+      this.#process = null;
+      throw error;
+    }
   }
 
   /** Splits stdout into messages, each read once here. */
