@@ -551,9 +551,7 @@ async function stateless(incoming: Incoming): Promise<void> {
   // The server lives as long as this exchange: closing it aborts a call
   // still running when the client went away, or that it cancelled (here or
   // on another process), also for a host that reads no `httpCallOf`.
-  const end = () => {
-    server.close().catch(() => {});
-  };
+  const end = () => void server.close().catch(() => {});
   res.once('close', end);
   call?.signal.addEventListener('abort', () => answerCancelled(res, message.id, end), {
     once: true,
