@@ -329,7 +329,6 @@ function progressTo(
     });
 }
 
-/** Forwards a request the proxy does not take on itself. */
 const forwardAsItCame: Route = async (_core, params, call) => replyOf(await call.forward(params));
 
 /**

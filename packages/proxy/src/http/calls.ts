@@ -148,7 +148,6 @@ export class CallTable {
     return this.open.size;
   }
 
-  /** Calls of `lane` in flight. */
   inFlight(lane: string): number {
     return this.perLane.get(lane) ?? 0;
   }

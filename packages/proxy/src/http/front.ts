@@ -182,7 +182,6 @@ interface Front {
   readonly connections: Connections;
 }
 
-/** One JSON-RPC message as a body. */
 function bodyOf(message: Message): string {
   return JSON.stringify({ jsonrpc: '2.0', ...message });
 }
