@@ -88,27 +88,24 @@ interface Ledgers {
  * every reservation is a ticket that records under its own number.
  */
 function withReceipts(ledgers: Ledgers, close: () => Promise<void>): ProxyStore {
-  const record = async (emission: Emission, sessionId: string): Promise<Receipt | null> => {
-    const kept = await ledgers.record(emission, sessionId);
-    if (kept === null) return null;
-    let undone: Promise<void> | undefined;
-    const request = { sessionId, projectRoot: emission.projectRoot, calls: [kept.index] };
-    return { undo: () => (undone ??= ledgers.prune(request).catch(() => {})) };
-  };
-  const reserve = async (projectRoot: string, sessionId: string): Promise<Ticket | null> => {
-    const reserved = await ledgers.reserve(projectRoot, sessionId);
-    if (reserved === null) return null;
-    const { callIndex, generation } = reserved;
-    const number = generation === null ? { index: callIndex } : { index: callIndex, generation };
-    return {
-      ...reserved,
-      record: ({ index: _index, generation: _generation, ...emission }) =>
-        record({ ...emission, ...number }, sessionId),
-      release: () => ledgers.prune({ sessionId, projectRoot, calls: [callIndex] }),
-    };
-  };
   return {
-    reserve,
+    async reserve(projectRoot, sessionId) {
+      const reserved = await ledgers.reserve(projectRoot, sessionId);
+      if (reserved === null) return null;
+      const { callIndex, generation } = reserved;
+      const number = generation === null ? { index: callIndex } : { index: callIndex, generation };
+      return {
+        ...reserved,
+        async record({ index: _index, generation: _generation, ...emission }) {
+          const kept = await ledgers.record({ ...emission, ...number }, sessionId);
+          if (kept === null) return null;
+          let undone: Promise<void> | undefined;
+          const request = { sessionId, projectRoot: emission.projectRoot, calls: [kept.index] };
+          return { undo: () => (undone ??= ledgers.prune(request).catch(() => {})) };
+        },
+        release: () => ledgers.prune({ sessionId, projectRoot, calls: [callIndex] }),
+      };
+    },
     prune: (request) => ledgers.prune(request),
     project: (projectRoot, sessionId) => ledgers.project(projectRoot, sessionId),
     exclusive: lockTable(),
