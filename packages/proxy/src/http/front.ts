@@ -409,7 +409,7 @@ async function openSession(front: Front, sender: Sender): Promise<StreamableHTTP
 function sweepSessions(front: Front): NodeJS.Timeout {
   const { limits, sessions } = front;
   const every = Math.min(limits.unusedIdleMs, limits.idleMs) / 4;
-  const sweep = setInterval(
+  return setInterval(
     () => {
       const now = Date.now();
       let expired = 0;
@@ -421,9 +421,7 @@ function sweepSessions(front: Front): NodeJS.Timeout {
       if (expired > 0) front.log(`expired ${expired} idle session(s) (${sessions.size} open)`);
     },
     Math.max(50, Math.min(30_000, Math.floor(every))),
-  );
-  sweep.unref();
-  return sweep;
+  ).unref();
 }
 
 // -- one exchange --------------------------------------------------------
