@@ -55,12 +55,11 @@ export function readTokenFile(path: string): TokenSet {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
   if (tokens.length === 0) throw new FrontStartError(`the token file ${path} holds no token`);
-  for (const [i, token] of tokens.entries()) {
-    if (token.length < MIN_TOKEN_CHARS || /\s/.test(token)) {
-      throw new FrontStartError(
-        `token ${i + 1} of ${path} is too short or has spaces: use at least ${MIN_TOKEN_CHARS} random chars (openssl rand -hex 32)`,
-      );
-    }
+  const weak = tokens.findIndex((token) => token.length < MIN_TOKEN_CHARS || /\s/.test(token));
+  if (weak >= 0) {
+    throw new FrontStartError(
+      `token ${weak + 1} of ${path} is too short or has spaces: use at least ${MIN_TOKEN_CHARS} random chars (openssl rand -hex 32)`,
+    );
   }
   return tokenSet(tokens);
 }
