@@ -41,7 +41,8 @@ export class Outbox implements Transport {
   onmessage?: Transport['onmessage'];
   #unsent = 0;
   #queue = Promise.resolve();
-  #drained: { promise: Promise<void>; resolve: () => void } | null = null;
+  #drained: Promise<void> | null = null;
+  #drain = () => {};
   readonly #sent = new Map<RequestId, (sent: boolean) => void>();
   #closed = false;
 
@@ -104,18 +105,14 @@ export class Outbox implements Transport {
    */
   backlog(): Promise<void> | null {
     if (this.#unsent < MAX_UNSENT) return null;
-    if (this.#drained === null) {
-      let resolve = () => {};
-      const promise = new Promise<void>((done) => {
-        resolve = done;
-      });
-      this.#drained = { promise, resolve };
-    }
-    return this.#drained.promise;
+    this.#drained ??= new Promise<void>((done) => {
+      this.#drain = done;
+    });
+    return this.#drained;
   }
 
   #release(): void {
-    this.#drained?.resolve();
+    this.#drain();
     this.#drained = null;
   }
 
