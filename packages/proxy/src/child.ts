@@ -158,9 +158,7 @@ export class ChildTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#process?.stdin;
-    if (stdin === undefined || stdin === null || stdin.destroyed || !stdin.writable) {
-      throw new Error('the upstream is not running');
-    }
+    if (!stdin?.writable) throw new Error('the upstream is not running');
     stdin.write(`${JSON.stringify(message)}\n`);
   }
 
