@@ -66,17 +66,15 @@ export function authInfoFor(call: Exchange): AuthInfo {
 
 /** One request's exchange: open until its answer was written whole or the client went away. */
 export class Exchange implements HttpCall {
-  readonly signal: AbortSignal;
   private readonly controller = new AbortController();
+  readonly signal = this.controller.signal;
   private state: 'open' | 'delivered' | 'undelivered' = 'open';
   private readonly undos: (() => void)[] = [];
 
   constructor(
     readonly principal: string | null,
     readonly lane: string,
-  ) {
-    this.signal = this.controller.signal;
-  }
+  ) {}
 
   onUndelivered(undo: () => void): void {
     if (this.state === 'undelivered') run(undo);
