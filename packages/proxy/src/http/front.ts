@@ -589,25 +589,22 @@ async function messageOf(
 ): Promise<Message | undefined | null> {
   if (req.method !== 'POST') return undefined;
   const { maxBodyBytes } = front.limits;
-  const text = await readBody(req, maxBodyBytes);
-  if (text === null) {
-    reply(res, 413, `Request body larger than ${maxBodyBytes} bytes`);
+  const refused = (status: number, why: string): null => {
+    reply(res, status, why);
     return null;
-  }
+  };
+  const text = await readBody(req, maxBodyBytes);
+  if (text === null) return refused(413, `Request body larger than ${maxBodyBytes} bytes`);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    reply(res, 400, 'Parse error: the body is not JSON');
-    return null;
+    return refused(400, 'Parse error: the body is not JSON');
   }
   if (Array.isArray(body)) {
-    reply(res, 400, 'JSON-RPC batches are not supported: send one message per request');
-    return null;
+    return refused(400, 'JSON-RPC batches are not supported: send one message per request');
   }
-  if (isRecord(body)) return body;
-  reply(res, 400, 'Invalid request: not a JSON-RPC message');
-  return null;
+  return isRecord(body) ? body : refused(400, 'Invalid request: not a JSON-RPC message');
 }
 
 /** `/healthz`: counters only, GET only; it renders nothing. */
