@@ -16,7 +16,7 @@ import type { RequestId } from './lines.js';
  * Messages a client's transport may hold unsent (a client that stopped
  * reading) before the upstream is held: bounded buffers, whatever it writes.
  */
-export const MAX_UNSENT = 64;
+const MAX_UNSENT = 64;
 
 /** A response with its members in JSON-RPC's order (`jsonrpc`, `id`, then what it carries), as every peer writes them. */
 function enveloped(message: JSONRPCMessage): JSONRPCMessage {
