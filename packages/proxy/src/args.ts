@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CAP_VARIABLE, DEFAULT_MAX_TOKENS, readTokenCount } from './cap.js';
+import { errorMessage } from './error-message.js';
 import type { InstallOptions } from './install.js';
 
 /**
@@ -185,7 +186,7 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(
   try {
     return parseArgs({ args, options, strict: true, allowPositionals });
   } catch (thrown) {
-    const text = thrown instanceof Error ? thrown.message : String(thrown);
+    const text = errorMessage(thrown);
     return error(text.split('. To ')[0]!.replace(/\.$/, ''));
   }
 }

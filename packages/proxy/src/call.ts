@@ -42,6 +42,7 @@ import { type ResponseLimit, responseLimit, sizeOf, tokensOf, within } from './c
 import { isHarnessContextId, tokenKey } from './context.js';
 import type { Root } from './disk.js';
 import { diskReader } from './disk.js';
+import { errorMessage } from './error-message.js';
 import type { Place, Profile, Reading, ToolResult } from './profile.js';
 import { textsOf } from './profile.js';
 import type { CallFigures, Stats } from './stats.js';
@@ -316,13 +317,9 @@ async function prepared(
     const made = await prepare(call.tool, args as Record<string, unknown>, place);
     return 'refuse' in made ? made : { args: made.args };
   } catch (error) {
-    setup.log(`${call.tool}: ${messageOf(error)}; forwarded as it came`);
+    setup.log(`${call.tool}: ${errorMessage(error)}; forwarded as it came`);
     return { args };
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -468,7 +465,7 @@ async function answerFor(setup: CallSetup, call: ToolCall, up: Answered): Promis
     return await setup.store.exclusive(sessionId, () => numberedAnswer(asked, reading));
   } catch (error) {
     setup.log(
-      `${call.tool}: could not re-render (${messageOf(error)}); the upstream's answer was passed through`,
+      `${call.tool}: could not re-render (${errorMessage(error)}); the upstream's answer was passed through`,
     );
     return passThrough(0);
   }

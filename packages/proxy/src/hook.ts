@@ -25,6 +25,7 @@ import {
 import { formatResponseHeader } from 'span-ledger/adapter';
 import { harnessContextId, tokenKey } from './context.js';
 import { diskReader, type Root } from './disk.js';
+import { errorMessage } from './error-message.js';
 import type { ToolResult } from './profile.js';
 import type { ProxyStore } from './store.js';
 
@@ -393,7 +394,7 @@ export async function answerHook(
     }
   } catch (error) {
     setup.log(
-      `hook ${input.event || '(no event)'}: ${error instanceof Error ? error.message : String(error)}; the call goes as the model made it`,
+      `hook ${input.event || '(no event)'}: ${errorMessage(error)}; the call goes as the model made it`,
     );
     return NOTHING;
   }

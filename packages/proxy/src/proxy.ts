@@ -15,6 +15,7 @@ import { dedupEnabledFromEnv, mintContextToken } from 'span-ledger';
 import { DEFAULT_TIMEOUT_MS, type ProfileName } from './args.js';
 import { outputCap } from './cap.js';
 import { openRoots, type Root } from './disk.js';
+import { errorMessage } from './error-message.js';
 import { filesystemProfile } from './filesystem.js';
 import { createHookState } from './hook.js';
 import type { Profile, ToolInfo } from './profile.js';
@@ -172,7 +173,7 @@ async function openStore(
   try {
     return await redisStore(redis, PROXY_LIMITS, log);
   } catch (error) {
-    throw new ProxyStartError(error instanceof Error ? error.message : String(error));
+    throw new ProxyStartError(errorMessage(error));
   }
 }
 

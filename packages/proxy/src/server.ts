@@ -39,6 +39,7 @@ import {
   withoutProxyArguments,
 } from './call.js';
 import { isHarnessContextId } from './context.js';
+import { errorMessage } from './error-message.js';
 import { answerHook, HOOK_TOOL, type HookSetup } from './hook.js';
 import { httpCallOf } from './http/calls.js';
 import { AS_IS, Link } from './link.js';
@@ -361,7 +362,7 @@ async function answerRequest(
   };
   const route = ROUTES[request.method] ?? forwardAsItCame;
   const outcome = await route(core, asObject(request.params), call).catch((error: unknown) => {
-    core.setup.log(`${request.method}: ${error instanceof Error ? error.message : String(error)}`);
+    core.setup.log(`${request.method}: ${errorMessage(error)}`);
     throw { code: ErrorCode.InternalError, message: 'span-ledger-proxy: internal error' };
   });
   if (outcome === null)

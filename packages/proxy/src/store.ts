@@ -22,6 +22,7 @@ import { createSessionStore } from 'span-ledger';
 import { connectRedis, type RedisClientLike, redisBackend } from 'span-ledger/redis';
 import { createSharedSessionStore, type SharedStoreBackend } from 'span-ledger/shared';
 import { principalPart } from './context.js';
+import { errorMessage } from './error-message.js';
 
 /**
  * The one handle that takes a record back: a call that recorded its response
@@ -244,7 +245,7 @@ export async function redisStore(
     return sharedStore(backend, limits, close);
   } catch (error) {
     await close();
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     throw new Error(`cannot use the Redis of --redis: ${why}`.replace(/\s+/g, ' '));
   }
 }

@@ -21,6 +21,7 @@ import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ChildTransport, Dropped, NotAnObject } from './child.js';
+import { errorMessage } from './error-message.js';
 import { AS_IS, Link } from './link.js';
 
 /**
@@ -328,9 +329,7 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       },
       (error: unknown) => {
         starting = null;
-        options.log(
-          `${error instanceof Error ? error.message : String(error)}; calls fail until it starts`,
-        );
+        options.log(`${errorMessage(error)}; calls fail until it starts`);
         return false;
       },
     );

@@ -27,6 +27,7 @@ import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { contextIdFromMeta, readContextToken } from 'span-ledger';
+import { errorMessage } from '../error-message.js';
 import { authInfoFor, CallTable, type Exchange } from './calls.js';
 import type { CancelRelay } from './cancellations.js';
 import { isAllowedHost, isAllowedOrigin, principalOf, type TokenSet } from './rules.js';
@@ -653,7 +654,7 @@ function socketServer(front: Front): Server {
     },
     (req, res) => {
       serve(front, req, res).catch((error) => {
-        front.log(`http: ${error instanceof Error ? error.message : String(error)}`);
+        front.log(`http: ${errorMessage(error)}`);
         reply(res, 500, 'Internal error');
       });
     },

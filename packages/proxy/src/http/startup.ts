@@ -6,6 +6,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { errorMessage } from '../error-message.js';
 import { type TokenSet, tokenSet } from './rules.js';
 
 /**
@@ -141,6 +142,6 @@ const LISTEN_FAILURES: Readonly<Record<string, string>> = {
 /** The one line for a `listen` failure. */
 export function listenFailure(error: unknown, host: string, port: number): FrontStartError {
   const why = LISTEN_FAILURES[(error as { code?: string }).code ?? ''];
-  const said = why ?? (error instanceof Error ? error.message : String(error));
+  const said = why ?? errorMessage(error);
   return new FrontStartError(`cannot listen on ${hostInUrl(host)}:${port}: ${said}`);
 }
