@@ -4,6 +4,7 @@
  * nothing recorded (the next call re-sends), reading to an empty view (the
  * call renders in full); once the backend answers again, so does the store.
  */
+import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { Emission } from '../src/index.js';
 import {
@@ -142,6 +143,33 @@ describe('createSharedSessionStore: a failing backend never fails a call', () =>
     );
     expect(await store.record(emission, 'conn-1')).toBeNull();
     expect(gets).toBe(1);
+  });
+
+  it('takes an answer that arrived while the process was busy past the deadline', async () => {
+    const inner = createMemoryBackend();
+    await createSharedSessionStore(inner).record(emission, 'conn-1');
+    // The answer is on its way (a message, as a socket's reply would be) when
+    // the thread is held past the deadline: both are due when the loop turns.
+    const { port1, port2 } = new MessageChannel();
+    const store = createSharedSessionStore(
+      {
+        get(key) {
+          const answer = new Promise<string | null>((resolve) => port2.once('message', resolve));
+          void inner.get(key).then((value) => port1.postMessage(value));
+          const until = Date.now() + 300;
+          while (Date.now() < until);
+          return answer;
+        },
+        compareAndSet: () => Promise.resolve(false),
+      },
+      { timeoutMs: 200 },
+    );
+    try {
+      const view = await store.view('conn-1');
+      expect(view.projects.map((p) => p.calls.length)).toEqual([1]);
+    } finally {
+      port1.close();
+    }
   });
 
   it('tells every write waiting behind a hung one that nothing was recorded', async () => {
