@@ -125,8 +125,6 @@ export interface ToolCall {
   readonly forward: (args: unknown) => Promise<Answer>;
 }
 
-export type { Receipt } from './store.js';
-
 /**
  * What the relay sends back: a result or a JSON-RPC error, and the receipt of
  * its record (`null`: nothing was recorded), to undo when the answer did not
