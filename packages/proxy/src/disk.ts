@@ -103,18 +103,6 @@ function fileCache(): FileCache {
 }
 
 /**
- * A file's {@link FileSource} named `name`, with its fingerprint now.
- *
- * @example
- * ```ts
- * diskFile('src/a.ts', 'export const a = 1;\n').lineCount; // 1
- * ```
- */
-export function diskFile(name: string, content: string): FileSource {
-  return fileSource(name, content, fingerprint(content));
-}
-
-/**
  * Resolves `dir` for {@link readUnderRoot}; `null` when it is not a directory
  * that exists.
  *
@@ -236,7 +224,8 @@ export async function readUnderRoot(root: Root, raw: unknown): Promise<FileSourc
     const bytes = readFileSync(fd);
     if (bytes.length > MAX_FILE_BYTES || bytes.includes(0) || !isUtf8(bytes)) return null;
     // Valid UTF-8 decodes exactly, a byte-order mark kept: what a strict TextDecoder gives, without its first-use cost.
-    const file = diskFile(name, bytes.toString('utf8'));
+    const content = bytes.toString('utf8');
+    const file = fileSource(name, content, fingerprint(content));
     if (readAt - Number(stat.ctimeMs) >= SETTLED_MS) {
       root.kept.keep(abs, { identity, file, bytes: bytes.length });
     } else {
