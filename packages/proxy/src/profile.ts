@@ -84,12 +84,14 @@ export interface Profile {
  */
 export function textsOf(result: ToolResult): string[] {
   const texts: string[] = [];
-  for (const block of result.content) {
-    const b = block as { type?: unknown; text?: unknown } | null;
-    if (b !== null && typeof b === 'object' && b.type === 'text' && typeof b.text === 'string')
-      texts.push(b.text);
-  }
+  for (const block of result.content) if (isTextBlock(block)) texts.push(block.text);
   return texts;
+}
+
+/** Whether a content block is a `text` block with its text. */
+function isTextBlock(block: unknown): block is { readonly type: 'text'; readonly text: string } {
+  const b = block as { type?: unknown; text?: unknown } | null;
+  return b !== null && typeof b === 'object' && b.type === 'text' && typeof b.text === 'string';
 }
 
 /**
@@ -107,13 +109,9 @@ export function textsOf(result: ToolResult): string[] {
 export function withTexts(result: ToolResult, texts: readonly string[]): ToolResult {
   const old = textsOf(result);
   let i = 0;
-  const content = result.content.map((block) => {
-    const b = block as { type?: unknown; text?: unknown } | null;
-    if (b !== null && typeof b === 'object' && b.type === 'text' && typeof b.text === 'string') {
-      return { ...b, text: texts[i++] };
-    }
-    return block;
-  });
+  const content = result.content.map((block) =>
+    isTextBlock(block) ? { ...block, text: texts[i++] } : block,
+  );
   const next: ToolResult = { ...result, content };
   const structured = result.structuredContent;
   if (
