@@ -159,9 +159,14 @@ function hasOwn(value: unknown, key: string): boolean {
   return value !== null && typeof value === 'object' && Object.hasOwn(value, key);
 }
 
+/** Whether `value` (a call's arguments, a tool's schema properties) has an own `context` or `refresh`. */
+export function hasProxyArguments(value: unknown): boolean {
+  return hasOwn(value, 'context') || hasOwn(value, 'refresh');
+}
+
 /** The arguments without the proxy's own two (`context`, `refresh`). */
 export function withoutProxyArguments(args: unknown): unknown {
-  if (!hasOwn(args, 'context') && !hasOwn(args, 'refresh')) return args;
+  if (!hasProxyArguments(args)) return args;
   const { context: _context, refresh: _refresh, ...rest } = args as Record<string, unknown>;
   return rest;
 }

@@ -13,6 +13,7 @@
  */
 import { dedupEnabledFromEnv, mintContextToken } from 'span-ledger';
 import { DEFAULT_TIMEOUT_MS, type ProfileName } from './args.js';
+import { hasProxyArguments } from './call.js';
 import { outputCap } from './cap.js';
 import { openRoots, type Root } from './disk.js';
 import { errorMessage } from './error-message.js';
@@ -154,16 +155,6 @@ async function listTools(request: (cursor: unknown) => Promise<Answer>): Promise
   return tools;
 }
 
-/** Whether a tool already has an argument the proxy would add (it is then not re-rendered). */
-function takesProxyArguments(tool: ToolInfo): boolean {
-  const properties = tool.inputSchema?.properties;
-  return (
-    properties !== null &&
-    typeof properties === 'object' &&
-    (Object.hasOwn(properties, 'context') || Object.hasOwn(properties, 'refresh'))
-  );
-}
-
 /** The store: Redis when `redis` names one, else this process's. */
 async function openStore(
   redis: string | null | undefined,
@@ -245,7 +236,7 @@ function toolChooser(
   return (tool) => {
     const wanted = names !== null ? names.has(tool.name) : profile.tools([tool]).length > 0;
     if (!wanted) return false;
-    if (!takesProxyArguments(tool)) return true;
+    if (!hasProxyArguments(tool.inputSchema?.properties)) return true;
     if (!warned.has(tool.name)) {
       warned.add(tool.name);
       log(
