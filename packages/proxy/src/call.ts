@@ -172,11 +172,7 @@ export function withoutProxyArguments(args: unknown): unknown {
 }
 
 function isToolResult(value: unknown): value is ToolResult {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    Array.isArray((value as { content?: unknown }).content)
-  );
+  return Array.isArray((value as { content?: unknown } | null | undefined)?.content);
 }
 
 /**
