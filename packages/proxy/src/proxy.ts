@@ -168,10 +168,9 @@ async function openStore(
   }
 }
 
-/** The roots named, opened; `null` when none is named. */
-async function namedRoot(root: ProxyOptions['root']): Promise<Root | null> {
-  if (root === undefined || root === null) return null;
-  const opened = await openRoots(typeof root === 'string' ? [root] : root);
+/** `dirs` opened as one root; a {@link ProxyStartError} names the first that is not a directory. */
+async function openedRoot(dirs: string | readonly string[]): Promise<Root> {
+  const opened = await openRoots(typeof dirs === 'string' ? [dirs] : dirs);
   if ('problem' in opened) throw new ProxyStartError(opened.problem);
   return opened.root;
 }
@@ -220,9 +219,7 @@ async function upstreamRoot(
   ask: (name: string) => Promise<Answer>,
 ): Promise<{ root: Root; from: string }> {
   const found = await defaultRoot(profile.name, options.args, cwd, ask);
-  const opened = await openRoots(found.dirs);
-  if ('problem' in opened) throw new ProxyStartError(opened.problem);
-  return { root: opened.root, from: found.from };
+  return { root: await openedRoot(found.dirs), from: found.from };
 }
 
 /** Which listed tools are re-rendered: the ones named, else the profile's; never one that already takes the proxy's arguments. */
@@ -293,7 +290,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const log =
     options.log ?? ((line: string) => process.stderr.write(`span-ledger-proxy: ${line}\n`));
   const cwd = options.cwd ?? process.cwd();
-  const named = await namedRoot(options.root);
+  const named = options.root == null ? null : await openedRoot(options.root);
   const store = await openStore(options.redis, log);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const cap = outputCap(options.env ?? process.env, options.maxTokens ?? null);
