@@ -176,14 +176,15 @@ async function openedRoot(dirs: string | readonly string[]): Promise<Root> {
 }
 
 /** The upstream, whose notifications go to every client and whose requests to the latest one. */
-function connectUpstream(
+async function connectUpstream(
   options: ProxyOptions,
   cwd: string,
   log: (line: string) => void,
   relays: ReadonlySet<Relay>,
 ): Promise<Upstream> {
+  // Null until it has started: a notification during the handshake is relayed, never held.
   let upstream: Upstream | null = null;
-  const started = startUpstream({
+  upstream = await startUpstream({
     command: options.command,
     args: options.args,
     cwd,
@@ -205,10 +206,7 @@ function connectUpstream(
       return { error: { code: -32601, message: 'no client is connected to span-ledger-proxy' } };
     },
   });
-  return started.then((running) => {
-    upstream = running;
-    return running;
-  });
+  return upstream;
 }
 
 /** The root the upstream serves when none was named, opened. */
