@@ -152,16 +152,23 @@ export async function openRoots(
  * Whether `raw` names a path under none of the root's directories (lexically):
  * its sections can never be proved, whatever is on disk.
  */
-function outsideRoot(root: Root, raw: unknown): boolean {
-  if (typeof raw !== 'string' || raw === '' || raw.includes('\0')) return false;
-  const abs = absolutePath(root, raw);
-  return root.dirs.every((dir) => inside(dir.path, abs) === null && inside(dir.real, abs) === null);
+function outsideRoot(root: Root, raw: string): boolean {
+  return raw !== '' && !raw.includes('\0') && under(root, absolutePath(root, raw)) === null;
 }
 
 function inside(dir: string, path: string): string | null {
   const rel = relative(dir, path);
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
   return rel;
+}
+
+/** The first of the root's directories `abs` lies under (as given or resolved), with `abs` relative to it. */
+function under(root: Root, abs: string): { readonly dir: RootDir; readonly rel: string } | null {
+  for (const dir of root.dirs) {
+    const rel = inside(dir.path, abs) ?? inside(dir.real, abs);
+    if (rel !== null) return { dir, rel };
+  }
+  return null;
 }
 
 /**
@@ -197,16 +204,9 @@ export function absolutePath(root: Root, raw: string): string {
 export async function readUnderRoot(root: Root, raw: unknown): Promise<FileSource | null> {
   if (typeof raw !== 'string' || raw === '' || raw.length > 4096 || raw.includes('\0')) return null;
   const abs = absolutePath(root, raw);
-  let dir: RootDir | undefined;
-  let rel: string | null = null;
-  for (const candidate of root.dirs) {
-    rel = inside(candidate.path, abs) ?? inside(candidate.real, abs);
-    if (rel !== null) {
-      dir = candidate;
-      break;
-    }
-  }
-  if (dir === undefined || rel === null) return null;
+  const found = under(root, abs);
+  if (found === null) return null;
+  const { dir, rel } = found;
   let fd: number | undefined;
   try {
     fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
