@@ -70,7 +70,7 @@ export function outputCap(
  * in its `_meta` as `anthropic/maxResultSizeChars`, which the proxy leaves
  * to the upstream). About 13,700 tokens of code: below the default token cap.
  */
-export const MAX_RESULT_CHARS = 50_000;
+const MAX_RESULT_CHARS = 50_000;
 
 /**
  * How big a response may be: `tokens` as `estimateTokens` counts them, and
