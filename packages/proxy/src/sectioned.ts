@@ -44,7 +44,7 @@ const FILE_VIEW = /^\*\*([^*`\n]+)\*\* — \d+ lines?, /;
  * codegraphHeading('**src/money.ts** — 52 lines, 11 symbols · …'); // { path: 'src/money.ts', bare: true }
  * ```
  */
-export const codegraphHeading: HeadingRule = (line) => {
+const codegraphHeading: HeadingRule = (line) => {
   const explore = exploreHeading(line);
   if (explore !== null) return explore;
   const location = LOCATION.exec(line);
@@ -68,7 +68,7 @@ const BOLD = /^\*\*([^*\s]+)\*\*(?:[ :—-].*)?$/;
  * genericHeading('## Results');   // null
  * ```
  */
-export const genericHeading: HeadingRule = (line): Heading | null => {
+const genericHeading: HeadingRule = (line): Heading | null => {
   const explore = exploreHeading(line);
   if (explore !== null) return explore;
   const named = ATX.exec(line) ?? BOLD.exec(line);
