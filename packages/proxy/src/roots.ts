@@ -61,7 +61,7 @@ function indexedAbove(dir: string): string | null {
  * allowedDirectories('no access');                                     // []
  * ```
  */
-export function allowedDirectories(text: string): string[] {
+function allowedDirectories(text: string): string[] {
   const [first, ...rest] = text.split('\n');
   if (first === undefined || !/^allowed directories:?$/i.test(first.trim())) return [];
   return rest.map((line) => line.trim()).filter((line) => line !== '' && isAbsolute(line));
