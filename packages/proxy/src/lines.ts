@@ -81,16 +81,15 @@ export function splitLines(
     }
     const rest = chunk.subarray(start);
     if (rest.length === 0) return;
-    if (dropping) {
-      tail = (tail + rest.toString('utf8')).slice(-80);
-      return;
-    }
-    size += rest.length;
-    if (size + 1 > MAX_MESSAGE_BYTES) {
+    if (!dropping) {
+      size += rest.length;
+      if (size + 1 <= MAX_MESSAGE_BYTES) {
+        chunks.push(Buffer.from(rest));
+        return;
+      }
       drop(rest);
-      tail = rest.toString('utf8').slice(-80);
-      return;
     }
-    chunks.push(Buffer.from(rest));
+    // Only a dropped line has a tail: this one's last bytes so far, where a response's id is.
+    tail = (tail + rest.toString('utf8')).slice(-80);
   };
 }
