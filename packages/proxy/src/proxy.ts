@@ -127,14 +127,10 @@ export function mintSharedToken(): string {
   return mintContextToken({ shared: true });
 }
 
-/** The profile the upstream's tools call for. */
+/** The profile the upstream's tools call for: Codegraph's, then the filesystem server's, by the tools each re-renders. */
 function detect(tools: readonly ToolInfo[]): Profile {
-  const names = new Set(tools.map((tool) => tool.name));
-  if (names.has('codegraph_explore') || names.has('codegraph_node')) return codegraphProfile;
-  if (names.has('read_text_file') || names.has('read_multiple_files') || names.has('read_file')) {
-    return filesystemProfile;
-  }
-  return genericProfile;
+  const listing = [codegraphProfile, filesystemProfile].find((p) => p.tools(tools).length > 0);
+  return listing ?? genericProfile;
 }
 
 /** Every tool the upstream lists (all pages); `[]` when it lists none or fails to. */
