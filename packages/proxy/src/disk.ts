@@ -77,7 +77,6 @@ export interface FileCache {
   forget(abs: string): void;
 }
 
-/** An empty {@link FileCache}. */
 function fileCache(): FileCache {
   const files = new Map<string, Cached>();
   let bytes = 0;

@@ -35,7 +35,6 @@ import {
 import { packageVersion } from './version.js';
 import { warmUp } from './warm.js';
 
-/** The profiles by name. */
 const PROFILES: Readonly<Record<ProfileName, Profile>> = {
   codegraph: codegraphProfile,
   filesystem: filesystemProfile,
