@@ -131,12 +131,8 @@ export async function openRoots(
 ): Promise<{ readonly root: Root } | { readonly problem: string }> {
   const opened: RootDir[] = [];
   for (const dir of dirs) {
-    let real: string;
-    try {
-      real = await realpath(dir);
-    } catch {
-      return { problem: `the root ${dir} is not a directory that exists` };
-    }
+    const real = await realpath(dir).catch(() => null);
+    if (real === null) return { problem: `the root ${dir} is not a directory that exists` };
     if (!(await stat(real)).isDirectory()) {
       return { problem: `the root ${dir} is a file; a root is the directory files are read under` };
     }
