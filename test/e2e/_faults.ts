@@ -13,7 +13,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   closeSync,
-  existsSync,
   ftruncateSync,
   mkdtempSync,
   openSync,
@@ -25,26 +24,16 @@ import {
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createClient } from 'redis';
+import { REPO } from '../_repo.js';
 import { startRedis, type TestRedis } from './_redis.js';
 
-/** The repository root: above this file, wherever it was bundled to (the benchmark bundles it into .bench/). */
-function findRepo(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'examples/mcp-explore/server.mjs'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('the fault probes run inside the span-ledger repository');
-    dir = up;
-  }
-  return dir;
-}
+export { REPO };
 
-export const REPO = findRepo();
 /**
  * The checkout whose daemon the probes start: this one, or (to measure the
  * "before" column) a checkout of older code with its dist/ built, named by

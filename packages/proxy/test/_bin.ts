@@ -5,13 +5,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO } from '../../../test/_repo.js';
 
+export { REPO };
 /** The proxy package's directory. */
-export const PACKAGE = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The repository root. */
-export const REPO = resolve(PACKAGE, '../..');
+export const PACKAGE = join(REPO, 'packages/proxy');
 /** The bin `npx span-ledger-proxy` runs. */
 export const BIN = join(PACKAGE, 'bin/span-ledger-proxy.js');
 
