@@ -282,7 +282,8 @@ describe('a session with the hooks, through the proxy', () => {
     return { input, ...(await call('read_text_file', input)) };
   };
 
-  it('keys each agent, drops the token sentence, and tells a compaction exactly', async () => {
+  /** A proxy over the filesystem server on a root of two 30-line files, a.ts and b.ts: the scratch folder. */
+  const startOnTwoFiles = async () => {
     const dir = scratch();
     const root = join(dir, 'root');
     mkdirSync(root);
@@ -295,6 +296,11 @@ describe('a session with the hooks, through the proxy', () => {
       args: ['--root', root],
       env: testEnv(),
     });
+    return dir;
+  };
+
+  it('keys each agent, drops the token sentence, and tells a compaction exactly', async () => {
+    const dir = await startOnTwoFiles();
 
     const first = await read('a.ts');
     expect(first.text).toMatch(/^Response #1\/\w+\n/);
@@ -353,18 +359,7 @@ describe('a session with the hooks, through the proxy', () => {
   });
 
   it('gives the cited lines back at SessionStart when the compact boundary is on disk already', async () => {
-    const dir = scratch();
-    const root = join(dir, 'root');
-    mkdirSync(root);
-    const body = (name: string) =>
-      Array.from({ length: 30 }, (_, i) => `export const ${name}${i + 1} = ${i + 1};`).join('\n');
-    writeFileSync(join(root, 'a.ts'), `${body('a')}\n`);
-    writeFileSync(join(root, 'b.ts'), `${body('b')}\n`);
-    proxy = await startProxy([process.execPath, FILESYSTEM, root], {
-      cwd: root,
-      args: ['--root', root],
-      env: testEnv(),
-    });
+    const dir = await startOnTwoFiles();
     const first = await read('a.ts');
     const second = await read('b.ts');
     const third = await read('a.ts');
