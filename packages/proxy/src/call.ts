@@ -43,6 +43,7 @@ import { isHarnessContextId, tokenKey } from './context.js';
 import type { Root } from './disk.js';
 import { diskReader } from './disk.js';
 import { errorMessage } from './error-message.js';
+import { isObject } from './json.js';
 import type { Place, Profile, Reading, ToolResult } from './profile.js';
 import { textsOf } from './profile.js';
 import type { CallFigures, Stats } from './stats.js';
@@ -309,11 +310,9 @@ async function prepared(
 ): Promise<{ args: unknown } | { refuse: string }> {
   const args = withoutProxyArguments(call.args);
   const { prepare } = setup.profile;
-  if (prepare === undefined || args === null || typeof args !== 'object' || Array.isArray(args)) {
-    return { args };
-  }
+  if (prepare === undefined || !isObject(args)) return { args };
   try {
-    const made = await prepare(call.tool, args as Record<string, unknown>, place);
+    const made = await prepare(call.tool, args, place);
     return 'refuse' in made ? made : { args: made.args };
   } catch (error) {
     setup.log(`${call.tool}: ${errorMessage(error)}; forwarded as it came`);

@@ -14,6 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isObject } from './json.js';
 import { MESSAGE_LIMIT, type RequestId, splitLines } from './lines.js';
 
 /** How long a stopped child has to exit after SIGTERM before SIGKILL. */
@@ -66,8 +67,8 @@ function shaped(message: Record<string, unknown>): JSONRPCMessage {
   if (error !== undefined && error !== null) {
     return { jsonrpc: '2.0', id: id as RequestId, error: errorObject(error) };
   }
-  if (result !== null && typeof result === 'object' && !Array.isArray(result)) {
-    return { jsonrpc: '2.0', id: id as RequestId, result: result as Record<string, unknown> };
+  if (isObject(result)) {
+    return { jsonrpc: '2.0', id: id as RequestId, result };
   }
   const said = 'the upstream answered with a result that is not an object';
   const failure = { code: ErrorCode.InternalError, message: said, data: new NotAnObject(result) };
@@ -138,11 +139,11 @@ export class ChildTransport implements Transport {
         try {
           parsed = JSON.parse(text);
         } catch {}
-        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        if (!isObject(parsed)) {
           log('the upstream wrote a line that is not a JSON-RPC message; ignored');
           return;
         }
-        this.onmessage?.(shaped(parsed as Record<string, unknown>));
+        this.onmessage?.(shaped(parsed));
       },
       (id) => {
         log(

@@ -26,6 +26,7 @@ import { formatResponseHeader } from 'span-ledger/adapter';
 import { harnessContextId, tokenKey } from './context.js';
 import { diskReader, type Root } from './disk.js';
 import { errorMessage } from './error-message.js';
+import { isObject } from './json.js';
 import type { ToolResult } from './profile.js';
 import type { ProxyStore } from './store.js';
 
@@ -424,8 +425,7 @@ async function preToolUse(
     setup.log(`hook PreToolUse: the tool input is not JSON; the call goes as the model made it`);
     return NOTHING;
   }
-  if (toolInput === null || typeof toolInput !== 'object' || Array.isArray(toolInput))
-    return NOTHING;
+  if (!isObject(toolInput)) return NOTHING;
   const id = harnessContextId(input.sessionId, input.agentId);
   if (input.agentId !== null) {
     const agents = setup.state.agents.get(input.sessionId) ?? new Set<string>();

@@ -24,6 +24,7 @@ import {
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { HOOK_TOOL, toolPrefixOf } from './hook.js';
+import { isObject } from './json.js';
 
 /** What `install`/`uninstall` were asked, as `parseInstallLine` reads it. */
 export interface InstallOptions {
@@ -97,9 +98,6 @@ export function claudeHookEntries(server: string): Record<(typeof EVENTS)[number
     SessionStart: [{ matcher: 'compact|clear|resume|fork', hooks: [hook()] }],
   };
 }
-
-const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Whether a hook entry is ours (for `server`, or for any server when `null`). */
 const isOurs = (hook: unknown, server: string | null) =>

@@ -8,6 +8,7 @@ import type { CallPlan, PlanCallFile } from 'span-ledger';
 import type { EmissionRecorder, FileSource } from 'span-ledger/adapter';
 import type { ProfileName } from './args.js';
 import type { Root } from './disk.js';
+import { isObject } from './json.js';
 
 /**
  * A tool as the upstream lists it (the fields the proxy reads).
@@ -114,13 +115,8 @@ export function withTexts(result: ToolResult, texts: readonly string[]): ToolRes
   );
   const next: ToolResult = { ...result, content };
   const structured = result.structuredContent;
-  if (
-    old.length === 1 &&
-    structured !== null &&
-    typeof structured === 'object' &&
-    !Array.isArray(structured)
-  ) {
-    const fields = Object.entries(structured as Record<string, unknown>);
+  if (old.length === 1 && isObject(structured)) {
+    const fields = Object.entries(structured);
     if (fields.some(([, value]) => value === old[0])) {
       next.structuredContent = Object.fromEntries(
         fields.map(([key, value]) => [key, value === old[0] ? texts[0] : value]),

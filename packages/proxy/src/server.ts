@@ -42,6 +42,7 @@ import { isHarnessContextId } from './context.js';
 import { errorMessage } from './error-message.js';
 import { answerHook, HOOK_TOOL, type HookSetup } from './hook.js';
 import { httpCallOf } from './http/calls.js';
+import { isObject } from './json.js';
 import { AS_IS, Link } from './link.js';
 import { Outbox } from './outbox.js';
 import type { ToolInfo } from './profile.js';
@@ -195,9 +196,7 @@ interface Call {
 type Route = (core: RelayCore, params: Record<string, unknown>, call: Call) => Promise<Outcome>;
 
 function asObject(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return isObject(value) ? value : {};
 }
 
 /** `result` as an {@link Outcome} that records nothing. */

@@ -28,6 +28,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { contextIdFromMeta, readContextToken } from 'span-ledger';
 import { errorMessage } from '../error-message.js';
+import { isObject } from '../json.js';
 import { authInfoFor, CallTable, type Exchange } from './calls.js';
 import type { CancelRelay } from './cancellations.js';
 import { isAllowedHost, isAllowedOrigin, principalOf, type TokenSet } from './rules.js';
@@ -321,16 +322,12 @@ function callKey(scope: string, id: unknown): string {
   return `${scope}\0${JSON.stringify(id)}`;
 }
 
-function isRecord(x: unknown): x is Message {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
 /** The context a stateless call names: its `_meta` conversation id, else its context token. */
 function contextLane(message: Message): string {
-  const params = isRecord(message.params) ? message.params : {};
+  const params = isObject(message.params) ? message.params : {};
   const meta = contextIdFromMeta(params._meta);
   if (meta !== null) return `meta:${meta}`;
-  const token = isRecord(params.arguments) ? readContextToken(params.arguments) : null;
+  const token = isObject(params.arguments) ? readContextToken(params.arguments) : null;
   return token === null ? 'none' : `token:${token}`;
 }
 
@@ -474,7 +471,7 @@ function track(
  * that id (here or through the relay) without stopping them.
  */
 function cancelled(front: Front, message: Message, scope: string, relayed: boolean): void {
-  const params = isRecord(message.params) ? message.params : {};
+  const params = isObject(message.params) ? message.params : {};
   const id = params.requestId;
   if (typeof id !== 'string' && typeof id !== 'number') return;
   const key = callKey(scope, id);
@@ -605,7 +602,7 @@ async function messageOf(
   if (Array.isArray(body)) {
     return refused(400, 'JSON-RPC batches are not supported: send one message per request');
   }
-  return isRecord(body) ? body : refused(400, 'Invalid request: not a JSON-RPC message');
+  return isObject(body) ? body : refused(400, 'Invalid request: not a JSON-RPC message');
 }
 
 /** `/healthz`: counters only, GET only; it renders nothing. */
