@@ -299,6 +299,14 @@ describe('a session with the hooks, through the proxy', () => {
     return dir;
   };
 
+  /** The session's transcript in `dir` as Claude Code writes it: one read exchange per text, then `more` lines. */
+  const writeTranscript = (dir: string, texts: readonly string[], ...more: string[]) => {
+    const transcript = join(dir, 'session.jsonl');
+    const exchanges = texts.flatMap((text, i) => exchange(i + 1, 'mcp__fs__read_text_file', text));
+    writeFileSync(transcript, `${[...exchanges, ...more].join('\n')}\n`);
+    return transcript;
+  };
+
   it('keys each agent, drops the token sentence, and tells a compaction exactly', async () => {
     const dir = await startOnTwoFiles();
 
@@ -320,15 +328,7 @@ describe('a session with the hooks, through the proxy', () => {
     expect(echoed.text).toContain('send "context": "modeltoken1"');
 
     // The compaction keeps the last exchange (#3): #1 and #2 are dropped.
-    const transcript = join(dir, 'session.jsonl');
-    writeFileSync(
-      transcript,
-      `${[
-        ...exchange(1, 'mcp__fs__read_text_file', first.text),
-        ...exchange(2, 'mcp__fs__read_text_file', second.text),
-        ...exchange(3, 'mcp__fs__read_text_file', third.text),
-      ].join('\n')}\n`,
-    );
+    const transcript = writeTranscript(dir, [first.text, second.text, third.text]);
     const event = { session_id: SESSION, agent_id: '', transcript_path: transcript, server: 'fs' };
     expect(await hook({ ...event, event: 'PreCompact' })).toBeNull();
     const started = await hook({ ...event, event: 'SessionStart', source: 'compact' });
@@ -364,15 +364,10 @@ describe('a session with the hooks, through the proxy', () => {
     const second = await read('b.ts');
     const third = await read('a.ts');
     // The boundary keeps the last exchange (#3), and is written before SessionStart runs.
-    const transcript = join(dir, 'session.jsonl');
-    writeFileSync(
-      transcript,
-      `${[
-        ...exchange(1, 'mcp__fs__read_text_file', first.text),
-        ...exchange(2, 'mcp__fs__read_text_file', second.text),
-        ...exchange(3, 'mcp__fs__read_text_file', third.text),
-        boundary(['u3', 'u3-call']),
-      ].join('\n')}\n`,
+    const transcript = writeTranscript(
+      dir,
+      [first.text, second.text, third.text],
+      boundary(['u3', 'u3-call']),
     );
     const event = { session_id: SESSION, agent_id: '', transcript_path: transcript, server: 'fs' };
     const started = await hook({ ...event, event: 'SessionStart', source: 'compact' });
