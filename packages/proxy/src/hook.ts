@@ -115,7 +115,7 @@ const MAX_TOOL_INPUT = 1024 * 1024;
  * ```
  */
 export function readHookInput(args: unknown): HookInput {
-  const record = args !== null && typeof args === 'object' ? (args as Record<string, unknown>) : {};
+  const record = isObject(args) ? args : {};
   const field = (key: string, max = MAX_FIELD) => {
     const value = Object.hasOwn(record, key) ? record[key] : undefined;
     return typeof value === 'string' && value.length <= max ? value : '';
@@ -217,7 +217,7 @@ export async function readTranscript(
     if (entry?.type !== 'system' || entry.subtype !== 'compact_boundary') continue;
     boundary = i;
     const found = entry.compactMetadata;
-    meta = found !== null && typeof found === 'object' ? (found as Record<string, unknown>) : {};
+    meta = isObject(found) ? found : {};
     // A boundary older than the compaction asked about is an earlier compaction's.
     const at = Date.parse(String(entry.timestamp));
     if (since > 0 && !(at >= since)) boundary = Number.MAX_SAFE_INTEGER;
@@ -283,7 +283,7 @@ function responsesIn(
 function parseLine(line: string): Record<string, unknown> | null {
   try {
     const value = JSON.parse(line) as unknown;
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+    return isObject(value) ? value : null;
   } catch {
     return null;
   }
@@ -294,8 +294,8 @@ function segmentOf(
   segment: unknown,
   byUuid: Map<string, Record<string, unknown>>,
 ): Record<string, unknown>[] {
-  if (segment === null || typeof segment !== 'object') return [];
-  const { headUuid, tailUuid } = segment as { headUuid?: unknown; tailUuid?: unknown };
+  if (!isObject(segment)) return [];
+  const { headUuid, tailUuid } = segment;
   const out: Record<string, unknown>[] = [];
   let at = typeof tailUuid === 'string' ? tailUuid : undefined;
   for (let steps = 0; at !== undefined && steps < 100_000; steps++) {

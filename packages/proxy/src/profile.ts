@@ -91,8 +91,7 @@ export function textsOf(result: ToolResult): string[] {
 
 /** Whether a content block is a `text` block with its text. */
 function isTextBlock(block: unknown): block is { readonly type: 'text'; readonly text: string } {
-  const b = block as { type?: unknown; text?: unknown } | null;
-  return b !== null && typeof b === 'object' && b.type === 'text' && typeof b.text === 'string';
+  return isObject(block) && block.type === 'text' && typeof block.text === 'string';
 }
 
 /**
