@@ -146,8 +146,12 @@ export function localStore(limits: Partial<LedgerLimits>): ProxyStore {
   const stores = new Map<string, SessionStore>();
   const of = (sessionId: string | undefined): SessionStore => {
     const part = principalPart(sessionId);
-    if (!stores.has(part)) stores.set(part, createSessionStore(limits));
-    return stores.get(part)!;
+    let store = stores.get(part);
+    if (store === undefined) {
+      store = createSessionStore(limits);
+      stores.set(part, store);
+    }
+    return store;
   };
   return withReceipts(
     {

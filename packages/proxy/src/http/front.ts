@@ -280,8 +280,12 @@ class Connections {
    * `_meta` ids and request numbers are the client's to choose.
    */
   of(socket: Socket): string {
-    if (!this.ids.has(socket)) this.ids.set(socket, `local/${++this.count}`);
-    return this.ids.get(socket)!;
+    let id = this.ids.get(socket);
+    if (id === undefined) {
+      id = `local/${++this.count}`;
+      this.ids.set(socket, id);
+    }
+    return id;
   }
 
   /**
