@@ -41,16 +41,16 @@ export interface ChildCommand {
   readonly log: (line: string) => void;
 }
 
-/** An upstream's JSON-RPC error in the protocol's shape; one that is not an object is quoted. */
+/** An upstream's JSON-RPC error in the protocol's shape; one that is not an object (an array too) is quoted. */
 function errorObject(error: unknown): { code: number; message: string; data?: unknown } {
-  if (error === null || typeof error !== 'object') {
+  if (!isObject(error)) {
     const said = typeof error === 'string' ? error : JSON.stringify(error);
     return {
       code: ErrorCode.InternalError,
       message: `the upstream answered with an error: ${said.slice(0, 200)}`,
     };
   }
-  const { code, message, data } = error as Record<string, unknown>;
+  const { code, message, data } = error;
   return {
     code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError,
     message: typeof message === 'string' ? message : 'upstream error',

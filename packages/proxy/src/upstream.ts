@@ -22,6 +22,7 @@ import { resolve as resolvePath } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ChildTransport, Dropped, NotAnObject } from './child.js';
 import { errorMessage } from './error-message.js';
+import { isObject } from './json.js';
 import { AS_IS, Link } from './link.js';
 
 /**
@@ -269,9 +270,9 @@ async function startChild(
     stopping: () => false,
   });
   const result = 'result' in answer ? answer.result : null;
-  if (result !== null && typeof result === 'object') {
+  if (isObject(result)) {
     await link.notification({ method: 'notifications/initialized' }).catch(() => {});
-    return { ...started, initialized: result as Record<string, unknown> };
+    return { ...started, initialized: result };
   }
   await link.close();
   throw new ProxyStartError(refusal(shown, answer, timeoutMs, transport.ended));

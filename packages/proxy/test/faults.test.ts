@@ -150,15 +150,20 @@ describe('an upstream that fails a call', () => {
     expect((await show(proxy, { files: [CART], context: 'ctx-items' })).read.number).toBe(1);
   });
 
-  it('answers error: "boom": a JSON-RPC error that says so, and the proxy serves on', async () => {
-    const proxy = await start();
-    const failed = proxy.client.callTool({
-      name: 'show',
-      arguments: { files: [CART], mode: 'string-error', context: 'ctx-boom' },
+  for (const [mode, error, said] of [
+    ['string-error', '"boom"', 'boom'],
+    ['array-error', '["boom", 1]', '["boom",1]'],
+  ] as const) {
+    it(`answers error: ${error}: a JSON-RPC error that quotes it, and the proxy serves on`, async () => {
+      const proxy = await start();
+      const failed = proxy.client.callTool({
+        name: 'show',
+        arguments: { files: [CART], mode, context: 'ctx-boom' },
+      });
+      await expect(failed).rejects.toThrow(`the upstream answered with an error: ${said}`);
+      expect((await show(proxy, { files: [CART], context: 'ctx-boom' })).read.number).toBe(1);
     });
-    await expect(failed).rejects.toThrow('the upstream answered with an error: boom');
-    expect((await show(proxy, { files: [CART], context: 'ctx-boom' })).read.number).toBe(1);
-  });
+  }
 
   it('is sent a 100,000-deep argument: one error at once, nothing left waiting', async () => {
     // Raw over stdio: a client library could not even write it.
