@@ -44,7 +44,8 @@ export interface Ticket extends Reservation {
   /**
    * Records `emission` under this ticket's number (whatever number the
    * emission carries): the receipt that takes it back, or `null` when
-   * nothing was recorded (the store could not write it in time).
+   * nothing was recorded (the store could not confirm it in time; the
+   * number is then given back, should the write have landed after all).
    */
   record(emission: Emission): Promise<Receipt | null>;
   /** Gives the number back: the call records nothing. */
@@ -95,16 +96,23 @@ function withReceipts(ledgers: Ledgers, close: () => Promise<void>): ProxyStore 
       if (reserved === null) return null;
       const { callIndex, generation } = reserved;
       const number = generation === null ? { index: callIndex } : { index: callIndex, generation };
+      const release = () => ledgers.prune({ sessionId, projectRoot, calls: [callIndex] });
       return {
         ...reserved,
         async record({ index: _index, generation: _generation, ...emission }) {
           const kept = await ledgers.record({ ...emission, ...number }, sessionId);
-          if (kept === null) return null;
+          if (kept === null) {
+            // Not confirmed in time, yet the write may have landed (its reply
+            // came late: a busy server, a clock ahead of the server's). The
+            // number is this call's alone, so giving it back takes back only that.
+            await release().catch(() => {});
+            return null;
+          }
           let undone: Promise<void> | undefined;
           const request = { sessionId, projectRoot: emission.projectRoot, calls: [kept.index] };
           return { undo: () => (undone ??= ledgers.prune(request).catch(() => {})) };
         },
-        release: () => ledgers.prune({ sessionId, projectRoot, calls: [callIndex] }),
+        release,
       };
     },
     prune: (request) => ledgers.prune(request),

@@ -2,10 +2,11 @@
  * A record has a receipt: the store hands one out for every record it
  * writes, and undoing it takes back exactly that record — on the ledger in
  * this process and on the shared store alike. A ticket records under its own
- * number, whatever number the emission carries.
+ * number, whatever number the emission carries, and gives the number back
+ * when the store cannot confirm the record in time.
  */
 import { DEFAULT_LIMITS } from 'span-ledger';
-import { createMemoryBackend } from 'span-ledger/shared';
+import { createMemoryBackend, type SharedStoreBackend } from 'span-ledger/shared';
 import { describe, expect, it } from 'vitest';
 import { localStore, type ProxyStore, sharedStore } from '../src/store.js';
 
@@ -59,6 +60,35 @@ describe.each([
     const ticket = await store.reserve(ROOT, CONTEXT);
     await ticket!.release();
     expect(await ticket!.record(emission('a.ts'))).toBeNull();
+    expect(await held(store)).toEqual([]);
+  });
+});
+
+describe('a record the shared store could not confirm in time', () => {
+  it('gives its number back, so a write that landed after all is not left without a receipt', async () => {
+    const inner = createMemoryBackend();
+    let slowNext = false;
+    let landedLate = false;
+    // The write applies in time (Redis ran it), its reply comes after the
+    // store's 250 ms: a busy server, or a clock ahead of the server's.
+    const backend: SharedStoreBackend = {
+      get: (key) => inner.get(key),
+      async compareAndSet(...args) {
+        const slow = slowNext;
+        slowNext = false;
+        const applied = await inner.compareAndSet(...args);
+        if (slow) {
+          landedLate = applied;
+          await new Promise((r) => setTimeout(r, 400));
+        }
+        return applied;
+      },
+    };
+    const store = sharedStore(backend, DEFAULT_LIMITS);
+    const ticket = await store.reserve(ROOT, CONTEXT);
+    slowNext = true;
+    expect(await ticket!.record(emission('a.ts'))).toBeNull();
+    expect(landedLate).toBe(true);
     expect(await held(store)).toEqual([]);
   });
 });
