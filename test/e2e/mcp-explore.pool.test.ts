@@ -252,6 +252,29 @@ describe('lanes', () => {
     }
   });
 
+  it('takes one call per call of another active client while it floods, even with a worker free', async () => {
+    const pool = await examplePool(3, pathToFileURL(FAULTY_WORKER));
+    try {
+      // Every worker answers once first, so none is still loading when the flood starts.
+      await Promise.all([1, 2, 3].map(() => pool.run({ query: WIDE }, { lane: 'warm-up' })));
+      // Three flood calls run at once, seven wait (a flood); the other client's call waits too.
+      const flood = Array.from({ length: 10 }, () =>
+        pool.run({ query: `slow:${WIDE}` }, { lane: 'flooder' }),
+      );
+      const other = pool.run({ query: `slow:${WIDE}` }, { lane: 'well-behaved' });
+      // As the first three end, the other client's call takes a worker, the flood one more
+      // for it, and the third stays free: the flood has had its turn.
+      await Promise.all(flood.slice(0, 3));
+      expect(pool.stats()).toMatchObject({ running: 2, queued: 6 });
+      // Once the other client is done, the flood goes on without it, to the end.
+      await other;
+      await Promise.all(flood);
+      expect(pool.stats()).toMatchObject({ running: 0, queued: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('gives a few parallel calls of one lane every worker', async () => {
     const pool = await examplePool(2, pathToFileURL(FAULTY_WORKER));
     try {
