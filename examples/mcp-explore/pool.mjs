@@ -26,7 +26,8 @@ export class PoolError extends Error {}
 /**
  * The pool the server runs, from its settings (`readConfig`): `config.workers`
  * workers rendering `config.root` with its dedup switch and budgets, each call
- * bounded by `config.callTimeoutMs`, at most `config.maxQueue` waiting.
+ * bounded by `config.callTimeoutMs`, at most `config.maxQueue` waiting, and
+ * each lane held by the HTTP front to `config.maxCallsPerContext` in flight.
  */
 export function poolFromConfig(config, log) {
   return createPool({
@@ -40,6 +41,7 @@ export function poolFromConfig(config, log) {
     },
     timeoutMs: config.callTimeoutMs,
     maxQueue: config.maxQueue,
+    maxPerLane: config.maxCallsPerContext,
     log,
   });
 }
@@ -59,7 +61,8 @@ const TURN_GAP_MS = 100;
  * A pool of `size` workers running `workerUrl`, each started with
  * `workerData` (plain data). `timeoutMs` bounds one call once its worker is
  * ready, `startupLimitMs` a worker's start-up while a call waits on it,
- * `maxQueue` the calls waiting for a worker.
+ * `maxQueue` the calls waiting for a worker; `maxPerLane`, when the host
+ * bounds them, the calls one lane can have in the pool at once.
  */
 export function createPool({
   size,
@@ -68,6 +71,7 @@ export function createPool({
   timeoutMs,
   startupLimitMs = STARTUP_LIMIT_MS,
   maxQueue,
+  maxPerLane = Number.POSITIVE_INFINITY,
   log,
 }) {
   const idle = [];
@@ -92,10 +96,19 @@ export function createPool({
   const running = new Map();
 
   /**
-   * Lanes that have had more than twice the pool's size waiting (a client
-   * keeping a flood in flight), until they have nothing waiting or running.
-   * A flood's waiting count dips each time its answers are on their way back
-   * and its next calls not yet in; the mark lasts through those dips.
+   * Waiting calls that mark a lane as flooding: more than twice the pool's
+   * size, or fewer when the host bounds a lane's calls: a flood held at that
+   * bound has `maxPerLane` calls in the pool, `size` of them running at
+   * most, and must still reach the mark (with 8 per lane, a pool of 3
+   * workers or more never saw one at twice its size).
+   */
+  const floodMark = Math.max(1, Math.min(size * 2 + 1, maxPerLane - size));
+
+  /**
+   * Lanes that have had `floodMark` calls waiting (a client keeping a flood
+   * in flight), until they have nothing waiting or running. A flood's
+   * waiting count dips each time its answers are on their way back and its
+   * next calls not yet in; the mark lasts through those dips.
    */
   const flooding = new Set();
 
@@ -320,7 +333,7 @@ export function createPool({
         let tasks = lanes.get(lane);
         if (tasks === undefined) lanes.set(lane, (tasks = []));
         tasks.push(task);
-        if (tasks.length > size * 2) flooding.add(lane);
+        if (tasks.length >= floodMark) flooding.add(lane);
         waiting++;
         dispatch();
       });

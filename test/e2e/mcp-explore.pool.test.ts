@@ -275,6 +275,31 @@ describe('lanes', () => {
     }
   });
 
+  it('sees a flood held at the bound the front keeps per context, on a pool of three workers', async () => {
+    const example = (name: string) =>
+      import(new URL(`../../examples/mcp-explore/${name}`, import.meta.url).href);
+    const { readConfig } = await example('config.mjs');
+    const { poolFromConfig } = await example('pool.mjs');
+    const config = readConfig({ EXPLORE_WORKERS: '3', EXPLORE_WORKER: FAULTY_WORKER });
+    const pool: ExamplePool = poolFromConfig(config, () => {});
+    try {
+      await Promise.all([1, 2, 3].map(() => pool.run({ query: WIDE }, { lane: 'warm-up' })));
+      // As many calls as the front lets one context have in flight: three run, five wait.
+      const flood = Array.from({ length: config.maxCallsPerContext }, () =>
+        pool.run({ query: `slow:${WIDE}` }, { lane: 'flooder' }),
+      );
+      const other = pool.run({ query: `slow:${WIDE}` }, { lane: 'well-behaved' });
+      // A flood: as the first three end, the other client's call takes a worker, the
+      // flood one more for it, and the third stays free.
+      await Promise.all(flood.slice(0, 3));
+      expect(pool.stats()).toMatchObject({ running: 2, queued: 4 });
+      await other;
+      await Promise.all(flood);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('gives a few parallel calls of one lane every worker', async () => {
     const pool = await examplePool(2, pathToFileURL(FAULTY_WORKER));
     try {
