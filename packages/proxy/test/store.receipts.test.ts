@@ -8,6 +8,7 @@
 import { DEFAULT_LIMITS } from 'span-ledger';
 import { createMemoryBackend, type SharedStoreBackend } from 'span-ledger/shared';
 import { describe, expect, it } from 'vitest';
+import { cue } from '../../../test/e2e/_faults.js';
 import { localStore, type ProxyStore, sharedStore } from '../src/store.js';
 
 const ROOT = '/repo';
@@ -69,8 +70,9 @@ describe('a record the shared store could not confirm in time', () => {
     const inner = createMemoryBackend();
     let slowNext = false;
     let landedLate = false;
-    // The write applies in time (Redis ran it), its reply comes after the
-    // store's 250 ms: a busy server, or a clock ahead of the server's.
+    const reply = cue();
+    // The write applies in time (Redis ran it); its reply comes only after
+    // the store gave up on it: a busy server, or a clock ahead of the server's.
     const backend: SharedStoreBackend = {
       get: (key) => inner.get(key),
       async compareAndSet(...args) {
@@ -79,7 +81,7 @@ describe('a record the shared store could not confirm in time', () => {
         const applied = await inner.compareAndSet(...args);
         if (slow) {
           landedLate = applied;
-          await new Promise((r) => setTimeout(r, 400));
+          await reply.fired;
         }
         return applied;
       },
@@ -88,6 +90,7 @@ describe('a record the shared store could not confirm in time', () => {
     const ticket = await store.reserve(ROOT, CONTEXT);
     slowNext = true;
     expect(await ticket!.record(emission('a.ts'))).toBeNull();
+    reply.fire();
     expect(landedLate).toBe(true);
     expect(await held(store)).toEqual([]);
   });
