@@ -96,23 +96,24 @@ function withReceipts(ledgers: Ledgers, close: () => Promise<void>): ProxyStore 
       if (reserved === null) return null;
       const { callIndex, generation } = reserved;
       const number = generation === null ? { index: callIndex } : { index: callIndex, generation };
-      const release = () => ledgers.prune({ sessionId, projectRoot, calls: [callIndex] });
       return {
         ...reserved,
         async record({ index: _index, generation: _generation, ...emission }) {
+          // Where the record lands, or would have: the number is this call's
+          // alone, so pruning it takes back this record and nothing else.
+          const request = { sessionId, projectRoot: emission.projectRoot, calls: [callIndex] };
+          const takeBack = () => ledgers.prune(request).catch(() => {});
           const kept = await ledgers.record({ ...emission, ...number }, sessionId);
           if (kept === null) {
             // Not confirmed in time, yet the write may have landed (its reply
-            // came late: a busy server, a clock ahead of the server's). The
-            // number is this call's alone, so giving it back takes back only that.
-            await release().catch(() => {});
+            // came late: a busy server, a clock ahead of the server's).
+            await takeBack();
             return null;
           }
           let undone: Promise<void> | undefined;
-          const request = { sessionId, projectRoot: emission.projectRoot, calls: [kept.index] };
-          return { undo: () => (undone ??= ledgers.prune(request).catch(() => {})) };
+          return { undo: () => (undone ??= takeBack()) };
         },
-        release,
+        release: () => ledgers.prune({ sessionId, projectRoot, calls: [callIndex] }),
       };
     },
     prune: (request) => ledgers.prune(request),
